@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "SimHarness",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "simharness", targets: ["simharness"]),
+        .library(name: "HealthCore", targets: ["HealthCore"]),
+        .library(name: "PaymentsCore", targets: ["PaymentsCore"]),
+        .library(name: "Datasets", targets: ["Datasets"]),
+        .library(name: "Analysis", targets: ["Analysis"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(name: "HealthCore"),
+        .target(name: "PaymentsCore"),
+        .target(
+            name: "Datasets",
+            dependencies: [
+                "HealthCore", "PaymentsCore", "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(name: "Analysis", dependencies: ["Datasets", "HealthCore", "PaymentsCore"]),
+        .executableTarget(
+            name: "simharness",
+            dependencies: [
+                "Analysis", "Datasets",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
+        .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
+        .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport"]),
+        .testTarget(
+            name: "AnalysisTests",
+            dependencies: ["Analysis", "Datasets", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

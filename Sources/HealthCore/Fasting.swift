@@ -1,0 +1,229 @@
+/// One accepted meal of a user: the only fields the fasting analyzer needs.
+public struct Meal: Hashable, Sendable {
+    public var start: Int64
+    public var end: Int64
+    /// Energy in millionths of a kcal, so day sums are exact and independent of order.
+    public var kcalMicros: Int64
+
+    @inlinable public init(start: Int64, end: Int64, kcalMicros: Int64) {
+        self.start = start
+        self.end = end
+        self.kcalMicros = kcalMicros
+    }
+
+    /// The order in which the analyzer consumes a user's meals (SPEC §2 step 1).
+    @inlinable public static func precedes(_ a: Meal, _ b: Meal) -> Bool {
+        if a.start != b.start { return a.start < b.start }
+        if a.end != b.end { return a.end < b.end }
+        return a.kcalMicros < b.kcalMicros
+    }
+}
+
+/// Why a meal row is rejected, in the order the checks run (SPEC §2).
+public enum MealRejection: String, CaseIterable, Sendable {
+    case malformed
+    case unknownUser = "unknown_user"
+    case endBeforeStart = "end_before_start"
+    case tooLong = "too_long"
+    case negativeValue = "negative_value"
+    case duplicate
+
+    /// The longest accepted meal, in seconds.
+    public static let maximumDuration: Int64 = 14_400
+
+    /// The rule checks that need only the meal's own values (after `malformed` and `unknown_user`,
+    /// before `duplicate`).
+    @inlinable public static func check(start: Int64, end: Int64, hasNegativeValue: Bool) -> MealRejection? {
+        if end < start { return .endBeforeStart }
+        if end &- start > maximumDuration { return .tooLong }
+        if hasNegativeValue { return .negativeValue }
+        return nil
+    }
+}
+
+/// What the fasting analyzer needs to know about a user.
+public struct FastingConfiguration: Sendable {
+    /// The shortest gap between episodes that counts as a fast (default 3 hours).
+    public static let defaultMinimumFast: Int64 = 10_800
+
+    public var utcOffsetMinutes: Int32
+    public var fastingProtocol: FastingProtocol
+    public var minimumFastSeconds: Int64
+
+    public init(utcOffsetMinutes: Int32, fastingProtocol: FastingProtocol, minimumFastSeconds: Int64 = defaultMinimumFast) {
+        self.utcOffsetMinutes = utcOffsetMinutes
+        self.fastingProtocol = fastingProtocol
+        self.minimumFastSeconds = minimumFastSeconds
+    }
+}
+
+/// A row of `fasting_daily.csv`: one local day of a user that has an eating episode.
+public struct FastingDay: Hashable, Sendable {
+    public var day: LocalDay
+    public var episodes: Int
+    public var kcalMicros: Int64
+    public var eatingWindowSeconds: Int64
+    public var fastsEnded: Int
+    public var longestFastEndedSeconds: Int64
+    /// `nil` when the day is not evaluated (protocol `none`).
+    public var compliant: Bool?
+}
+
+/// A row of `fasting_summary.csv` without its identity columns.
+public struct FastingSummary: Hashable, Sendable {
+    public var meals = 0
+    public var episodes = 0
+    public var fasts = 0
+    public var totalFastSeconds: Int64 = 0
+    public var longestFastSeconds: Int64 = 0
+    public var evaluatedDays = 0
+    public var compliantDays = 0
+
+    public init() {}
+}
+
+/// The incremental fasting analyzer of one user: feed meals in `Meal.precedes` order, get each day
+/// as soon as it is complete. Its state is O(1), and its results equal `FastingAnalyzer.analyze`.
+public struct FastingAccumulator: Sendable {
+    public let configuration: FastingConfiguration
+    public private(set) var summary = FastingSummary()
+
+    private var episodeStart: Int64 = 0
+    private var episodeEnd: Int64 = 0
+    private var episodeKcal: Int64 = 0
+    /// The fast that ended where the open episode starts, or -1.
+    private var episodeFastBefore: Int64 = -1
+    private var hasEpisode = false
+    private var day: FastingDay?
+    private var dayFirstStart: Int64 = 0
+
+    public init(configuration: FastingConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Adds the next meal; calls `onDay` for each day that this meal proves complete.
+    public mutating func add(_ meal: Meal, onDay: (FastingDay) -> Void) {
+        summary.meals += 1
+        guard hasEpisode else {
+            openEpisode(with: meal, fastBefore: -1)
+            return
+        }
+        if meal.start <= episodeEnd {
+            episodeEnd = max(episodeEnd, meal.end)
+            episodeKcal &+= meal.kcalMicros
+            return
+        }
+        let gap = meal.start - episodeEnd
+        closeEpisode(onDay: onDay)
+        var fast: Int64 = -1
+        if gap >= configuration.minimumFastSeconds {
+            fast = gap
+            summary.fasts += 1
+            summary.totalFastSeconds += gap
+            summary.longestFastSeconds = max(summary.longestFastSeconds, gap)
+        }
+        openEpisode(with: meal, fastBefore: fast)
+    }
+
+    /// Closes the last episode and day; returns the user's summary.
+    public mutating func finish(onDay: (FastingDay) -> Void) -> FastingSummary {
+        if hasEpisode { closeEpisode(onDay: onDay) }
+        hasEpisode = false
+        if let open = day { emit(open, onDay: onDay) }
+        day = nil
+        return summary
+    }
+
+    private mutating func openEpisode(with meal: Meal, fastBefore: Int64) {
+        hasEpisode = true
+        episodeStart = meal.start
+        episodeEnd = meal.end
+        episodeKcal = meal.kcalMicros
+        episodeFastBefore = fastBefore
+    }
+
+    private mutating func closeEpisode(onDay: (FastingDay) -> Void) {
+        summary.episodes += 1
+        let episodeDay = LocalDay(instant: episodeStart, utcOffsetMinutes: configuration.utcOffsetMinutes)
+        if let open = day, open.day != episodeDay {
+            emit(open, onDay: onDay)
+            day = nil
+        }
+        if day == nil {
+            day = FastingDay(day: episodeDay, episodes: 0, kcalMicros: 0, eatingWindowSeconds: 0,
+                             fastsEnded: 0, longestFastEndedSeconds: 0, compliant: nil)
+            dayFirstStart = episodeStart
+        }
+        day!.episodes += 1
+        day!.kcalMicros &+= episodeKcal
+        day!.eatingWindowSeconds = episodeEnd - dayFirstStart
+        if episodeFastBefore >= 0 {
+            day!.fastsEnded += 1
+            day!.longestFastEndedSeconds = max(day!.longestFastEndedSeconds, episodeFastBefore)
+        }
+    }
+
+    private mutating func emit(_ finished: FastingDay, onDay: (FastingDay) -> Void) {
+        var row = finished
+        if let limit = configuration.fastingProtocol.windowLimitSeconds {
+            let compliant = row.eatingWindowSeconds <= limit
+            row.compliant = compliant
+            summary.evaluatedDays += 1
+            if compliant { summary.compliantDays += 1 }
+        }
+        onDay(row)
+    }
+}
+
+/// The batch fasting analyzer: a user's whole history at once.
+public enum FastingAnalyzer {
+    /// Sorts `meals` in place and analyzes them; calls `onDay` for each day in order.
+    public static func analyze(
+        sorting meals: UnsafeMutableBufferPointer<Meal>, configuration: FastingConfiguration, onDay: (FastingDay) -> Void
+    ) -> FastingSummary {
+        var meals = meals
+        meals.sort(by: Meal.precedes)
+        var accumulator = FastingAccumulator(configuration: configuration)
+        for meal in meals { accumulator.add(meal, onDay: onDay) }
+        return accumulator.finish(onDay: onDay)
+    }
+
+    /// Analyzes a user's meals in any order.
+    public static func analyze(_ meals: [Meal], configuration: FastingConfiguration) -> (summary: FastingSummary, days: [FastingDay]) {
+        var days: [FastingDay] = []
+        var copy = meals
+        let summary = copy.withUnsafeMutableBufferPointer {
+            analyze(sorting: $0, configuration: configuration) { days.append($0) }
+        }
+        return (summary, days)
+    }
+}
+
+/// A user's eating episodes as closed intervals, for `isFasting(at:)` queries.
+public struct FastingTimeline: Sendable {
+    /// Disjoint, sorted `[start, end]` episodes.
+    public let episodes: [ClosedRange<Int64>]
+
+    public init(meals: [Meal]) {
+        var merged: [ClosedRange<Int64>] = []
+        for meal in meals.sorted(by: Meal.precedes) {
+            if let last = merged.last, meal.start <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, meal.end)
+            } else {
+                merged.append(meal.start...meal.end)
+            }
+        }
+        episodes = merged
+    }
+
+    /// False when `t` lies within some meal (`start <= t <= end`), true otherwise (SPEC §2 step 5).
+    public func isFasting(at t: Int64) -> Bool {
+        var low = 0
+        var high = episodes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if episodes[mid].lowerBound <= t { low = mid + 1 } else { high = mid }
+        }
+        return low == 0 || episodes[low - 1].upperBound < t
+    }
+}

@@ -1,0 +1,49 @@
+/// A user's local calendar day: days since 1970-01-01 in the user's fixed UTC offset (SPEC §0).
+public struct LocalDay: Hashable, Comparable, Sendable {
+    public static let secondsPerDay: Int64 = 86_400
+
+    /// Days since 1970-01-01; negative before it.
+    public var index: Int64
+
+    @inlinable public init(index: Int64) { self.index = index }
+
+    /// The local day of instant `t` (seconds since the epoch, UTC) for a user `utcOffsetMinutes` east of UTC.
+    @inlinable public init(instant t: Int64, utcOffsetMinutes: Int32) {
+        index = LocalDay.floorDiv(t &+ 60 &* Int64(utcOffsetMinutes), LocalDay.secondsPerDay)
+    }
+
+    /// The UTC instant at which this local day starts for a user `utcOffsetMinutes` east of UTC.
+    @inlinable public func startInstant(utcOffsetMinutes: Int32) -> Int64 {
+        index &* LocalDay.secondsPerDay &- 60 &* Int64(utcOffsetMinutes)
+    }
+
+    @inlinable public static func < (a: LocalDay, b: LocalDay) -> Bool { a.index < b.index }
+
+    @inlinable static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+
+    /// The proleptic Gregorian date (Howard Hinnant's `civil_from_days`).
+    public var civil: (year: Int64, month: Int, day: Int) {
+        let z = index + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = Int(doy - (153 * mp + 2) / 5 + 1)
+        let m = Int(mp < 10 ? mp + 3 : mp - 9)
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    /// `YYYY-MM-DD`, as written in dataset files.
+    public var isoString: String {
+        let c = civil
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(abs(v))
+            return (v < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(c.year, 4))-\(pad(Int64(c.month), 2))-\(pad(Int64(c.day), 2))"
+    }
+}

@@ -1,0 +1,74 @@
+/// Why a body measurement or energy figure cannot be used.
+public enum BodyMetricError: Error, Equatable, Sendable {
+    case nonPositiveWeight(Double)
+    case nonPositiveHeight(Double)
+    case nonPositiveAge(Int)
+    case nonPositiveCalories(Double)
+    case negativeMacro(Double)
+}
+
+/// Daily energy need: revised Harris–Benedict BMR × activity multiplier (SPEC §1).
+public enum EnergyNeed {
+    /// Basal metabolic rate in kcal/day.
+    public static func basalMetabolicRate(sex: Sex, weightKg: Double, heightCm: Double, age: Int) throws(BodyMetricError) -> Double {
+        guard weightKg > 0 else { throw .nonPositiveWeight(weightKg) }
+        guard heightCm > 0 else { throw .nonPositiveHeight(heightCm) }
+        guard age > 0 else { throw .nonPositiveAge(age) }
+        let a = Double(age)
+        switch sex {
+        case .male: return 88.362 + 13.397 * weightKg + 4.799 * heightCm - 5.677 * a
+        case .female: return 447.593 + 9.247 * weightKg + 3.098 * heightCm - 4.330 * a
+        }
+    }
+
+    /// Daily energy need in kcal/day.
+    public static func dailyKcal(sex: Sex, weightKg: Double, heightCm: Double, age: Int, activity: ActivityLevel) throws(BodyMetricError) -> Double {
+        try basalMetabolicRate(sex: sex, weightKg: weightKg, heightCm: heightCm, age: age) * activity.multiplier
+    }
+}
+
+/// The share of energy from each macronutrient (4 kcal/g protein and carbohydrate, 9 kcal/g fat).
+public struct MacroRatios: Equatable, Sendable {
+    public var protein: Double
+    public var carbs: Double
+    public var fat: Double
+
+    public init(proteinG: Double, carbsG: Double, fatG: Double) throws(BodyMetricError) {
+        for grams in [proteinG, carbsG, fatG] where grams < 0 { throw .negativeMacro(grams) }
+        let kcal = 4 * proteinG + 4 * carbsG + 9 * fatG
+        guard kcal > 0 else { throw .nonPositiveCalories(kcal) }
+        protein = 4 * proteinG / kcal
+        carbs = 4 * carbsG / kcal
+        fat = 9 * fatG / kcal
+    }
+
+    /// Grams of each macronutrient that give `kcal` with the given energy shares.
+    public static func grams(kcal: Double, proteinShare: Double, carbsShare: Double, fatShare: Double) throws(BodyMetricError) -> (protein: Double, carbs: Double, fat: Double) {
+        guard kcal > 0 else { throw .nonPositiveCalories(kcal) }
+        return (kcal * proteinShare / 4, kcal * carbsShare / 4, kcal * fatShare / 9)
+    }
+}
+
+/// Body-mass index and its WHO category.
+public struct BodyMassIndex: Equatable, Sendable {
+    public enum Category: String, Sendable { case underweight, normal, overweight, obese }
+
+    public let value: Double
+
+    public init(weightKg: Double, heightCm: Double) throws(BodyMetricError) {
+        guard weightKg > 0 else { throw .nonPositiveWeight(weightKg) }
+        guard heightCm > 0 else { throw .nonPositiveHeight(heightCm) }
+        let m = heightCm / 100
+        value = weightKg / (m * m)
+    }
+
+    /// < 18.5 underweight, < 25 normal, < 30 overweight, otherwise obese.
+    public var category: Category {
+        switch value {
+        case ..<18.5: .underweight
+        case ..<25: .normal
+        case ..<30: .overweight
+        default: .obese
+        }
+    }
+}

@@ -1,0 +1,178 @@
+/// The device that recorded a step sample; a higher rank wins where samples overlap (SPEC §3).
+public enum StepSource: UInt8, CaseIterable, Sendable {
+    case phone = 0
+    case watch = 1
+
+    public var name: String { self == .phone ? "phone" : "watch" }
+}
+
+/// One accepted step sample of a user: `count` steps spread evenly over `[start, end)`.
+public struct StepSample: Hashable, Sendable {
+    public var start: Int64
+    public var end: Int64
+    public var count: Double
+    public var source: StepSource
+
+    @inlinable public init(start: Int64, end: Int64, count: Double, source: StepSource) {
+        self.start = start
+        self.end = end
+        self.count = count
+        self.source = source
+    }
+
+    /// The order in which the aggregator consumes a user's samples; ties are exact copies.
+    @inlinable public static func precedes(_ a: StepSample, _ b: StepSample) -> Bool {
+        if a.start != b.start { return a.start < b.start }
+        if a.end != b.end { return a.end < b.end }
+        if a.source != b.source { return a.source.rawValue < b.source.rawValue }
+        return a.count < b.count
+    }
+}
+
+/// Why a step row is rejected, in the order the checks run (SPEC §3).
+public enum StepRejection: String, CaseIterable, Sendable {
+    case malformed
+    case unknownUser = "unknown_user"
+    case badInterval = "bad_interval"
+    case negativeValue = "negative_value"
+    case duplicate
+
+    /// The longest accepted sample, in seconds.
+    public static let maximumDuration: Int64 = 86_400
+
+    /// The rule checks that need only the sample's own values.
+    @inlinable public static func check(start: Int64, end: Int64, count: Double) -> StepRejection? {
+        if end <= start || end &- start > maximumDuration { return .badInterval }
+        if count < 0 { return .negativeValue }
+        return nil
+    }
+}
+
+/// A row of `steps_daily.csv` without the user column.
+public struct StepDay: Hashable, Sendable {
+    public var day: LocalDay
+    public var steps: Double
+    /// The totals of this day and the 6 days before it, divided by 7.
+    public var average7: Double
+}
+
+/// The incremental step aggregator of one user: feed samples in `StepSample.precedes` order, get each
+/// local day once no later sample can change it. A sweep over interval ends, never per second:
+/// once samples arrive in start order, the watch coverage ahead of the sweep is a single interval.
+public struct StepAccumulator: Sendable {
+    public let utcOffsetMinutes: Int32
+
+    /// Everything before `sweep` is final.
+    private var sweep = Int64.min
+    /// The furthest end of any watch sample seen; all of them started at or before `sweep`.
+    private var watchEnd = Int64.min
+    /// Phone samples that still reach past `sweep`.
+    private var openPhones: [(end: Int64, rate: Double)] = []
+    /// Totals of the days from `pendingFirstDay` on, with whether a sample touched them.
+    private var pendingFirstDay: Int64 = 0
+    private var pending: [(steps: Double, touched: Bool)] = []
+    /// The last emitted days (at most 6), for the 7-day average.
+    private var recent: [(day: Int64, steps: Double)] = []
+
+    public init(utcOffsetMinutes: Int32) {
+        self.utcOffsetMinutes = utcOffsetMinutes
+    }
+
+    /// Adds the next sample; calls `onDay` for each day this sample proves complete.
+    public mutating func add(_ sample: StepSample, onDay: (StepDay) -> Void) {
+        advance(to: sample.start, onDay: onDay)
+        let lastDay = dayIndex(sample.end - 1)
+        for day in dayIndex(sample.start)...lastDay { pending[slot(day)].touched = true }
+        let duration = sample.end - sample.start
+        switch sample.source {
+        case .watch:
+            spread(sample.count / Double(duration), from: sample.start, to: sample.end, whole: sample.count)
+            watchEnd = max(watchEnd, sample.end)
+        case .phone:
+            openPhones.append((sample.end, sample.count / Double(duration)))
+        }
+    }
+
+    /// Counts what is left and emits the remaining days.
+    public mutating func finish(onDay: (StepDay) -> Void) {
+        advance(to: .max, onDay: onDay)
+    }
+
+    private mutating func advance(to time: Int64, onDay: (StepDay) -> Void) {
+        if !openPhones.isEmpty {
+            let uncoveredFrom = max(sweep, watchEnd)
+            var kept = 0
+            for phone in openPhones {
+                let upTo = min(time, phone.end)
+                if upTo > uncoveredFrom { spread(phone.rate, from: uncoveredFrom, to: upTo, whole: nil) }
+                if phone.end > time {
+                    openPhones[kept] = phone
+                    kept += 1
+                }
+            }
+            openPhones.removeLast(openPhones.count - kept)
+        }
+        sweep = time
+        let finalBefore = time == .max ? Int64.max : dayIndex(time)
+        while !pending.isEmpty, pendingFirstDay < finalBefore {
+            let entry = pending.removeFirst()
+            if entry.touched { emit(day: pendingFirstDay, steps: entry.steps, onDay: onDay) }
+            pendingFirstDay += 1
+        }
+    }
+
+    private mutating func emit(day: Int64, steps: Double, onDay: (StepDay) -> Void) {
+        recent.removeAll { $0.day < day - 6 }
+        var week = 0.0
+        for old in recent { week += old.steps }
+        week += steps
+        onDay(StepDay(day: LocalDay(index: day), steps: steps, average7: week / 7))
+        if recent.count == 6 { recent.removeFirst() }
+        recent.append((day, steps))
+    }
+
+    /// Adds `rate` steps per second over `[from, to)` to the days it crosses; `whole` is the exact
+    /// total when the interval is a whole sample.
+    private mutating func spread(_ rate: Double, from: Int64, to: Int64, whole: Double?) {
+        var t = from
+        var day = dayIndex(from)
+        while t < to {
+            let dayEnd = LocalDay(index: day + 1).startInstant(utcOffsetMinutes: utcOffsetMinutes)
+            let segmentEnd = min(to, dayEnd)
+            let amount = (t == from && segmentEnd == to && whole != nil) ? whole! : rate * Double(segmentEnd - t)
+            pending[slot(day)].steps += amount
+            t = segmentEnd
+            day += 1
+        }
+    }
+
+    /// The index in `pending` of `day`, growing the window as needed.
+    private mutating func slot(_ day: Int64) -> Int {
+        if pending.isEmpty { pendingFirstDay = day }
+        while day >= pendingFirstDay + Int64(pending.count) { pending.append((0, false)) }
+        return Int(day - pendingFirstDay)
+    }
+
+    @inline(__always) private func dayIndex(_ t: Int64) -> Int64 {
+        LocalDay(instant: t, utcOffsetMinutes: utcOffsetMinutes).index
+    }
+}
+
+/// The batch step aggregator: a user's samples in any order.
+public enum StepAggregator {
+    /// Sorts `samples` in place and aggregates them; calls `onDay` for each day in order.
+    public static func aggregate(sorting samples: UnsafeMutableBufferPointer<StepSample>, utcOffsetMinutes: Int32, onDay: (StepDay) -> Void) {
+        var samples = samples
+        samples.sort(by: StepSample.precedes)
+        var accumulator = StepAccumulator(utcOffsetMinutes: utcOffsetMinutes)
+        for sample in samples { accumulator.add(sample, onDay: onDay) }
+        accumulator.finish(onDay: onDay)
+    }
+
+    public static func aggregate(_ samples: [StepSample], utcOffsetMinutes: Int32) -> [StepDay] {
+        var days: [StepDay] = []
+        var copy = samples
+        copy.withUnsafeMutableBufferPointer { aggregate(sorting: $0, utcOffsetMinutes: utcOffsetMinutes) { days.append($0) } }
+        return days
+    }
+}

@@ -1,0 +1,82 @@
+/// An intermittent-fasting protocol and its eating-window limit (SPEC §1).
+public enum FastingProtocol: UInt8, CaseIterable, Sendable {
+    case sixteenEight, eighteenSix, twentyFour, omad, none
+
+    /// The spelling used in dataset files.
+    public var name: String {
+        switch self {
+        case .sixteenEight: "16:8"
+        case .eighteenSix: "18:6"
+        case .twentyFour: "20:4"
+        case .omad: "omad"
+        case .none: "none"
+        }
+    }
+
+    public init?(name: some StringProtocol) {
+        guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = match
+    }
+
+    /// The longest compliant eating window in seconds, or `nil` for `none` (not evaluated).
+    @inlinable public var windowLimitSeconds: Int64? {
+        switch self {
+        case .sixteenEight: 8 * 3600
+        case .eighteenSix: 6 * 3600
+        case .twentyFour: 4 * 3600
+        case .omad: 3600
+        case .none: nil
+        }
+    }
+}
+
+/// Physical activity level and its energy multiplier (SPEC §1).
+public enum ActivityLevel: String, CaseIterable, Sendable {
+    case sedentary, light, moderate, active
+    case veryActive = "very_active"
+
+    public var multiplier: Double {
+        switch self {
+        case .sedentary: 1.2
+        case .light: 1.375
+        case .moderate: 1.55
+        case .active: 1.725
+        case .veryActive: 1.9
+        }
+    }
+}
+
+public enum Sex: String, CaseIterable, Sendable {
+    case male, female
+}
+
+/// A user of `users.csv` with the fields the algorithms need.
+public struct UserProfile: Hashable, Sendable {
+    public var id: String
+    public var utcOffsetMinutes: Int32
+    public var fastingProtocol: FastingProtocol
+    /// `nil` when the file holds a value outside `male`/`female`.
+    public var sex: Sex?
+    public var age: Int
+    public var weightKg: Double
+    public var heightCm: Double
+    /// `nil` when the file holds an unknown activity level.
+    public var activity: ActivityLevel?
+
+    public init(
+        id: String, utcOffsetMinutes: Int32, fastingProtocol: FastingProtocol, sex: Sex?,
+        age: Int, weightKg: Double, heightCm: Double, activity: ActivityLevel?
+    ) {
+        self.id = id
+        self.utcOffsetMinutes = utcOffsetMinutes
+        self.fastingProtocol = fastingProtocol
+        self.sex = sex
+        self.age = age
+        self.weightKg = weightKg
+        self.heightCm = heightCm
+        self.activity = activity
+    }
+
+    /// The allowed range of `utc_offset_minutes`.
+    public static let utcOffsetRange: ClosedRange<Int64> = -720...840
+}

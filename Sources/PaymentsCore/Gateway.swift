@@ -1,0 +1,126 @@
+/// One answer of the payment gateway to an attempt (SPEC §4).
+public enum GatewayResponse: UInt8, CaseIterable, Sendable {
+    /// `A`: approved; the gateway acted.
+    case approved
+    /// `D`: declined; nothing happened.
+    case declined
+    /// `T`: timed out and nothing happened.
+    case timedOut
+    /// `L`: timed out, but the gateway acted (the response was lost).
+    case lost
+
+    public var token: Character {
+        switch self {
+        case .approved: "A"
+        case .declined: "D"
+        case .timedOut: "T"
+        case .lost: "L"
+        }
+    }
+
+    public init?(token: UInt8) {
+        switch token {
+        case UInt8(ascii: "A"): self = .approved
+        case UInt8(ascii: "D"): self = .declined
+        case UInt8(ascii: "T"): self = .timedOut
+        case UInt8(ascii: "L"): self = .lost
+        default: return nil
+        }
+    }
+
+    /// Whether the gateway did what was asked.
+    public var acted: Bool { self == .approved || self == .lost }
+}
+
+/// A payment's outcome script, one response per attempt; attempts past the end repeat the last.
+/// Stored inline (2 bits a response) so a payment stays a plain value.
+public struct GatewayScript: Hashable, Sendable {
+    /// The most responses a script keeps; `maxAttempts` may not exceed it.
+    public static let capacity = 32
+
+    private var packed: UInt64 = 0
+    public private(set) var count: Int = 0
+    public private(set) var last: GatewayResponse = .approved
+
+    public init(_ responses: [GatewayResponse]) {
+        for response in responses { append(response) }
+    }
+
+    /// Parses `A;T;L` from UTF-8 bytes; `nil` for an empty script or an unknown token.
+    public init?(bytes: UnsafeBufferPointer<UInt8>) {
+        var expectToken = true
+        for byte in bytes {
+            if expectToken {
+                guard let response = GatewayResponse(token: byte) else { return nil }
+                append(response)
+            } else if byte != UInt8(ascii: ";") {
+                return nil
+            }
+            expectToken.toggle()
+        }
+        if count == 0 || expectToken { return nil }
+    }
+
+    public mutating func append(_ response: GatewayResponse) {
+        if count < Self.capacity { packed |= UInt64(response.rawValue) << (2 * UInt64(count)) }
+        count += 1
+        last = response
+    }
+
+    /// The scripted response to attempt `index` (0-based).
+    public func response(at index: Int) -> GatewayResponse {
+        guard index < min(count, Self.capacity) else { return last }
+        return GatewayResponse(rawValue: UInt8(truncatingIfNeeded: packed >> (2 * UInt64(index))) & 3)!
+    }
+
+    /// The script as written in dataset files, e.g. `T;L;D`.
+    public var text: String {
+        (0..<count).map { String(response(at: $0).token) }.joined(separator: ";")
+    }
+}
+
+/// What the processor sends the gateway for one attempt.
+public struct GatewayRequest: Sendable {
+    public var key: UInt32
+    public var attempt: Int
+    public var script: GatewayScript
+
+    public init(key: UInt32, attempt: Int, script: GatewayScript) {
+        self.key = key
+        self.attempt = attempt
+        self.script = script
+    }
+}
+
+/// A payment gateway, idempotent per key: once it acted for a key, later attempts answer approved.
+/// One instance serves one user; `reset()` makes it ready for the next.
+public protocol PaymentGateway {
+    /// Sends one attempt and returns the answer the client sees.
+    mutating func submit(_ request: GatewayRequest) -> GatewayResponse
+    /// Asks whether the gateway acted for `key` (reconciliation; not an attempt).
+    func hasActed(key: UInt32) -> Bool
+    /// How many times the gateway acted for `key`: never more than once.
+    func actions(key: UInt32) -> Int
+    /// Forgets every key.
+    mutating func reset()
+}
+
+/// The simulated gateway of SPEC §4: answers from each payment's script.
+public struct ScriptedGateway: PaymentGateway, Sendable {
+    private var acted: [UInt32: Int] = [:]
+
+    public init() {}
+
+    public mutating func submit(_ request: GatewayRequest) -> GatewayResponse {
+        if acted[request.key] != nil { return .approved }
+        let response = request.script.response(at: request.attempt)
+        if response.acted { acted[request.key, default: 0] += 1 }
+        return response
+    }
+
+    public func hasActed(key: UInt32) -> Bool { acted[key] != nil }
+
+    public func actions(key: UInt32) -> Int { acted[key] ?? 0 }
+
+    public mutating func reset() { acted.removeAll(keepingCapacity: true) }
+}

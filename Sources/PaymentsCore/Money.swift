@@ -1,0 +1,70 @@
+/// A supported ISO 4217 currency and its minor-unit exponent (SPEC §0).
+public enum Currency: UInt8, CaseIterable, Sendable {
+    case usd, eur, gbp, chf, cad, aud, sek, inr, brl, jpy, kwd, bhd
+
+    public var code: String {
+        switch self {
+        case .usd: "USD"
+        case .eur: "EUR"
+        case .gbp: "GBP"
+        case .chf: "CHF"
+        case .cad: "CAD"
+        case .aud: "AUD"
+        case .sek: "SEK"
+        case .inr: "INR"
+        case .brl: "BRL"
+        case .jpy: "JPY"
+        case .kwd: "KWD"
+        case .bhd: "BHD"
+        }
+    }
+
+    /// Digits after the decimal point of the major unit.
+    public var exponent: Int {
+        switch self {
+        case .jpy: 0
+        case .kwd, .bhd: 3
+        default: 2
+        }
+    }
+
+    /// The largest allowed amount: 1,000,000 major units.
+    public var limitMinor: Int64 {
+        var limit: Int64 = 1_000_000
+        for _ in 0..<exponent { limit *= 10 }
+        return limit
+    }
+
+    /// Case-sensitive lookup of a three-letter code.
+    public init?(code: some StringProtocol) {
+        guard let match = Self.allCases.first(where: { $0.code == code }) else { return nil }
+        self = match
+    }
+
+    /// Case-sensitive lookup of a code given as UTF-8 bytes.
+    @inlinable public init?(codeBytes b: UnsafeBufferPointer<UInt8>) {
+        guard b.count == 3 else { return nil }
+        switch UInt32(b[0]) << 16 | UInt32(b[1]) << 8 | UInt32(b[2]) {
+        case 0x555344: self = .usd
+        case 0x455552: self = .eur
+        case 0x474250: self = .gbp
+        case 0x434846: self = .chf
+        case 0x434144: self = .cad
+        case 0x415544: self = .aud
+        case 0x53454B: self = .sek
+        case 0x494E52: self = .inr
+        case 0x42524C: self = .brl
+        case 0x4A5059: self = .jpy
+        case 0x4B5744: self = .kwd
+        case 0x424844: self = .bhd
+        default: return nil
+        }
+    }
+}
+
+/// Whether a payment takes money (`charge`) or returns it (`refund`).
+public enum PaymentKind: UInt8, CaseIterable, Sendable {
+    case charge, refund
+
+    public var name: String { self == .charge ? "charge" : "refund" }
+}

@@ -1,0 +1,84 @@
+/// A payment row as the processor sees it: ids and keys are interned to integers by whoever reads
+/// the rows, so a payment is a plain value with no strings.
+public struct PaymentRequest: Hashable, Sendable {
+    /// The interned `payment_id`.
+    public var id: UInt32
+    /// The interned `idempotency_key`.
+    public var key: UInt32
+    /// Unicode scalars in the key (0 when empty).
+    public var keyLength: Int
+    public var kind: PaymentKind
+    /// `nil` when `amount_minor` is not an integer in the signed 64-bit range.
+    public var amountMinor: Int64?
+    /// `nil` when the currency is not supported.
+    public var currency: Currency?
+    public var createdAt: Int64
+    /// The interned `payment_id` that `refund_of` names, `nil` when empty.
+    public var refundOf: UInt32?
+    public var script: GatewayScript
+
+    public init(
+        id: UInt32, key: UInt32, keyLength: Int, kind: PaymentKind, amountMinor: Int64?, currency: Currency?,
+        createdAt: Int64, refundOf: UInt32?, script: GatewayScript
+    ) {
+        self.id = id
+        self.key = key
+        self.keyLength = keyLength
+        self.kind = kind
+        self.amountMinor = amountMinor
+        self.currency = currency
+        self.createdAt = createdAt
+        self.refundOf = refundOf
+        self.script = script
+    }
+
+    /// The order in which one user's payments are processed: `(created_at, payment_id)`,
+    /// given the rank of each id in byte order.
+    @inlinable public static func precedes(_ a: PaymentRequest, _ b: PaymentRequest, idRank: (UInt32) -> UInt32) -> Bool {
+        a.createdAt != b.createdAt ? a.createdAt < b.createdAt : idRank(a.id) < idRank(b.id)
+    }
+}
+
+/// The final state of a payment (SPEC §4 step 5).
+public enum PaymentState: String, CaseIterable, Sendable {
+    case captured, refunded, declined, failed, deduplicated, rejected
+}
+
+/// Why a payment is rejected, in the order the checks run (SPEC §4).
+public enum PaymentRejection: String, CaseIterable, Sendable {
+    case malformed
+    case unknownUser = "unknown_user"
+    case missingKey = "missing_key"
+    case unsupportedCurrency = "unsupported_currency"
+    case invalidAmount = "invalid_amount"
+    case overLimit = "over_limit"
+    case idempotencyConflict = "idempotency_conflict"
+    case unknownCharge = "unknown_charge"
+    case currencyMismatch = "currency_mismatch"
+    case refundExceeds = "refund_exceeds"
+
+    /// The longest accepted idempotency key, in Unicode scalars.
+    public static let maximumKeyLength = 255
+}
+
+/// What happened to one payment.
+public struct PaymentOutcome: Hashable, Sendable {
+    public var state: PaymentState
+    /// Set exactly when `state` is `rejected`.
+    public var reason: PaymentRejection?
+    /// Gateway attempts made.
+    public var attempts: Int
+    /// Simulated time from submission to the final answer, retries and backoff included.
+    public var latencyMillis: Int64
+
+    public init(state: PaymentState, reason: PaymentRejection? = nil, attempts: Int = 0, latencyMillis: Int64 = 0) {
+        self.state = state
+        self.reason = reason
+        self.attempts = attempts
+        self.latencyMillis = latencyMillis
+    }
+
+    public static func rejected(_ reason: PaymentRejection) -> PaymentOutcome {
+        PaymentOutcome(state: .rejected, reason: reason)
+    }
+}

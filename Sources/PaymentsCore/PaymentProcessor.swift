@@ -1,0 +1,103 @@
+/// Processes one user's payments in `(created_at, payment_id)` order (SPEC §4): validation,
+/// idempotency, refund checks, the gateway with retries and reconciliation, and the ledger.
+/// Call `startUser()` before each user; the processor keeps its storage from user to user.
+public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGenerator, Clock: SimulatedClock> {
+    public let policy: RetryPolicy
+    public private(set) var gateway: Gateway
+    public private(set) var ledger = UserLedger()
+    public private(set) var clock: Clock
+    private var random: Random
+    private var recordedKeys: [UInt32: Fingerprint] = [:]
+    private var capturedCharges: [UInt32: CapturedCharge] = [:]
+
+    private struct Fingerprint: Equatable {
+        var kind: PaymentKind
+        var amountMinor: Int64
+        var currency: Currency
+        var refundOf: UInt32?
+    }
+
+    private struct CapturedCharge {
+        var amountMinor: Int64
+        var currency: Currency
+        var refundedMinor: Int64
+    }
+
+    public init(policy: RetryPolicy, gateway: Gateway, random: Random, clock: Clock) {
+        self.policy = policy
+        self.gateway = gateway
+        self.random = random
+        self.clock = clock
+    }
+
+    /// Forgets the previous user's keys, charges and ledger.
+    public mutating func startUser() {
+        recordedKeys.removeAll(keepingCapacity: true)
+        capturedCharges.removeAll(keepingCapacity: true)
+        ledger.reset()
+        gateway.reset()
+    }
+
+    /// Processes the user's next payment; the caller decides `malformed` and `unknown_user`.
+    public mutating func process(_ payment: PaymentRequest) -> PaymentOutcome {
+        if payment.keyLength == 0 || payment.keyLength > PaymentRejection.maximumKeyLength { return .rejected(.missingKey) }
+        guard let currency = payment.currency else { return .rejected(.unsupportedCurrency) }
+        guard let amount = payment.amountMinor, amount > 0 else { return .rejected(.invalidAmount) }
+        if amount > currency.limitMinor { return .rejected(.overLimit) }
+
+        let fingerprint = Fingerprint(kind: payment.kind, amountMinor: amount, currency: currency, refundOf: payment.refundOf)
+        if let recorded = recordedKeys[payment.key] {
+            return recorded == fingerprint ? PaymentOutcome(state: .deduplicated) : .rejected(.idempotencyConflict)
+        }
+        recordedKeys[payment.key] = fingerprint
+
+        if payment.kind == .refund {
+            guard let target = payment.refundOf, let charge = capturedCharges[target] else { return .rejected(.unknownCharge) }
+            if charge.currency != currency { return .rejected(.currencyMismatch) }
+            if charge.refundedMinor + amount > charge.amountMinor { return .rejected(.refundExceeds) }
+        }
+
+        let (approved, declined, attempts, latency) = callGateway(payment)
+        guard approved else {
+            return PaymentOutcome(state: declined ? .declined : .failed, attempts: attempts, latencyMillis: latency)
+        }
+        switch payment.kind {
+        case .charge:
+            ledger.capture(amount, in: currency)
+            capturedCharges[payment.id] = CapturedCharge(amountMinor: amount, currency: currency, refundedMinor: 0)
+            return PaymentOutcome(state: .captured, attempts: attempts, latencyMillis: latency)
+        case .refund:
+            ledger.refund(amount, in: currency)
+            capturedCharges[payment.refundOf!]!.refundedMinor += amount
+            return PaymentOutcome(state: .refunded, attempts: attempts, latencyMillis: latency)
+        }
+    }
+
+    /// Attempts until an answer or `maxAttempts`, backing off between timeouts; reconciles when
+    /// every attempt timed out.
+    private mutating func callGateway(_ payment: PaymentRequest) -> (approved: Bool, declined: Bool, attempts: Int, latency: Int64) {
+        let startedAt = clock.nowMillis
+        for attempt in 0..<policy.maxAttempts {
+            let response = gateway.submit(GatewayRequest(key: payment.key, attempt: attempt, script: payment.script))
+            switch response {
+            case .approved, .declined:
+                clock.advance(byMillis: policy.responseMillis)
+                return (response == .approved, response == .declined, attempt + 1, clock.nowMillis - startedAt)
+            case .timedOut, .lost:
+                clock.advance(byMillis: policy.timeoutMillis)
+                if attempt + 1 < policy.maxAttempts {
+                    clock.advance(byMillis: policy.backoffMillis(afterAttempt: attempt, using: &random))
+                }
+            }
+        }
+        clock.advance(byMillis: policy.responseMillis)
+        return (gateway.hasActed(key: payment.key), false, policy.maxAttempts, clock.nowMillis - startedAt)
+    }
+}
+
+extension PaymentProcessor where Gateway == ScriptedGateway, Random == SplitMix64, Clock == ManualClock {
+    /// The processor of SPEC §4 with the scripted gateway, seeded jitter and a manual clock.
+    public init(policy: RetryPolicy = RetryPolicy(), seed: UInt64 = 0) {
+        self.init(policy: policy, gateway: ScriptedGateway(), random: SplitMix64(seed: seed), clock: ManualClock())
+    }
+}
