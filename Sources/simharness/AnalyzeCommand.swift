@@ -1,18 +1,80 @@
+import Analysis
 import ArgumentParser
+import Datasets
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct AnalyzeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
-        abstract: "Reads a dataset directory and writes the outputs of SPEC §5."
+        abstract: "Reads a dataset directory and writes the outputs of SPEC §5.",
+        discussion: """
+            Reads users, meals, steps and payments files (CSV or NDJSON, optionally .gz, or a SQLite file) \
+            and writes fasting_summary.csv, fasting_daily.csv, steps_daily.csv, payments_outcomes.csv, \
+            payments_ledger.csv, totals.json and rejections.csv.
+            Exit status: 0 done (rejected rows are not an error), 2 input refused (nothing written), \
+            1 any other failure, 64 usage error.
+            """
     )
 
     @Option(help: "Directory holding users, meals, steps and payments files.")
     var input: String
 
-    @Option(help: "Directory to write the output files to.")
+    @Option(help: "Directory to write the output files to (created if missing).")
     var out: String
 
+    @Option(help: "Shortest gap between eating episodes that counts as a fast, in seconds.")
+    var minFast: Int64 = 10_800
+
+    @Option(help: "Gateway attempts per payment (1...32).")
+    var maxAttempts: Int = 3
+
+    @Option(help: "Child tasks that parse and analyze at once (default: the number of cores).")
+    var tasks: Int = Cores.count
+
+    func validate() throws {
+        guard minFast >= 0 else { throw ValidationError("--min-fast must be >= 0") }
+        guard (1...32).contains(maxAttempts) else { throw ValidationError("--max-attempts must be in 1...32") }
+        guard tasks >= 1 else { throw ValidationError("--tasks must be >= 1") }
+    }
+
     func run() async throws {
-        throw ExitCode(1)
+        let clock = ContinuousClock()
+        let started = clock.now
+        do {
+            let totals = try await DatasetAnalyzer.run(
+                input: input, output: out, options: AnalysisOptions(minimumFastSeconds: minFast, maxAttempts: maxAttempts, tasks: tasks)
+            )
+            let seconds = (clock.now - started) / .milliseconds(1) / 1000
+            let read = totals.files.values.reduce(0) { $0 + $1.read }
+            let rejected = totals.files.values.reduce(0) { $0 + $1.rejectedCount }
+            print("analyzed \(read) rows (\(rejected) rejected) in \(String(format3: seconds)) s; results in \(out)")
+        } catch let refusal as InputRefusal {
+            Diagnostics.error("input refused: \(refusal)")
+            throw ExitCode(2)
+        } catch {
+            Diagnostics.error("\(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+enum Cores {
+    static var count: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}
+
+enum Diagnostics {
+    static func error(_ message: String) {
+        var line = "simharness: \(message)\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+extension String {
+    init(format3 value: Double) {
+        let milli = Int((value * 1000).rounded())
+        let fraction = String(milli % 1000)
+        self = "\(milli / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }

@@ -1,0 +1,66 @@
+import Datasets
+import HealthCore
+import PaymentsCore
+
+/// Settings of an `analyze` run.
+public struct AnalysisOptions: Sendable {
+    public var minimumFastSeconds: Int64
+    public var maxAttempts: Int
+    /// Child tasks that parse and analyze at once.
+    public var tasks: Int
+
+    public init(
+        minimumFastSeconds: Int64 = FastingConfiguration.defaultMinimumFast,
+        maxAttempts: Int = RetryPolicy.defaultMaxAttempts, tasks: Int
+    ) {
+        self.minimumFastSeconds = minimumFastSeconds
+        self.maxAttempts = maxAttempts
+        self.tasks = tasks
+    }
+}
+
+/// `simharness analyze`: reads a dataset directory and writes every output of SPEC §5.
+/// Files are processed one after another (users, payments, meals, steps) so memory holds one
+/// file's rows at a time; within a file, every stage runs on `options.tasks` child tasks.
+public enum DatasetAnalyzer {
+    /// The output files, in the order they are written.
+    public static let outputFiles = [
+        "fasting_summary.csv", "fasting_daily.csv", "steps_daily.csv", "payments_outcomes.csv",
+        "payments_ledger.csv", "totals.json", "rejections.csv",
+    ]
+
+    /// Runs the analysis. Throws `InputRefusal` (and writes nothing) when the input is refused.
+    public static func run(input: String, output: String, options: AnalysisOptions) async throws -> AnalysisTotals {
+        let files = try DatasetDiscovery.discover(in: input, sqliteTables: SQLiteTables.names)
+        let out = try OutputDirectory(path: output)
+        do {
+            let totals = try await analyze(files: files, options: options, out: out)
+            try out.publish()
+            return totals
+        } catch {
+            out.discard()
+            throw error
+        }
+    }
+
+    private static func analyze(files: [DatasetKind: DatasetFile], options: AnalysisOptions, out: OutputDirectory) async throws -> AnalysisTotals {
+        var totals = AnalysisTotals()
+        var log = RejectionLog()
+        let (users, userTotals) = try UsersStage.run(files[.users], log: &log)
+        totals.files[.users] = userTotals
+        var payments: (rows: [PaymentRow], decoder: PaymentRowDecoder)?
+        if let file = files[.payments] { payments = try PaymentsStage.read(file, users: users) }
+        totals.files[.payments] = try await PaymentsStage.run(
+            rows: payments?.rows ?? [], decoder: payments?.decoder ?? PaymentRowDecoder(users: users, file: ""),
+            file: files[.payments], users: users, options: options, out: out, log: &log
+        )
+        payments = nil
+        totals.files[.meals] = try await MealsStage.run(files[.meals], users: users, options: options, out: out, log: &log)
+        totals.files[.steps] = try await StepsStage.run(files[.steps], users: users, options: options, out: out, log: &log)
+        var json = OutputBuffer()
+        json.text(totals.json())
+        try out.write("totals.json", json)
+        try out.write("rejections.csv", log.buffer)
+        return totals
+    }
+}

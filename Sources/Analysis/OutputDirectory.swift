@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Why the output could not be written (exit status 1).
+public struct OutputError: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// Writes output files into a hidden staging directory and moves them into place only when the
+/// whole run succeeded, so a refused or failed run leaves no output file behind.
+final class OutputDirectory {
+    let path: String
+    private let staging: String
+    private var written: [String] = []
+
+    init(path: String) throws {
+        self.path = path
+        staging = path + "/.simharness-staging-\(getpid())"
+        try Self.makeDirectories(path)
+        guard mkdir(staging, 0o755) == 0 || errno == EEXIST else { throw OutputError(path: staging, reason: Self.lastError()) }
+    }
+
+    /// Opens `name` for writing in the staging directory.
+    func create(_ name: String) throws -> OutputFile {
+        let file = try OutputFile(path: staging + "/" + name)
+        if !written.contains(name) { written.append(name) }
+        return file
+    }
+
+    /// Writes a whole file at once.
+    func write(_ name: String, _ buffer: OutputBuffer) throws {
+        let file = try create(name)
+        try file.write(buffer)
+        try file.close()
+    }
+
+    /// Moves every written file into place.
+    func publish() throws {
+        for name in written {
+            guard rename(staging + "/" + name, path + "/" + name) == 0 else { throw OutputError(path: path + "/" + name, reason: Self.lastError()) }
+        }
+        rmdir(staging)
+    }
+
+    /// Removes everything written so far.
+    func discard() {
+        for name in written { unlink(staging + "/" + name) }
+        rmdir(staging)
+    }
+
+    private static func makeDirectories(_ path: String) throws {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += part + "/"
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw OutputError(path: prefix, reason: lastError()) }
+        }
+    }
+
+    static func lastError() -> String { String(cString: strerror(errno)) }
+}
+
+/// An output file written sequentially.
+final class OutputFile {
+    private var fd: Int32
+    let path: String
+
+    init(path: String) throws {
+        self.path = path
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }
+    }
+
+    deinit { if fd >= 0 { Glibc.close(fd) } }
+
+    func write(_ buffer: OutputBuffer) throws {
+        try buffer.bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }
+                offset += n
+            }
+        }
+    }
+
+    func close() throws {
+        let result = Glibc.close(fd)
+        fd = -1
+        guard result == 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }
+    }
+}

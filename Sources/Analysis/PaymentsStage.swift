@@ -1,0 +1,156 @@
+import Datasets
+import PaymentsCore
+
+/// Payments through the payment processor: `payments_outcomes.csv` and `payments_ledger.csv`
+/// (SPEC §4). Users are independent, so they are processed on several tasks.
+enum PaymentsStage {
+    static let outcomesHeader = "payment_id,state,reason,attempts"
+    static let ledgerHeader = "user_id,currency,captured_minor,refunded_minor,balance_minor"
+
+    /// Reads and validates the rows; refuses a repeated `payment_id` before anything is processed.
+    static func read(_ file: DatasetFile, users: UserDirectory) throws -> (rows: [PaymentRow], decoder: PaymentRowDecoder) {
+        var decoder = PaymentRowDecoder(users: users, file: file.name)
+        var rows: [PaymentRow] = []
+        try RowReading.forEachRow(file) { line, verdict, tokenizer in
+            var column: Int?
+            if case .malformed(let c) = verdict { column = c }
+            rows.append(try decoder.decode(line: line, malformedColumn: column, fields: tokenizer.fields, tokenized: verdict == .row))
+        }
+        return (rows, decoder)
+    }
+
+    static func run(
+        rows: [PaymentRow], decoder: PaymentRowDecoder, file: DatasetFile?, users: UserDirectory, options: AnalysisOptions,
+        out: OutputDirectory, log: inout RejectionLog
+    ) async throws -> FileTotals? {
+        let ledger = try out.create("payments_ledger.csv")
+        try ledger.write(OutputBuffer(line: ledgerHeader))
+        defer { _ = try? ledger.close() }
+        guard let file else {
+            try out.write("payments_outcomes.csv", OutputBuffer(line: outcomesHeader))
+            return nil
+        }
+        var outcomes = [PaymentOutcome?](repeating: nil, count: rows.count)
+        var grouping = [[Int32]](repeating: [], count: users.count)
+        for (i, row) in rows.enumerated() {
+            if let rejection = row.rejection { outcomes[i] = .rejected(rejection) } else { grouping[Int(row.user)].append(Int32(i)) }
+        }
+        let byUser = grouping
+        grouping = []
+        let rank = idRanks(decoder.ids)
+        let jobs = min(users.count, max(1, options.tasks) * 16)
+        let policy = RetryPolicy(maxAttempts: options.maxAttempts)
+        var violations: [String] = []
+        try await OrderedParallel.run(count: jobs, width: options.tasks, job: { job in
+            let first = job * users.count / jobs, last = (job + 1) * users.count / jobs
+            return process(users: first..<last, byUser: byUser, rows: rows, rank: rank, policy: policy, ids: users.ids)
+        }, consume: { result in
+            for (row, outcome) in result.outcomes { outcomes[Int(row)] = outcome }
+            try ledger.write(result.ledger)
+            violations += result.violations
+        })
+        guard violations.isEmpty else { throw InvariantFailure(violations: violations) }
+        return try writeOutcomes(rows: rows, outcomes: outcomes, rank: rank, ids: decoder.ids, file: file, out: out, log: &log)
+    }
+
+    /// Rank of each interned id in byte order.
+    static func idRanks(_ ids: ByteStringTable) -> [UInt32] {
+        var rank = [UInt32](repeating: 0, count: ids.count)
+        for (position, id) in ids.strings.sortedIndices().enumerated() { rank[id] = UInt32(position) }
+        return rank
+    }
+
+    struct UserBatchResult: Sendable {
+        var outcomes: [(Int32, PaymentOutcome)] = []
+        var ledger = OutputBuffer()
+        var violations: [String] = []
+    }
+
+    static func process(
+        users: Range<Int>, byUser: [[Int32]], rows: [PaymentRow], rank: [UInt32], policy: RetryPolicy, ids: ByteArena
+    ) -> UserBatchResult {
+        var result = UserBatchResult()
+        var processor = PaymentProcessor(policy: policy, seed: UInt64(users.lowerBound))
+        var history: [(request: PaymentRequest, outcome: PaymentOutcome?)] = []
+        for user in users where !byUser[user].isEmpty {
+            let order = byUser[user].sorted { a, b in
+                let x = rows[Int(a)].request, y = rows[Int(b)].request
+                if x.createdAt != y.createdAt { return x.createdAt < y.createdAt }
+                if rank[Int(x.id)] != rank[Int(y.id)] { return rank[Int(x.id)] < rank[Int(y.id)] }
+                return a < b
+            }
+            processor.startUser()
+            history.removeAll(keepingCapacity: true)
+            for row in order {
+                let outcome = processor.process(rows[Int(row)].request)
+                result.outcomes.append((row, outcome))
+                history.append((rows[Int(row)].request, outcome))
+            }
+            for problem in PaymentInvariants.violations(payments: history, ledger: processor.ledger, gateway: processor.gateway) {
+                result.violations.append("user \(ids.string(user)): \(problem)")
+            }
+            for entry in processor.ledger.entries {
+                result.ledger.id(user, in: ids)
+                result.ledger.comma()
+                result.ledger.text(entry.currency.code)
+                result.ledger.comma()
+                result.ledger.int(entry.capturedMinor)
+                result.ledger.comma()
+                result.ledger.int(entry.refundedMinor)
+                result.ledger.comma()
+                result.ledger.int(entry.balanceMinor)
+                result.ledger.newline()
+            }
+        }
+        return result
+    }
+
+    static func writeOutcomes(
+        rows: [PaymentRow], outcomes: [PaymentOutcome?], rank: [UInt32], ids: ByteStringTable, file: DatasetFile,
+        out: OutputDirectory, log: inout RejectionLog
+    ) throws -> FileTotals {
+        var totals = FileTotals(read: rows.count)
+        var reasonCounts = [Int](repeating: 0, count: PaymentRejection.allCases.count)
+        var stateCounts = [Int](repeating: 0, count: PaymentState.allCases.count)
+        for (i, row) in rows.enumerated() {
+            let outcome = outcomes[i]!
+            stateCounts[PaymentState.allCases.firstIndex(of: outcome.state)!] += 1
+            if let reason = outcome.reason {
+                reasonCounts[PaymentRejection.allCases.firstIndex(of: reason)!] += 1
+                let column = reason == .malformed || reason == .unknownUser ? (row.column >= 0 ? file.kind.columns[Int(row.column)] : "") : ""
+                log.add(file: file.name, line: row.line, reason: reason.rawValue, column: column)
+            }
+        }
+        totals.setRejected(reasonCounts, reasons: PaymentRejection.allCases.map(\.rawValue))
+        totals.states = zip(PaymentState.allCases, stateCounts).map { ($0.0.rawValue, $0.1) }
+
+        let order = rows.indices.sorted { a, b in
+            let x = rank[Int(rows[a].request.id)], y = rank[Int(rows[b].request.id)]
+            return x != y ? x < y : a < b
+        }
+        var text = OutputBuffer(capacity: rows.count * 32)
+        text.text(outcomesHeader)
+        text.newline()
+        for i in order {
+            let outcome = outcomes[i]!
+            text.id(Int(rows[i].request.id), in: ids.strings)
+            text.comma()
+            text.text(outcome.state.rawValue)
+            text.comma()
+            if let reason = outcome.reason { text.text(reason.rawValue) }
+            text.comma()
+            text.int(outcome.attempts)
+            text.newline()
+        }
+        try out.write("payments_outcomes.csv", text)
+        return totals
+    }
+}
+
+/// The payment invariants of SPEC §4 did not hold: a bug, reported as an internal error.
+public struct InvariantFailure: Error, CustomStringConvertible, Sendable {
+    public var violations: [String]
+    public var description: String {
+        "payment invariants violated (\(violations.count)):\n" + violations.prefix(20).joined(separator: "\n")
+    }
+}

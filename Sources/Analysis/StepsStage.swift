@@ -1,0 +1,55 @@
+import Datasets
+import HealthCore
+
+struct StepDecoding: CandidateDecoding {
+    static let userColumn = 1
+    let users: UserDirectory
+
+    @inline(__always) func decode(_ fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>) -> RowVerdict<StepCandidate> {
+        RowDecoders.step(fields, users: users)
+    }
+}
+
+/// Step samples through the step aggregator: `steps_daily.csv` (SPEC §3).
+enum StepsStage {
+    static let header = "user_id,day,steps,avg7"
+
+    static func run(
+        _ file: DatasetFile?, users: UserDirectory, options: AnalysisOptions, out: OutputDirectory, log: inout RejectionLog
+    ) async throws -> FileTotals? {
+        let output = try out.create("steps_daily.csv")
+        try output.write(OutputBuffer(line: header))
+        defer { _ = try? output.close() }
+        guard let file else { return nil }
+        let table: KeyedTable<StepCandidate> = try await .load(
+            file, decoder: StepDecoding(users: users), reasons: StepRejection.allCases.map(\.rawValue), tasks: options.tasks, log: &log
+        )
+        try await OrderedParallel.run(count: table.partitions.count, width: options.tasks, job: { p in
+            analyze(partition: p, of: table, users: users)
+        }, consume: { try output.write($0) })
+        return table.totals
+    }
+
+    static func analyze(partition p: Int, of table: KeyedTable<StepCandidate>, users: UserDirectory) -> OutputBuffer {
+        var (range, starts, samples) = table.gather(partition: p) { $0.sample }
+        var rows = OutputBuffer(capacity: samples.count * 16)
+        samples.withUnsafeMutableBufferPointer { all in
+            for user in range {
+                let slot = user - range.lowerBound
+                let mine = UnsafeMutableBufferPointer(rebasing: all[starts[slot]..<starts[slot + 1]])
+                StepAggregator.aggregate(sorting: mine, utcOffsetMinutes: users.profiles[user].utcOffsetMinutes) { day in
+                    rows.id(user, in: users.ids)
+                    rows.comma()
+                    rows.day(day.day)
+                    rows.comma()
+                    rows.decimal3(day.steps)
+                    rows.comma()
+                    rows.decimal3(day.average7)
+                    rows.newline()
+                }
+            }
+        }
+        _ = range
+        return rows
+    }
+}

@@ -1,0 +1,151 @@
+import Datasets
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Turns the fields of one row into a candidate for the analysis, or a rejection.
+protocol CandidateDecoding: Sendable {
+    associatedtype Candidate: Sendable
+    /// The column holding `user_id`.
+    static var userColumn: Int { get }
+    var users: UserDirectory { get }
+    func decode(_ fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>) -> RowVerdict<Candidate>
+}
+
+/// The result of scanning one chunk of a file: accepted-so-far candidates in input order, the
+/// rejected rows, and the lines that hold no row (header, blank lines).
+struct ScannedChunk<Candidate: Sendable>: Sendable {
+    var index: Int
+    var candidates: [Candidate] = []
+    var rejections: [RowRejection] = []
+    var emptyLines: [UInt32] = []
+    var lineCount: UInt32 = 0
+}
+
+/// Parses a dataset file on several tasks at once: one task reads chunks of whole lines in turn,
+/// each task tokenizes and decodes the chunks it takes. Results come back in file order.
+enum TableScan {
+    static func scan<Decoder: CandidateDecoding>(
+        _ file: DatasetFile, decoder: Decoder, tasks: Int
+    ) async throws -> [ScannedChunk<Decoder.Candidate>] {
+        if file.format == .sqlite { return try [scanSQLite(file, decoder: decoder)] }
+        let reader = try LineChunkReader(path: file.path, gzip: file.gzip)
+        guard let first = try reader.next() else { return [] }
+        let header: [UInt8]? = file.format == .csv
+            ? first.bytes.withUnsafeBufferPointer { Array($0[..<(firstLineEnd(in: $0))]) } : nil
+        if let header { _ = try header.withUnsafeBufferPointer { try RowTokenizer(kind: file.kind, csvHeader: $0, file: file.name) } }
+        let source = ChunkSource(reader: reader, first: first)
+        let workers = max(1, tasks)
+        return try await withThrowingTaskGroup(of: [ScannedChunk<Decoder.Candidate>].self) { group in
+            for _ in 0..<workers {
+                group.addTask {
+                    let tokenizer = try header.map { h in try h.withUnsafeBufferPointer { try RowTokenizer(kind: file.kind, csvHeader: $0, file: file.name) } }
+                        ?? RowTokenizer(kind: file.kind, format: .ndjson)
+                    var done: [ScannedChunk<Decoder.Candidate>] = []
+                    while let chunk = try source.next() {
+                        try Task.checkCancellation()
+                        done.append(scanChunk(chunk, tokenizer: tokenizer, decoder: decoder, skipHeader: header != nil && chunk.index == 0))
+                    }
+                    return done
+                }
+            }
+            var all: [ScannedChunk<Decoder.Candidate>] = []
+            for try await part in group { all += part }
+            return all.sorted { $0.index < $1.index }
+        }
+    }
+
+    /// A SQLite table is read on one task, as a single chunk whose lines are row numbers.
+    static func scanSQLite<Decoder: CandidateDecoding>(_ file: DatasetFile, decoder: Decoder) throws -> ScannedChunk<Decoder.Candidate> {
+        var result = ScannedChunk<Decoder.Candidate>(index: 0)
+        let tokenizer = RowTokenizer(kind: file.kind, format: .sqlite)
+        result.emptyLines.append(0)
+        try SQLiteTables.forEachRow(file, tokenizer: tokenizer) { number in
+            switch decoder.decode(tokenizer.fields) {
+            case .accepted(let candidate): result.candidates.append(candidate)
+            case .rejected(let reason, let column, let user):
+                result.rejections.append(RowRejection(line: UInt32(number), reason: reason, column: column, user: user))
+            }
+            result.lineCount = UInt32(number) + 1
+        }
+        return result
+    }
+
+    static func firstLineEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+    }
+
+    static func scanChunk<Decoder: CandidateDecoding>(
+        _ chunk: LineChunk, tokenizer: RowTokenizer, decoder: Decoder, skipHeader: Bool
+    ) -> ScannedChunk<Decoder.Candidate> {
+        var result = ScannedChunk<Decoder.Candidate>(index: chunk.index)
+        result.candidates.reserveCapacity(chunk.bytes.count / 24)
+        chunk.bytes.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var position = 0
+            var line: UInt32 = 0
+            let end = bytes.count
+            while position < end {
+                let newline = memchr(base + position, Int32(UInt8(ascii: "\n")), end - position)
+                let lineEnd = newline.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
+                let text = UnsafeBufferPointer(start: base + position, count: lineEnd - position)
+                if skipHeader && line == 0 {
+                    result.emptyLines.append(0)
+                } else {
+                    switch tokenizer.tokenize(text) {
+                    case .row:
+                        switch decoder.decode(tokenizer.fields) {
+                        case .accepted(let candidate): result.candidates.append(candidate)
+                        case .rejected(let reason, let column, let user):
+                            result.rejections.append(RowRejection(line: line, reason: reason, column: column, user: user))
+                        }
+                    case .blank:
+                        result.emptyLines.append(line)
+                    case .malformed(let column):
+                        let user = decoder.userOfMalformedRow(tokenizer.fields)
+                        result.rejections.append(RowRejection(line: line, reason: 0, column: Int8(column ?? -1), user: user))
+                    }
+                }
+                line += 1
+                position = lineEnd + 1
+            }
+            result.lineCount = line
+        }
+        return result
+    }
+}
+
+extension CandidateDecoding {
+    /// The accepted user a malformed row names, if its user column could be read.
+    func userOfMalformedRow(_ fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>) -> UInt32 {
+        let field = fields[Self.userColumn]
+        return field.isEmpty ? .max : users.index(of: field) ?? .max
+    }
+}
+
+/// Hands out the chunks of one reader to several tasks, one at a time.
+final class ChunkSource: Sendable {
+    private struct State: ~Copyable {
+        var reader: LineChunkReader
+        var pending: LineChunk?
+    }
+
+    private let state: Mutex<State>
+
+    init(reader: sending LineChunkReader, first: LineChunk) {
+        state = Mutex(State(reader: reader, pending: first))
+    }
+
+    func next() throws -> LineChunk? {
+        try state.withLock { state in
+            if let pending = state.pending {
+                state.pending = nil
+                return pending
+            }
+            return try state.reader.next()
+        }
+    }
+}

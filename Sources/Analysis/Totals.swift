@@ -1,0 +1,65 @@
+import Datasets
+import PaymentsCore
+
+/// The counts of one input file for `totals.json` (SPEC §5).
+public struct FileTotals: Equatable, Sendable {
+    public var read = 0
+    /// Rejected rows per reason, in the reasons' SPEC order; reasons that never occurred are absent.
+    public var rejected: [(reason: String, count: Int)] = []
+    /// Final states of payments, all six of them (payments only).
+    public var states: [(state: String, count: Int)]? = nil
+
+    public init(read: Int = 0) { self.read = read }
+
+    public var rejectedCount: Int { rejected.reduce(0) { $0 + $1.count } }
+    public var accepted: Int { read - rejectedCount }
+
+    /// Sets the rejection counts from per-reason counters indexed like `reasons`.
+    mutating func setRejected(_ counts: [Int], reasons: [String]) {
+        rejected = zip(reasons, counts).filter { $0.1 > 0 }.map { ($0.0, $0.1) }
+    }
+
+    public static func == (a: FileTotals, b: FileTotals) -> Bool {
+        a.read == b.read && a.rejected.elementsEqual(b.rejected, by: ==)
+            && (a.states ?? []).elementsEqual(b.states ?? [], by: ==) && (a.states == nil) == (b.states == nil)
+    }
+
+    func json() -> String {
+        var parts = ["\"read\": \(read)", "\"accepted\": \(accepted)"]
+        parts.append("\"rejected\": {" + rejected.map { "\"\($0.reason)\": \($0.count)" }.joined(separator: ", ") + "}")
+        if let states {
+            parts.append("\"states\": {" + states.map { "\"\($0.state)\": \($0.count)" }.joined(separator: ", ") + "}")
+        }
+        return "{" + parts.joined(separator: ", ") + "}"
+    }
+}
+
+/// The counts of a whole `analyze` run: one entry per input file present.
+public struct AnalysisTotals: Equatable, Sendable {
+    public var files: [DatasetKind: FileTotals] = [:]
+
+    public init() {}
+
+    /// `totals.json`, keys in SPEC order.
+    public func json() -> String {
+        let entries = DatasetKind.allCases.compactMap { kind in files[kind].map { "  \"\(kind.rawValue)\": \($0.json())" } }
+        return "{\n" + entries.joined(separator: ",\n") + "\n}\n"
+    }
+}
+
+/// Rejected rows with their file, line, reason and culprit column, for `rejections.csv`.
+struct RejectionLog: Sendable {
+    static let header = "file,line,reason,column"
+    private(set) var buffer = OutputBuffer(line: header)
+
+    mutating func add(file: String, line: Int, reason: String, column: String) {
+        buffer.text(file)
+        buffer.comma()
+        buffer.int(line)
+        buffer.comma()
+        buffer.text(reason)
+        buffer.comma()
+        buffer.text(column)
+        buffer.newline()
+    }
+}

@@ -1,0 +1,96 @@
+/// Byte strings appended one after another in a single buffer, addressed by index: ids of a whole
+/// file with two allocations instead of one per id.
+public struct ByteArena: Sendable {
+    public private(set) var bytes: [UInt8] = []
+    private var ends: [Int] = []
+
+    public init() {}
+
+    public var count: Int { ends.count }
+
+    /// Appends `value` and returns its index.
+    @discardableResult
+    public mutating func append(_ value: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.append(contentsOf: value)
+        ends.append(bytes.count)
+        return ends.count - 1
+    }
+
+    public func range(_ index: Int) -> Range<Int> {
+        (index == 0 ? 0 : ends[index - 1])..<ends[index]
+    }
+
+    /// Calls `body` with the bytes of string `index`.
+    @inlinable public func withBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let r = range(index)
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[r])) }
+    }
+
+    public func string(_ index: Int) -> String {
+        String(decoding: bytes[range(index)], as: UTF8.self)
+    }
+
+    /// Indices `0..<count` sorted by the bytes of their strings (SPEC §0 id order).
+    public func sortedIndices() -> [Int] {
+        bytes.withUnsafeBufferPointer { all in
+            (0..<count).sorted { a, b in
+                FieldParsing.less(UnsafeBufferPointer(rebasing: all[range(a)]), UnsafeBufferPointer(rebasing: all[range(b)]))
+            }
+        }
+    }
+}
+
+/// Interns byte strings: equal bytes get the same `UInt32` id (open addressing, no per-string object).
+public struct ByteStringTable: Sendable {
+    public private(set) var strings = ByteArena()
+    private var slots: [UInt32]
+    private var hashes: [UInt64] = []
+    private var mask: Int
+
+    public init(capacity: Int = 1024) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        slots = [UInt32](repeating: .max, count: size)
+        mask = size - 1
+    }
+
+    public var count: Int { strings.count }
+
+    /// The id of `value`, if interned.
+    public func find(_ value: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        let h = FieldParsing.hash(value)
+        var i = Int(truncatingIfNeeded: h) & mask
+        while slots[i] != .max {
+            let id = slots[i]
+            if hashes[Int(id)] == h, strings.withBytes(Int(id), { FieldParsing.equal($0, value) }) { return id }
+            i = (i + 1) & mask
+        }
+        return nil
+    }
+
+    /// The id of `value`, interning it if new; `inserted` tells which.
+    public mutating func intern(_ value: UnsafeBufferPointer<UInt8>) -> (id: UInt32, inserted: Bool) {
+        let h = FieldParsing.hash(value)
+        var i = Int(truncatingIfNeeded: h) & mask
+        while slots[i] != .max {
+            let id = slots[i]
+            if hashes[Int(id)] == h, strings.withBytes(Int(id), { FieldParsing.equal($0, value) }) { return (id, false) }
+            i = (i + 1) & mask
+        }
+        let id = UInt32(strings.append(value))
+        hashes.append(h)
+        slots[i] = id
+        if strings.count * 2 > slots.count { grow() }
+        return (id, true)
+    }
+
+    private mutating func grow() {
+        slots = [UInt32](repeating: .max, count: slots.count * 2)
+        mask = slots.count - 1
+        for (id, h) in hashes.enumerated() {
+            var i = Int(truncatingIfNeeded: h) & mask
+            while slots[i] != .max { i = (i + 1) & mask }
+            slots[i] = UInt32(id)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// The four dataset files of SPEC §1–§4 and their columns.
+public enum DatasetKind: String, CaseIterable, Sendable {
+    case users, meals, steps, payments
+
+    /// The columns, in the order `generate` writes them.
+    public var columns: [String] {
+        switch self {
+        case .users: ["user_id", "utc_offset_minutes", "protocol", "sex", "age", "weight_kg", "height_cm", "activity"]
+        case .meals: ["meal_id", "user_id", "start", "end", "type", "kcal", "protein_g", "carbs_g", "fat_g"]
+        case .steps: ["sample_id", "user_id", "source", "start", "end", "count"]
+        case .payments: ["payment_id", "idempotency_key", "user_id", "kind", "amount_minor", "currency", "created_at", "refund_of", "gateway"]
+        }
+    }
+
+    /// Columns an NDJSON row may leave out (read as empty).
+    public var optionalKeys: Set<String> { self == .payments ? ["refund_of"] : [] }
+}
+
+/// How a dataset file is encoded.
+public enum DatasetFormat: String, Sendable {
+    case csv, ndjson, sqlite
+}
+
+/// A dataset file found in an input directory.
+public struct DatasetFile: Sendable, Equatable {
+    public var kind: DatasetKind
+    public var path: String
+    public var format: DatasetFormat
+    public var gzip: Bool
+
+    public init(kind: DatasetKind, path: String, format: DatasetFormat, gzip: Bool) {
+        self.kind = kind
+        self.path = path
+        self.format = format
+        self.gzip = gzip
+    }
+
+    /// The name used in messages and in `rejections.csv`.
+    public var name: String { String(path.split(separator: "/").last ?? Substring(path)) }
+}
+
+/// Why an input is refused as a whole (exit status 2): names the file, line and reason.
+public struct InputRefusal: Error, Equatable, CustomStringConvertible, Sendable {
+    public var file: String
+    public var line: Int?
+    public var reason: String
+
+    public init(file: String, line: Int? = nil, reason: String) {
+        self.file = file
+        self.line = line
+        self.reason = reason
+    }
+
+    public var description: String {
+        line.map { "\(file):\($0): \(reason)" } ?? "\(file): \(reason)"
+    }
+}
+
+/// Finds the dataset files of a directory (SPEC §5).
+public enum DatasetDiscovery {
+    /// The SQLite file names `generate --format sqlite` writes and `analyze` reads.
+    public static let sqliteExtensions = ["sqlite", "sqlite3", "db"]
+
+    /// One file per kind present; refuses a base name present in two formats.
+    public static func discover(in directory: String, sqliteTables: (String) throws -> [String] = { _ in [] }) throws -> [DatasetKind: DatasetFile] {
+        guard let dir = opendir(directory) else {
+            throw InputRefusal(file: directory, reason: "cannot open input directory: \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            names.append(name)
+        }
+        var found: [DatasetKind: [DatasetFile]] = [:]
+        for name in names.sorted() {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            for kind in DatasetKind.allCases {
+                for (suffix, format, gzip) in [(".csv", DatasetFormat.csv, false), (".csv.gz", .csv, true),
+                                                (".ndjson", .ndjson, false), (".ndjson.gz", .ndjson, true)]
+                where name == kind.rawValue + suffix {
+                    found[kind, default: []].append(DatasetFile(kind: kind, path: path, format: format, gzip: gzip))
+                }
+            }
+            let ext = name.split(separator: ".").last.map(String.init) ?? ""
+            if name.contains("."), sqliteExtensions.contains(ext) {
+                for table in try sqliteTables(path) {
+                    if let kind = DatasetKind(rawValue: table) {
+                        found[kind, default: []].append(DatasetFile(kind: kind, path: path, format: .sqlite, gzip: false))
+                    }
+                }
+            }
+        }
+        var result: [DatasetKind: DatasetFile] = [:]
+        for (kind, files) in found {
+            if files.count > 1 {
+                throw InputRefusal(
+                    file: files[1].name,
+                    reason: "base name '\(kind.rawValue)' is present in two formats (\(files.map(\.name).joined(separator: ", ")))"
+                )
+            }
+            result[kind] = files[0]
+        }
+        return result
+    }
+}

@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Parsers for the field grammars of SPEC §0, working on raw UTF-8 bytes.
+public enum FieldParsing {
+    /// `-?[0-9]+` within the signed 64-bit range, else `nil`.
+    @inlinable public static func int64(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var i = 0
+        let negative = b.count > 0 && b[0] == UInt8(ascii: "-")
+        if negative { i = 1 }
+        guard i < b.count else { return nil }
+        var value: UInt64 = 0
+        while i < b.count {
+            let d = b[i] &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(d))
+            guard !o1, !o2 else { return nil }
+            value = sum
+            i += 1
+        }
+        if negative {
+            guard value <= UInt64(Int64.max) + 1 else { return nil }
+            return value == UInt64(Int64.max) + 1 ? .min : -Int64(value)
+        }
+        guard value <= UInt64(Int64.max) else { return nil }
+        return Int64(value)
+    }
+
+    /// A decimal `-?[0-9]+(\.[0-9]+)?`: its value in millionths (rounded half away from zero past
+    /// 6 digits, saturating) and whether it is below zero; `nil` when the grammar does not match.
+    @inlinable public static func decimalMicros(_ b: UnsafeBufferPointer<UInt8>) -> (micros: Int64, negative: Bool)? {
+        var i = 0
+        let minus = b.count > 0 && b[0] == UInt8(ascii: "-")
+        if minus { i = 1 }
+        var integer: UInt64 = 0
+        var saturated = false
+        let digitsStart = i
+        while i < b.count, b[i] != UInt8(ascii: ".") {
+            let d = b[i] &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            if integer > 1_000_000_000_000 { saturated = true } else { integer = integer * 10 + UInt64(d) }
+            i += 1
+        }
+        guard i > digitsStart else { return nil }
+        var fraction: UInt64 = 0
+        var scale: UInt64 = 1_000_000
+        var nonZero = integer != 0
+        if i < b.count {
+            i += 1
+            guard i < b.count else { return nil }
+            while i < b.count {
+                let d = b[i] &- UInt8(ascii: "0")
+                guard d < 10 else { return nil }
+                if d != 0 { nonZero = true }
+                if scale > 1 {
+                    scale /= 10
+                    fraction += UInt64(d) * scale
+                } else if scale == 1 {
+                    if d >= 5 { fraction += 1 }
+                    scale = 0
+                }
+                i += 1
+            }
+        }
+        let magnitude = saturated ? Int64.max : Int64(integer * 1_000_000 + fraction)
+        return (minus ? -magnitude : magnitude, minus && nonZero)
+    }
+
+    /// A decimal `-?[0-9]+(\.[0-9]+)?` as a `Double`; `nil` when the grammar does not match.
+    @inlinable public static func decimal(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        let minus = b.count > 0 && b[0] == UInt8(ascii: "-")
+        if minus { i = 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        let digitsStart = i
+        var sawPoint = false
+        var fractionDigits = 0
+        while i < b.count {
+            let c = b[i]
+            if c == UInt8(ascii: ".") {
+                guard !sawPoint, i > digitsStart else { return nil }
+                sawPoint = true
+                i += 1
+                continue
+            }
+            let d = c &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            if sawPoint { fractionDigits += 1 }
+            if digits < 18 {
+                mantissa = mantissa * 10 + UInt64(d)
+                if mantissa != 0 { digits += 1 }
+                if sawPoint { exponent -= 1 }
+            } else if !sawPoint {
+                exponent += 1
+            }
+            i += 1
+        }
+        guard i > digitsStart, !sawPoint || fractionDigits > 0 else { return nil }
+        var value = Double(mantissa)
+        if exponent < 0 {
+            value /= powerOfTen(-exponent)
+        } else if exponent > 0 {
+            value *= powerOfTen(exponent)
+        }
+        return minus ? -value : value
+    }
+
+    @usableFromInline static func powerOfTen(_ n: Int) -> Double {
+        var result = 1.0
+        for _ in 0..<n { result *= 10 }
+        return result
+    }
+
+    /// Unicode scalars in well-formed UTF-8 bytes (bytes that do not continue a sequence).
+    @inlinable public static func scalarCount(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+        var n = 0
+        for byte in b where byte & 0xC0 != 0x80 { n += 1 }
+        return n
+    }
+
+    /// A fast 64-bit hash of an id's bytes (not cryptographic).
+    @inlinable public static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(b.count)
+        var i = 0
+        let raw = UnsafeRawBufferPointer(b)
+        while i + 8 <= b.count {
+            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            h = (h ^ word) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 29
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < b.count {
+            tail |= UInt64(b[i]) << shift
+            shift += 8
+            i += 1
+        }
+        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
+        h ^= h >> 32
+        h = h &* 0xBF58_476D_1CE4_E5B9
+        return h ^ (h >> 29)
+    }
+
+    /// Byte-wise comparison, as SPEC §0 sorts ids.
+    @inlinable public static func less(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = min(a.count, b.count)
+        if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+            let c = memcmpBytes(pa, pb, n)
+            if c != 0 { return c < 0 }
+        }
+        return a.count < b.count
+    }
+
+    @inlinable public static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard a.count > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+        return memcmpBytes(pa, pb, a.count) == 0
+    }
+
+    @usableFromInline static func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Int32 {
+        memcmp(a, b, n)
+    }
+}

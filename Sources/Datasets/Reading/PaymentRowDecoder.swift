@@ -1,0 +1,84 @@
+import PaymentsCore
+
+/// A payment row as read: the request for the processor, its user, and the rejection decided
+/// while reading (`malformed`, `unknown_user`), if any.
+public struct PaymentRow: Sendable {
+    public var request: PaymentRequest
+    /// The accepted user the row names, `.max` when none.
+    public var user: UInt32
+    public var rejection: PaymentRejection?
+    /// The culprit column of a malformed row, -1 when none.
+    public var column: Int8
+    public var line: Int
+}
+
+/// Decodes payment rows in file order, interning ids and keys so requests hold no strings, and
+/// refusing a file that repeats a `payment_id` (SPEC §4).
+public struct PaymentRowDecoder {
+    /// `payment_id` and `refund_of` values.
+    public private(set) var ids = ByteStringTable(capacity: 1 << 16)
+    public private(set) var keys = ByteStringTable(capacity: 1 << 16)
+    /// The line of the row that carries each interned id as its `payment_id`, 0 when none.
+    private var lineOfPayment: [Int] = []
+    public let users: UserDirectory
+    public let file: String
+
+    public init(users: UserDirectory, file: String) {
+        self.users = users
+        self.file = file
+    }
+
+    /// Decodes one row; throws `InputRefusal` when its `payment_id` was seen before.
+    public mutating func decode(
+        line: Int, malformedColumn: Int?, fields f: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>, tokenized: Bool
+    ) throws -> PaymentRow {
+        typealias C = Column.Payments
+        let id = ids.intern(f[C.id]).id
+        while lineOfPayment.count < ids.count { lineOfPayment.append(0) }
+        if !f[C.id].isEmpty {
+            if lineOfPayment[Int(id)] != 0 {
+                throw InputRefusal(
+                    file: file, line: line,
+                    reason: "repeated payment_id '\(ids.strings.string(Int(id)))' (first at line \(lineOfPayment[Int(id)]))"
+                )
+            }
+            lineOfPayment[Int(id)] = line
+        }
+        let keyField = f[C.key]
+        let refundField = f[C.refundOf]
+        let refundOf: UInt32? = refundField.isEmpty ? nil : ids.intern(refundField).id
+        while lineOfPayment.count < ids.count { lineOfPayment.append(0) }
+        let user = f[C.user].isEmpty ? UInt32.max : users.index(of: f[C.user]) ?? .max
+        let kind: PaymentKind? = FieldParsing.equal(f[C.kind], Self.charge.withUnsafeBufferPointer { $0 }) ? .charge
+            : FieldParsing.equal(f[C.kind], Self.refund.withUnsafeBufferPointer { $0 }) ? .refund : nil
+        let createdAt = FieldParsing.int64(f[C.createdAt])
+        let script = GatewayScript(bytes: f[C.gateway])
+        var request = PaymentRequest(
+            id: id, key: keys.intern(keyField).id, keyLength: FieldParsing.scalarCount(keyField), kind: kind ?? .charge,
+            amountMinor: FieldParsing.int64(f[C.amount]), currency: Currency(codeBytes: f[C.currency]),
+            createdAt: createdAt ?? 0, refundOf: refundOf, script: script ?? GatewayScript([.approved])
+        )
+        var row = PaymentRow(request: request, user: user, rejection: nil, column: -1, line: line)
+        var badColumn: Int? = malformedColumn
+        if tokenized && badColumn == nil {
+            if f[C.id].isEmpty { badColumn = C.id }
+            else if f[C.user].isEmpty { badColumn = C.user }
+            else if kind == nil { badColumn = C.kind }
+            else if createdAt == nil { badColumn = C.createdAt }
+            else if script == nil { badColumn = C.gateway }
+            else if kind == .charge && refundOf != nil { badColumn = C.refundOf }
+        }
+        if !tokenized || badColumn != nil {
+            row.rejection = .malformed
+            row.column = Int8(badColumn ?? -1)
+        } else if user == .max {
+            row.rejection = .unknownUser
+            row.column = Int8(C.user)
+        }
+        request.refundOf = refundOf
+        return row
+    }
+
+    static let charge = Array("charge".utf8)
+    static let refund = Array("refund".utf8)
+}
