@@ -17,6 +17,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "HealthCore"),
         .target(name: "PaymentsCore"),
         .target(
@@ -30,7 +31,7 @@ let package = Package(
         .executableTarget(
             name: "simharness",
             dependencies: [
-                "Analysis", "Datasets",
+                "Analysis", "Datasets", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -40,9 +41,13 @@ let package = Package(
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport"]),
         .testTarget(
             name: "AnalysisTests",
-            dependencies: ["Analysis", "Datasets", "TestSupport"],
+            dependencies: [
+                "Analysis", "Datasets", "TestSupport", "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "CLITests", dependencies: ["simharness", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,14 +8,17 @@ public struct AnalysisOptions: Sendable {
     public var maxAttempts: Int
     /// Child tasks that parse and analyze at once.
     public var tasks: Int
+    /// Bytes read at once from a file (whole lines): the unit of parallel parsing.
+    public var chunkBytes: Int
 
     public init(
         minimumFastSeconds: Int64 = FastingConfiguration.defaultMinimumFast,
-        maxAttempts: Int = RetryPolicy.defaultMaxAttempts, tasks: Int
+        maxAttempts: Int = RetryPolicy.defaultMaxAttempts, tasks: Int, chunkBytes: Int = 4 << 20
     ) {
         self.minimumFastSeconds = minimumFastSeconds
         self.maxAttempts = maxAttempts
         self.tasks = tasks
+        self.chunkBytes = chunkBytes
     }
 }
 

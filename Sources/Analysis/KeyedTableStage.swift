@@ -10,10 +10,13 @@ struct KeyedTable<C: UserOwned>: Sendable {
     let totals: FileTotals
 
     static func load<Decoder: CandidateDecoding>(
-        _ file: DatasetFile, decoder: Decoder, reasons: [String], tasks: Int, log: inout RejectionLog
+        _ file: DatasetFile, decoder: Decoder, reasons: [String], options: AnalysisOptions, log: inout RejectionLog
     ) async throws -> KeyedTable<C> where Decoder.Candidate == C {
-        var scanned = try await TableScan.scan(file, decoder: decoder, tasks: tasks)
+        let tasks = options.tasks
+        var scanned = try await TableScan.scan(file, decoder: decoder, tasks: tasks, chunkBytes: options.chunkBytes)
+        debugRSS("scanned")
         _ = await Deduplication.markDuplicates(&scanned, tasks: tasks)
+        debugRSS("deduped")
         let users = decoder.users.count
         var rejectedPerUser = [UInt32](repeating: 0, count: users)
         var counts = [Int](repeating: 0, count: reasons.count)
@@ -52,7 +55,8 @@ struct KeyedTable<C: UserOwned>: Sendable {
         }
         totals.setRejected(counts, reasons: reasons)
         let partitions = UserPartitions(userCount: users, rows: accepted, tasks: tasks)
-        let grouped = await Partitioning.partition(scanned, by: partitions, tasks: tasks)
+        let grouped = await Partitioning.partition(consume scanned, by: partitions, tasks: tasks)
+        debugRSS("partitioned")
         return KeyedTable(partitions: partitions, chunks: grouped, rejectedPerUser: rejectedPerUser, totals: totals)
     }
 

@@ -25,7 +25,7 @@ enum MealsStage {
         defer { _ = try? summary.close(); _ = try? daily.close() }
         guard let file else { return nil }
         let table: KeyedTable<MealCandidate> = try await .load(
-            file, decoder: MealDecoding(users: users), reasons: MealRejection.allCases.map(\.rawValue), tasks: options.tasks, log: &log
+            file, decoder: MealDecoding(users: users), reasons: MealRejection.allCases.map(\.rawValue), options: options, log: &log
         )
         let minimumFast = options.minimumFastSeconds
         try await OrderedParallel.run(count: table.partitions.count, width: options.tasks, job: { p in
@@ -34,6 +34,7 @@ enum MealsStage {
             try summary.write(summaryRows)
             try daily.write(dailyRows)
         })
+        debugRSS("analyzed")
         return table.totals
     }
 

@@ -22,7 +22,7 @@ enum StepsStage {
         defer { _ = try? output.close() }
         guard let file else { return nil }
         let table: KeyedTable<StepCandidate> = try await .load(
-            file, decoder: StepDecoding(users: users), reasons: StepRejection.allCases.map(\.rawValue), tasks: options.tasks, log: &log
+            file, decoder: StepDecoding(users: users), reasons: StepRejection.allCases.map(\.rawValue), options: options, log: &log
         )
         try await OrderedParallel.run(count: table.partitions.count, width: options.tasks, job: { p in
             analyze(partition: p, of: table, users: users)

@@ -29,10 +29,10 @@ struct ScannedChunk<Candidate: Sendable>: Sendable {
 /// each task tokenizes and decodes the chunks it takes. Results come back in file order.
 enum TableScan {
     static func scan<Decoder: CandidateDecoding>(
-        _ file: DatasetFile, decoder: Decoder, tasks: Int
+        _ file: DatasetFile, decoder: Decoder, tasks: Int, chunkBytes: Int
     ) async throws -> [ScannedChunk<Decoder.Candidate>] {
         if file.format == .sqlite { return try [scanSQLite(file, decoder: decoder)] }
-        let reader = try LineChunkReader(path: file.path, gzip: file.gzip)
+        let reader = try LineChunkReader(path: file.path, gzip: file.gzip, chunkSize: chunkBytes)
         guard let first = try reader.next() else { return [] }
         let header: [UInt8]? = file.format == .csv
             ? first.bytes.withUnsafeBufferPointer { Array($0[..<(firstLineEnd(in: $0))]) } : nil

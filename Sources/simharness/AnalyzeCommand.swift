@@ -40,6 +40,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MemoryTuning.apply()
         let clock = ContinuousClock()
         let started = clock.now
         do {

@@ -6,8 +6,7 @@ public struct UserDirectory: Sendable {
     /// Ids in index order.
     public let ids: ByteArena
     public let profiles: [UserProfile]
-    private let table: ByteStringTable
-    private let indexOfInterned: [UInt32]
+    private let index: ShortIdIndex
 
     public init(profiles unsorted: [UserProfile]) {
         var table = ByteStringTable(capacity: unsorted.count)
@@ -16,14 +15,11 @@ public struct UserDirectory: Sendable {
             _ = id.withUTF8 { table.intern($0) }
         }
         let order = table.strings.sortedIndices()
-        var indexOfInterned = [UInt32](repeating: 0, count: order.count)
         var ids = ByteArena()
-        for (rank, interned) in order.enumerated() {
-            indexOfInterned[interned] = UInt32(rank)
-            table.strings.withBytes(interned) { ids.append($0) }
-        }
-        self.table = table
-        self.indexOfInterned = indexOfInterned
+        for interned in order { table.strings.withBytes(interned) { ids.append($0) } }
+        var index = ShortIdIndex(capacity: order.count)
+        for rank in 0..<order.count { ids.withBytes(rank) { index.insert($0, value: UInt32(rank)) } }
+        self.index = index
         self.ids = ids
         profiles = order.map { unsorted[$0] }
     }
@@ -31,11 +27,7 @@ public struct UserDirectory: Sendable {
     public var count: Int { profiles.count }
 
     /// The index of the user with id `bytes`, if accepted.
-    @inlinable public func index(of bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
-        lookup(bytes)
-    }
-
-    @usableFromInline func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
-        table.find(bytes).map { indexOfInterned[Int($0)] }
+    @inline(__always) public func index(of bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        index.find(bytes)
     }
 }

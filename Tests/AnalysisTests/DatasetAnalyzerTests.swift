@@ -1,0 +1,190 @@
+import Analysis
+import Datasets
+import Foundation
+import Testing
+
+extension Tag {
+    @Tag static var endToEnd: Self
+    @Tag static var property: Self
+}
+
+/// The files SPEC §5 defines (rejections.csv is ours and names lines, which differ by format).
+let specOutputs = [
+    "fasting_summary.csv", "fasting_daily.csv", "steps_daily.csv", "payments_outcomes.csv", "payments_ledger.csv", "totals.json",
+]
+
+let fixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures")
+
+func analyze(_ input: DatasetDirectory, tasks: Int = 2, chunkBytes: Int = 4 << 20) async throws -> DatasetDirectory {
+    let out = try DatasetDirectory()
+    _ = try await DatasetAnalyzer.run(
+        input: input.path, output: out.path, options: AnalysisOptions(tasks: tasks, chunkBytes: chunkBytes)
+    )
+    return out
+}
+
+func outputs(_ directory: DatasetDirectory, _ names: [String] = specOutputs) throws -> [String: String] {
+    Dictionary(uniqueKeysWithValues: try names.map { ($0, try directory.read($0)) })
+}
+
+@Suite("analyze on the shipped sample dataset", .tags(.endToEnd))
+struct SampleDatasetTests {
+    @Test("every output equals the committed expected file, whatever the tasks and chunk size",
+          arguments: [(1, 4 << 20), (2, 4 << 20), (3, 97), (8, 64)])
+    func matchesExpected(tasks: Int, chunkBytes: Int) async throws {
+        // Given the sample dataset
+        let sut = try DatasetDirectory()
+        defer { sut.remove() }
+        try sut.copy(from: fixtures.appendingPathComponent("sample"))
+        // When it is analyzed
+        let out = try await analyze(sut, tasks: tasks, chunkBytes: chunkBytes)
+        defer { out.remove() }
+        // Then every file equals the expected one
+        let expected = try DatasetDirectory.at(fixtures.appendingPathComponent("sample-expected"))
+        #expect(try out.files() == expected.files())
+        for name in try expected.files() {
+            #expect(try out.read(name) == expected.read(name), "\(name) differs")
+        }
+    }
+
+    @Test("NDJSON, gzip and SQLite inputs give the same results as CSV",
+          arguments: ["ndjson", "csv.gz", "ndjson.gz", "sqlite"])
+    func formats(format: String) async throws {
+        // Given the sample dataset rewritten in another format
+        let sut = try DatasetDirectory()
+        defer { sut.remove() }
+        let sample = fixtures.appendingPathComponent("sample")
+        for kind in ["users", "meals", "steps", "payments"] {
+            let csv = try String(contentsOf: sample.appendingPathComponent("\(kind).csv"), encoding: .utf8)
+            switch format {
+            case "ndjson": try sut.write("\(kind).ndjson", ndjson(fromCSV: csv))
+            case "csv.gz": try sut.writeGzip("\(kind).csv.gz", csv)
+            case "ndjson.gz": try sut.writeGzip("\(kind).ndjson.gz", ndjson(fromCSV: csv))
+            default: try sut.writeSQLite("dataset.sqlite", table: kind, csv: csv)
+            }
+        }
+        // When it is analyzed
+        let out = try await analyze(sut)
+        defer { out.remove() }
+        // Then the SPEC outputs equal the CSV ones
+        let expected = try DatasetDirectory.at(fixtures.appendingPathComponent("sample-expected"))
+        #expect(try outputs(out) == outputs(expected))
+    }
+}
+
+@Suite("analyze properties on random datasets", .tags(.property))
+struct AnalyzerPropertyTests {
+    @Test("results depend neither on row order nor on tasks nor on chunk size", arguments: [1, 2, 3] as [UInt64])
+    func orderAndTasksIndependent(seed: UInt64) async throws {
+        // Given a random dataset, once in generation order and once shuffled
+        let dataset = RandomDataset(seed: seed)
+        let ordered = try DatasetDirectory()
+        let shuffled = try DatasetDirectory()
+        defer { ordered.remove(); shuffled.remove() }
+        for (name, text) in dataset.csv() { try ordered.write(name, text) }
+        for (name, text) in dataset.csv(shuffledWith: seed &+ 100) { try shuffled.write(name, text) }
+        // When both are analyzed with different tasks and chunk sizes
+        let a = try await analyze(ordered, tasks: 1)
+        let b = try await analyze(shuffled, tasks: 3, chunkBytes: 1000)
+        defer { a.remove(); b.remove() }
+        // Then the outputs are byte-identical
+        let first = try outputs(a)
+        #expect(first == (try outputs(b)))
+        #expect(first["fasting_daily.csv"]!.split(separator: "\n").count > 100)
+        #expect(first["payments_ledger.csv"]!.split(separator: "\n").count > 10)
+    }
+}
+
+@Suite("analyze refuses bad input as a whole")
+struct RefusalTests {
+    func refusal(_ files: [String: String]) async throws -> (InputRefusal?, [String]) {
+        let sut = try DatasetDirectory()
+        let out = try DatasetDirectory()
+        defer { sut.remove(); out.remove() }
+        for (name, text) in files { try sut.write(name, text) }
+        var refusal: InputRefusal?
+        do {
+            _ = try await DatasetAnalyzer.run(input: sut.path, output: out.path, options: AnalysisOptions(tasks: 2))
+        } catch let error as InputRefusal {
+            refusal = error
+        }
+        return (refusal, try out.files())
+    }
+
+    static let users = "user_id,utc_offset_minutes,protocol,sex,age,weight_kg,height_cm,activity\nu1,0,16:8,male,30,80,180,light\n"
+
+    @Test("a missing required column names the file, line 1 and the column; nothing is written",
+          arguments: ["meals.csv", "steps.csv", "payments.csv", "users.csv"])
+    func missingColumn(file: String) async throws {
+        // Given a file whose header lacks user_id
+        let header = "id,start\n1,2\n"
+        // When analyzed
+        var files = ["users.csv": Self.users]
+        files[file] = header
+        let (refusal, written) = try await refusal(files)
+        // Then the run is refused and no output file exists
+        let error = try #require(refusal)
+        #expect(error.file == file)
+        #expect(error.line == 1)
+        #expect(error.reason.contains("missing required column"))
+        #expect(written.isEmpty)
+    }
+
+    @Test("a repeated payment_id refuses the file, naming both lines")
+    func repeatedPaymentId() async throws {
+        // Given two rows with the same payment_id
+        let payments = """
+            payment_id,idempotency_key,user_id,kind,amount_minor,currency,created_at,refund_of,gateway
+            p1,k1,u1,charge,100,USD,1,,A
+            p1,k2,u1,charge,100,USD,2,,A
+
+            """
+        // When analyzed
+        let (refusal, written) = try await refusal(["users.csv": Self.users, "payments.csv": payments])
+        // Then it is refused at line 3
+        let error = try #require(refusal)
+        #expect(error == InputRefusal(file: "payments.csv", line: 3, reason: "repeated payment_id 'p1' (first at line 2)"))
+        #expect(written.isEmpty)
+    }
+
+    @Test("a base name in two formats is refused")
+    func twoFormats() async throws {
+        // Given meals.csv and meals.ndjson
+        let (refusal, written) = try await refusal([
+            "users.csv": Self.users, "meals.csv": "meal_id\n", "meals.ndjson": "{}\n",
+        ])
+        // Then the run is refused naming both
+        let error = try #require(refusal)
+        #expect(error.reason.contains("two formats"))
+        #expect(written.isEmpty)
+    }
+
+    @Test("a corrupt gzip file is refused as unreadable")
+    func corruptGzip() async throws {
+        // Given a .csv.gz that is not gzip
+        let (refusal, _) = try await refusal(["users.csv": Self.users, "meals.csv.gz": "\u{1F}\u{8B}garbage"])
+        // Then the run is refused
+        let error = try #require(refusal)
+        #expect(error.file == "meals.csv.gz")
+    }
+
+    @Test("missing inputs give header-only files and no totals entry")
+    func missingInputs() async throws {
+        // Given only users
+        let sut = try DatasetDirectory()
+        defer { sut.remove() }
+        try sut.write("users.csv", Self.users)
+        // When analyzed
+        let out = try await analyze(sut)
+        defer { out.remove() }
+        // Then each output holds its header only
+        #expect(try out.read("steps_daily.csv") == "user_id,day,steps,avg7\n")
+        #expect(try out.read("payments_outcomes.csv") == "payment_id,state,reason,attempts\n")
+        #expect(try out.read("totals.json").contains("\"users\": {\"read\": 1, \"accepted\": 1, \"rejected\": {}}"))
+        #expect(!(try out.read("totals.json")).contains("meals"))
+    }
+}
+
+extension DatasetDirectory {
+    static func at(_ url: URL) throws -> DatasetDirectory { DatasetDirectory(existing: url) }
+}
