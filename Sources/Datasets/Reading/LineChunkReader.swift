@@ -60,6 +60,11 @@ public final class LineChunkReader {
             }
             if failed { throw InputRefusal(file: file, reason: "unreadable: \(readError())") }
             if hitEnd {
+                if let gz {
+                    var code: Int32 = 0
+                    let message = String(cString: gzerror(gz, &code))
+                    if code != Z_OK && code != Z_STREAM_END { throw InputRefusal(file: file, reason: "unreadable: \(message)") }
+                }
                 atEnd = true
                 carry = []
                 if buffer.isEmpty { return nil }

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Runs the built `simharness` executable.
+struct SimHarnessProcess {
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("simharness")
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// The repository's root, found from this source file.
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("simharness-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+@Suite("simharness analyze from the command line")
+struct AnalyzeCLITests {
+    let sample = repository.appendingPathComponent("Tests/AnalysisTests/Fixtures/sample")
+    let expected = repository.appendingPathComponent("Tests/AnalysisTests/Fixtures/sample-expected")
+
+    @Test("the sample dataset gives the committed expected files and exit status 0")
+    func sampleDataset() throws {
+        // Given an empty output directory
+        let out = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        // When analyze runs on the sample
+        let sut = try SimHarnessProcess.run(["analyze", "--input", sample.path, "--out", out.path, "--tasks", "2"])
+        // Then it succeeds and every file matches
+        #expect(sut.status == 0, "\(sut.stderr)")
+        #expect(sut.stdout.contains("analyzed 73 rows (33 rejected)"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: expected.path).sorted()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == names)
+        for name in names {
+            let got = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+            let want = try String(contentsOf: expected.appendingPathComponent(name), encoding: .utf8)
+            #expect(got == want, "\(name) differs")
+        }
+    }
+
+    @Test("a refused input exits 2, names file, line and reason, and writes nothing")
+    func refusedInput() throws {
+        // Given a meals file without its user_id column
+        let input = try temporaryDirectory()
+        let out = input.appendingPathComponent("out")
+        defer { try? FileManager.default.removeItem(at: input) }
+        try FileManager.default.copyItem(at: sample.appendingPathComponent("users.csv"), to: input.appendingPathComponent("users.csv"))
+        try "meal_id,start\nm1,5\n".write(to: input.appendingPathComponent("meals.csv"), atomically: true, encoding: .utf8)
+        // When analyze runs
+        let sut = try SimHarnessProcess.run(["analyze", "--input", input.path, "--out", out.path])
+        // Then it exits 2 with a message naming the file, line and reason, and no output file exists
+        #expect(sut.status == 2)
+        #expect(sut.stderr.contains("meals.csv:1: missing required column 'user_id'"))
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [] == [])
+    }
+
+    @Test("usage errors exit 64", arguments: [
+        ["analyze", "--input", "x"], ["analyze", "--input", "x", "--out", "y", "--max-attempts", "0"],
+        ["analyze", "--input", "x", "--out", "y", "--min-fast", "-1"], ["analyze", "--input", "x", "--out", "y", "--tasks", "0"],
+    ])
+    func usageErrors(arguments: [String]) throws {
+        // When the arguments are invalid
+        let sut = try SimHarnessProcess.run(arguments)
+        // Then the CLI library's usage status is returned
+        #expect(sut.status == 64)
+    }
+
+    @Test("a missing input directory is refused with status 2")
+    func missingDirectory() throws {
+        let sut = try SimHarnessProcess.run(["analyze", "--input", "/nonexistent/simharness", "--out", "/tmp/unused"])
+        #expect(sut.status == 2)
+        #expect(sut.stderr.contains("/nonexistent/simharness"))
+    }
+}
