@@ -109,6 +109,21 @@ struct StepAggregatorTests {
         expectDays(sut, [(19_723, 70, 10), (19_726, 14, 12), (19_729, 7, 13), (19_730, 0, 3), (19_737, 7, 1)])
     }
 
+    @Test("avg7 over nine consecutive days drops the eighth day back")
+    func average7Consecutive() {
+        // Given 7, 14, ..., 63 steps on nine consecutive days
+        let samples = (0..<9).map { k in
+            StepSampleBuilder().watch().seconds(36_000, to: 36_600, day: 19_723 + Int64(k)).count(Double(7 * (k + 1))).build()
+        }
+        // When
+        let sut = StepAggregator.aggregate(samples, utcOffsetMinutes: 0)
+        // Then avg7 is 1, 1+2, ..., 1+…+7 = 28, then 2+…+8 = 35 and 3+…+9 = 42
+        expectDays(sut, [
+            (19_723, 7, 1), (19_724, 14, 3), (19_725, 21, 6), (19_726, 28, 10), (19_727, 35, 15),
+            (19_728, 42, 21), (19_729, 49, 28), (19_730, 56, 35), (19_731, 63, 42),
+        ])
+    }
+
     @Test("no samples, no rows")
     func noSamples() {
         #expect(StepAggregator.aggregate([], utcOffsetMinutes: 840).isEmpty)

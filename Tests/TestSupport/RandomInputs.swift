@@ -23,13 +23,14 @@ public enum RandomInputs {
         return meals
     }
 
-    /// Up to 25 step samples of one user over a few days, of both sources, some zero counts, some
+    /// Up to 25 step samples of one user over 4 or 12 days, of both sources, some zero counts, some
     /// starting where the previous one starts or ends.
     public static func stepSamples(using random: inout some RandomNumberGenerator) -> [StepSample] {
         let base = Bool.random(using: &random) ? TestTime.instant() : -2 * TestTime.day
+        let span = (Bool.random(using: &random) ? 4 : 12) * TestTime.day
         var samples: [StepSample] = []
         for _ in 0..<Int.random(in: 0...25, using: &random) {
-            var start = base + Int64.random(in: 0..<(4 * TestTime.day), using: &random)
+            var start = base + Int64.random(in: 0..<span, using: &random)
             if let previous = samples.last, Int.random(in: 0..<4, using: &random) == 0 {
                 start = Bool.random(using: &random) ? previous.start : previous.end
             }
