@@ -99,7 +99,8 @@ struct FastingAnalyzerTests {
         let late = MealBuilder().at(hour: 23, minute: 30, lasting: 3_600, utcOffsetMinutes: offset).kcalMicros(300_000_000).build()
         let noon = MealBuilder().at(day: 19_724, hour: 12, lasting: 1_800, utcOffsetMinutes: offset).kcalMicros(700_000_000).build()
         // When
-        let sut = FastingAnalyzer.analyze([noon, late], configuration: FastingConfigurationBuilder().offset(offset).build())
+        let user = UserProfileBuilder().offset(offset).fastingProtocol(.sixteenEight)
+        let sut = FastingAnalyzer.analyze([noon, late], configuration: user.fastingConfiguration())
         // Then the fast 00:30 → 12:00 (11.5 h = 41400 s) ends on the 2nd
         #expect(sut.days.map(DayRow.init) == [
             DayRow(day: 19_723, episodes: 1, kcal: 300_000_000, window: 3_600, fasts: 0, longest: 0, compliant: true),
