@@ -49,7 +49,9 @@ public enum DatasetAnalyzer {
     private static func analyze(files: [DatasetKind: DatasetFile], options: AnalysisOptions, out: OutputDirectory) async throws -> AnalysisTotals {
         var totals = AnalysisTotals()
         var log = RejectionLog()
+        debugRSS("start")
         let (users, userTotals) = try UsersStage.run(files[.users], log: &log)
+        debugRSS("users")
         totals.files[.users] = userTotals
         var payments: (rows: [PaymentRow], decoder: PaymentRowDecoder)?
         if let file = files[.payments] { payments = try PaymentsStage.read(file, users: users) }

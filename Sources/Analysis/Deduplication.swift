@@ -14,7 +14,7 @@ extension StepCandidate: Deduplicable {}
 /// The hash space is split into shards so each task owns its sets and memory stays small.
 enum Deduplication {
     /// The most ids one shard's set holds before the work is split into more shards.
-    static let idsPerShard = 2_000_000
+    static let idsPerShard = 5_000_000
 
     static func markDuplicates<C: Deduplicable>(_ chunks: inout [ScannedChunk<C>], tasks: Int) async -> Int {
         let found = await findDuplicates(chunks, tasks: max(1, tasks))
@@ -26,20 +26,21 @@ enum Deduplication {
         let total = chunks.reduce(0) { $0 + $1.candidates.count }
         let rounds = max(1, (total + tasks * idsPerShard - 1) / (tasks * idsPerShard))
         let shards = tasks * rounds
-        let tableSize = max(16, (2 * total / shards + 1).nextPowerOfTwo)
+        let tableSize = max(16, (total / shards * 3 / 2 + 1).nextPowerOfTwo)
         return await withTaskGroup(of: [(UInt32, UInt32)].self) { group in
             for task in 0..<tasks {
                 group.addTask {
-                    var table = [UInt64](repeating: 0, count: tableSize)
+                    let table = LargeBuffer<UInt64>(zeroedCount: tableSize)
                     var duplicates: [(UInt32, UInt32)] = []
                     for shard in stride(from: task, to: shards, by: tasks) {
-                        if shard != task { table.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
-                        table.withUnsafeMutableBufferPointer { slots in
+                        if shard != task { table.clear() }
+                        do {
+                            let slots = table.elements
                             for (c, chunk) in chunks.enumerated() {
                                 chunk.candidates.withUnsafeBufferPointer { rows in
                                     for (i, row) in rows.enumerated() {
                                         let h = row.idHash | 1
-                                        guard Int(truncatingIfNeeded: (h >> 40) % UInt64(shards)) == shard else { continue }
+                                        guard Int(truncatingIfNeeded: (h >> 32) &* UInt64(shards) >> 32) == shard else { continue }
                                         if insert(h, into: slots) == false { duplicates.append((UInt32(c), UInt32(i))) }
                                     }
                                 }

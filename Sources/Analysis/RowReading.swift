@@ -14,8 +14,9 @@ enum RowReading {
         let reader = try LineChunkReader(path: file.path, gzip: file.gzip)
         var tokenizer: RowTokenizer? = file.format == .csv ? nil : RowTokenizer(kind: file.kind, format: .ndjson)
         var line = 0
-        while let chunk = try reader.next() {
-            try chunk.bytes.withUnsafeBufferPointer { bytes in
+        var spare: [UInt8]?
+        while let chunk = try reader.next(reusing: spare) {
+            try chunk.withBytes { bytes in
                 var start = 0
                 while start < bytes.count {
                     let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
@@ -30,6 +31,7 @@ enum RowReading {
                     if verdict != .blank { try body(line, verdict, active) }
                 }
             }
+            spare = chunk.storage
         }
         if tokenizer == nil { _ = try RowTokenizer(kind: file.kind, csvHeader: UnsafeBufferPointer(start: nil, count: 0), file: file.name) }
     }

@@ -35,7 +35,7 @@ enum TableScan {
         let reader = try LineChunkReader(path: file.path, gzip: file.gzip, chunkSize: chunkBytes)
         guard let first = try reader.next() else { return [] }
         let header: [UInt8]? = file.format == .csv
-            ? first.bytes.withUnsafeBufferPointer { Array($0[..<(firstLineEnd(in: $0))]) } : nil
+            ? first.withBytes { Array($0[..<(firstLineEnd(in: $0))]) } : nil
         if let header { _ = try header.withUnsafeBufferPointer { try RowTokenizer(kind: file.kind, csvHeader: $0, file: file.name) } }
         let source = ChunkSource(reader: reader, first: first)
         let workers = max(1, tasks)
@@ -48,6 +48,7 @@ enum TableScan {
                     while let chunk = try source.next() {
                         try Task.checkCancellation()
                         done.append(scanChunk(chunk, tokenizer: tokenizer, decoder: decoder, skipHeader: header != nil && chunk.index == 0))
+                        source.recycle(chunk.storage)
                     }
                     return done
                 }
@@ -82,8 +83,8 @@ enum TableScan {
         _ chunk: LineChunk, tokenizer: RowTokenizer, decoder: Decoder, skipHeader: Bool
     ) -> ScannedChunk<Decoder.Candidate> {
         var result = ScannedChunk<Decoder.Candidate>(index: chunk.index)
-        result.candidates.reserveCapacity(chunk.bytes.count / 24)
-        chunk.bytes.withUnsafeBufferPointer { bytes in
+        result.candidates.reserveCapacity(chunk.count / 24)
+        chunk.withBytes { bytes in
             guard let base = bytes.baseAddress else { return }
             var position = 0
             var line: UInt32 = 0
@@ -131,6 +132,7 @@ final class ChunkSource: Sendable {
     private struct State: ~Copyable {
         var reader: LineChunkReader
         var pending: LineChunk?
+        var spare: [[UInt8]] = []
     }
 
     private let state: Mutex<State>
@@ -145,7 +147,12 @@ final class ChunkSource: Sendable {
                 state.pending = nil
                 return pending
             }
-            return try state.reader.next()
+            return try state.reader.next(reusing: state.spare.popLast())
         }
+    }
+
+    /// Takes back a chunk's storage for a later read.
+    func recycle(_ storage: sending [UInt8]) {
+        state.withLock { $0.spare.append(storage) }
     }
 }

@@ -9,8 +9,15 @@ import Darwin
 public struct LineChunk: Sendable {
     /// Position of the chunk in the file, from 0.
     public var index: Int
-    /// Whole lines: every line but possibly the file's last ends with `\n`.
-    public var bytes: [UInt8]
+    /// Storage whose first `count` bytes are whole lines: every line but possibly the file's
+    /// last ends with `\n`. Hand it back to `next(reusing:)` to read the next chunk into it.
+    public var storage: [UInt8]
+    public var count: Int
+
+    /// Calls `body` with the chunk's bytes.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[..<count])) }
+    }
 }
 
 /// Reads a text file (plain or gzip) as chunks of whole lines, sequentially.
@@ -41,45 +48,51 @@ public final class LineChunkReader {
         if let gz { gzclose(gz) }
     }
 
-    /// The next chunk of whole lines, or `nil` at the end of the file.
-    public func next() throws -> LineChunk? {
+    /// The next chunk of whole lines, or `nil` at the end of the file; reads into `recycled`
+    /// storage when given, so a pipeline can reuse a few buffers instead of mapping new ones.
+    public func next(reusing recycled: [UInt8]? = nil) throws -> LineChunk? {
         guard !atEnd else { return nil }
-        var capacity = max(chunkSize, carry.count * 2)
-        while true {
-            var hitEnd = false
-            var failed = false
-            var buffer = [UInt8](unsafeUninitializedCapacity: capacity) { raw, count in
-                count = carry.count
-                for i in 0..<carry.count { raw[i] = carry[i] }
-                while count < capacity {
-                    let n = readInto(raw.baseAddress! + count, capacity - count)
-                    if n < 0 { failed = true; return }
-                    if n == 0 { hitEnd = true; break }
-                    count += n
-                }
-            }
-            if failed { throw InputRefusal(file: file, reason: "unreadable: \(readError())") }
-            if hitEnd {
-                if let gz {
-                    var code: Int32 = 0
-                    let message = String(cString: gzerror(gz, &code))
-                    if code != Z_OK && code != Z_STREAM_END { throw InputRefusal(file: file, reason: "unreadable: \(message)") }
-                }
-                atEnd = true
-                carry = []
-                if buffer.isEmpty { return nil }
-                defer { nextIndex += 1 }
-                return LineChunk(index: nextIndex, bytes: buffer)
-            }
-            if let lastNewline = buffer.lastIndex(of: UInt8(ascii: "\n")) {
-                carry = Array(buffer[(lastNewline + 1)...])
-                buffer.removeSubrange((lastNewline + 1)...)
-                defer { nextIndex += 1 }
-                return LineChunk(index: nextIndex, bytes: buffer)
-            }
-            carry = buffer
-            capacity *= 2
+        var buffer = recycled ?? []
+        let needed = max(chunkSize, carry.count * 2)
+        if buffer.count < needed { buffer = [UInt8](repeating: 0, count: needed) }
+        var filled = carry.count
+        buffer.withUnsafeMutableBufferPointer { target in
+            for i in 0..<carry.count { target[i] = carry[i] }
         }
+        carry.removeAll(keepingCapacity: true)
+        var searchedUpTo = 0
+        while true {
+            let n = buffer.withUnsafeMutableBufferPointer { target in
+                readInto(target.baseAddress! + filled, target.count - filled)
+            }
+            if n < 0 { throw InputRefusal(file: file, reason: "unreadable: \(readError())") }
+            if n == 0 {
+                try checkEndOfStream()
+                atEnd = true
+                guard filled > 0 else { return nil }
+                defer { nextIndex += 1 }
+                return LineChunk(index: nextIndex, storage: buffer, count: filled)
+            }
+            filled += n
+            guard filled == buffer.count else { continue }
+            let lastNewline = buffer.withUnsafeBufferPointer { all in
+                UnsafeBufferPointer(rebasing: all[searchedUpTo..<filled]).lastIndex(of: UInt8(ascii: "\n")).map { $0 + searchedUpTo }
+            }
+            if let lastNewline {
+                carry.append(contentsOf: buffer[(lastNewline + 1)..<filled])
+                defer { nextIndex += 1 }
+                return LineChunk(index: nextIndex, storage: buffer, count: lastNewline + 1)
+            }
+            searchedUpTo = filled
+            buffer.append(contentsOf: repeatElement(0, count: buffer.count))
+        }
+    }
+
+    private func checkEndOfStream() throws {
+        guard let gz else { return }
+        var code: Int32 = 0
+        let message = String(cString: gzerror(gz, &code))
+        if code != Z_OK && code != Z_STREAM_END { throw InputRefusal(file: file, reason: "unreadable: \(message)") }
     }
 
     private func readInto(_ pointer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
