@@ -78,7 +78,6 @@ struct LineChunkReaderTests {
         #expect(chunks.dropLast().allSatisfy { $0.text.utf8.last == UInt8(ascii: "\n") })
         #expect(chunks.last?.text.hasSuffix("last-line-without-end") == true)
         #expect(chunks.map(\.text).joined() == Self.rows)
-        #expect(chunkSize < 500 || chunks.count == 1)
     }
 
     @Test("the reader names its file by the last path component")
