@@ -38,7 +38,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
-        .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport"]),
+        .testTarget(
+            name: "DatasetsTests",
+            dependencies: ["Datasets", "HealthCore", "PaymentsCore", "TestSupport", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "AnalysisTests",
             dependencies: [
