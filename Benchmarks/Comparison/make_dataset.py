@@ -56,7 +56,8 @@ GATEWAY_WEIGHTS = np.array([0.85, 0.05, 0.04, 0.02, 0.01, 0.01, 0.005, 0.01, 0.0
 
 def weighted(rng: np.random.Generator, n: int, weights: np.ndarray) -> np.ndarray:
     """`n` indices drawn with the given relative weights."""
-    return rng.choice(len(weights), size=n, p=weights / weights.sum())
+    cumulative = np.cumsum(weights) / weights.sum()
+    return np.minimum(np.searchsorted(cumulative, rng.random(n), side="right"), len(weights) - 1)
 
 
 def padded_id(prefix: str, index: pl.Expr, width: int) -> pl.Expr:
@@ -64,28 +65,47 @@ def padded_id(prefix: str, index: pl.Expr, width: int) -> pl.Expr:
     return pl.concat_str(pl.lit(prefix), index.cast(pl.String).str.zfill(width))
 
 
-def pick(rng: np.random.Generator, n: int, share: float, exclude: np.ndarray | None = None) -> np.ndarray:
-    """A boolean mask choosing about `share` of `n` rows, never where `exclude` is set."""
-    mask = rng.random(n) < share
-    return mask if exclude is None else mask & ~exclude
+def spoil(rng: np.random.Generator, n: int, *shares: float) -> list[np.ndarray]:
+    """Disjoint random row indices, about `share` of `n` rows each: the rows to make bad, one way each."""
+    draw = rng.random(n)
+    bounds = np.cumsum((0.0, *shares))
+    return [np.flatnonzero((draw >= low) & (draw < high)) for low, high in zip(bounds, bounds[1:])]
 
 
-def with_redeliveries(rng: np.random.Generator, frame: pl.DataFrame, share: float) -> pl.DataFrame:
-    """Inserts exact copies of about `share` of the rows, each somewhere after its original."""
-    n = frame.height
+def strangers(rng: np.random.Generator, uidx: np.ndarray, n_users: int, share: float) -> None:
+    """Points about `share` of the rows at users that users.csv lacks (ids past the last user)."""
+    rows = np.flatnonzero(rng.random(len(uidx)) < share)
+    uidx[rows] = n_users + rng.integers(0, max(1, n_users // 100), len(rows))
+
+
+def arrival_order(rng: np.random.Generator, start: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray]:
+    """The file's row order: rows by start time, plus exact copies of about `share` of them, each
+    redelivered somewhere after its original. Returns, per file row, the index of the generated
+    row and its 1-based arrival number (its id; a copy keeps its original's)."""
+    by_time = np.argsort(start, kind="stable")
+    n = len(start)
     sources = np.flatnonzero(rng.random(n) < share)
     targets = sources + (rng.random(len(sources)) * (n - sources)).astype(np.int64)
     keys = np.concatenate([np.arange(n) * 2, targets * 2 + 1])
-    order = np.argsort(keys, kind="stable")
-    return pl.concat([frame, frame[sources]]).select(pl.all().gather(order))
+    position = np.concatenate([np.arange(n), sources])[np.argsort(keys, kind="stable")]
+    return by_time[position], position + 1
 
 
-def write(frame: pl.DataFrame, path: Path, started: float) -> tuple[int, float]:
+def user_ids(n_users: int) -> pl.Series:
+    """The ids of users 0..n_users-1 and of the unknown users drawn past them, to gather from."""
+    return pl.select(padded_id("u", pl.int_range(n_users + n_users // 100 + 1), 7)).to_series()
+
+
+def timed(path: Path, make) -> int:
+    """Calls `make()` for a frame, writes it as CSV to `path`, prints the rows/s; returns the row count."""
+    began = time.perf_counter()
+    frame = make()
+    generated = time.perf_counter()
     frame.write_csv(path, float_precision=1, quote_style="never")  # nulls become empty fields
-    seconds = time.perf_counter() - started
-    print(f"{path.name}: {frame.height:,} rows in {seconds:.2f} s = {frame.height / seconds:,.0f} rows/s",
-          file=sys.stderr)
-    return frame.height, seconds
+    done = time.perf_counter()
+    print(f"{path.name}: {frame.height:,} rows in {done - began:.2f} s (generate {generated - began:.2f} s, "
+          f"write {done - generated:.2f} s) = {frame.height / (done - began):,.0f} rows/s", file=sys.stderr)
+    return frame.height
 
 
 def make_users(rng: np.random.Generator, n: int) -> tuple[pl.DataFrame, dict[str, np.ndarray]]:
@@ -130,34 +150,29 @@ def make_meals(rng: np.random.Generator, users: dict[str, np.ndarray], per_user:
     end = start + duration
 
     kcal = np.clip(rng.normal(MEAL_KCAL[kind, 0], MEAL_KCAL[kind, 1]), 5, None)
-    shares = rng.dirichlet([4, 10, 6], n)  # protein, carbs, fat energy shares
-    protein = np.round(kcal * shares[:, 0] / 4, 1)
-    carbs = np.round(kcal * shares[:, 1] / 4, 1)
-    fat = np.round(kcal * shares[:, 2] / 9, 1)
+    protein_share, fat_share = 0.12 + 0.23 * rng.random(n), 0.2 + 0.2 * rng.random(n)  # of the energy
+    protein = np.round(kcal * protein_share / 4, 1)
+    carbs = np.round(kcal * (1 - protein_share - fat_share) / 4, 1)
+    fat = np.round(kcal * fat_share / 9, 1)
     kcal = np.round(kcal, 1)
 
     # Bad rows, each of one kind: swapped ends, over-long meals, a negative value, unknown users.
-    swapped = pick(rng, n, 0.001) & (duration > 0)
-    start, end = np.where(swapped, end, start), np.where(swapped, start, end)
-    too_long = pick(rng, n, 0.001, swapped)
-    end = np.where(too_long, start + MAX_MEAL_S + 1 + rng.integers(0, 20_000, n), end)
-    negative = pick(rng, n, 0.001, swapped | too_long)
-    column = rng.integers(0, 4, n)
-    kcal, protein, carbs, fat = (np.where(negative & (column == i), -v, v)
-                                 for i, v in enumerate((kcal, protein, carbs, fat)))
-    stranger = pick(rng, n, 0.001)
-    uidx = np.where(stranger, n_users + rng.integers(0, max(1, n_users // 100), n), uidx)
+    swapped, too_long, negative = spoil(rng, n, 0.001, 0.001, 0.001)
+    swapped = swapped[duration[swapped] > 0]
+    start[swapped], end[swapped] = end[swapped], start[swapped]
+    end[too_long] = start[too_long] + MAX_MEAL_S + 1 + rng.integers(0, 20_000, len(too_long))
+    column = rng.integers(0, 4, len(negative))
+    for i, values in enumerate((kcal, protein, carbs, fat)):  # every value is > 0 before this
+        values[negative[column == i]] *= -1
+    strangers(rng, uidx, n_users, 0.001)
 
-    order = np.argsort(start, kind="stable")  # the file arrives in time order, users interleaved
-    frame = pl.DataFrame({
-        "uidx": uidx[order], "start": start[order], "end": end[order], "type": MEAL_TYPES[kind][order],
-        "kcal": kcal[order], "protein_g": protein[order], "carbs_g": carbs[order], "fat_g": fat[order],
-    }).select(
-        padded_id("m", pl.int_range(1, pl.len() + 1), 8).alias("meal_id"),
-        padded_id("u", pl.col("uidx"), 7).alias("user_id"),
-        pl.exclude("uidx"),
-    )
-    return with_redeliveries(rng, frame, 0.005)
+    rows, number = arrival_order(rng, start, 0.005)  # time order, users interleaved, redeliveries
+    return pl.DataFrame({
+        "meal_id": pl.select(padded_id("m", pl.lit(number), 8)).to_series(),
+        "user_id": user_ids(n_users).gather(uidx[rows]),
+        "start": start[rows], "end": end[rows], "type": pl.Series(MEAL_TYPES).gather(kind[rows]),
+        "kcal": kcal[rows], "protein_g": protein[rows], "carbs_g": carbs[rows], "fat_g": fat[rows],
+    })
 
 
 def make_steps(rng: np.random.Generator, users: dict[str, np.ndarray], per_user: float, days: int) -> pl.DataFrame:
@@ -175,23 +190,19 @@ def make_steps(rng: np.random.Generator, users: dict[str, np.ndarray], per_user:
     count = np.round(pace * duration / 60.0 * (rng.random(n) < 0.95), 1)  # some worn-but-idle watches
     end = start + duration
 
-    bad_interval = pick(rng, n, 0.001)
-    end = np.where(bad_interval, np.where(rng.random(n) < 0.5, start, start + DAY + 1), end)
-    negative = pick(rng, n, 0.001, bad_interval) & (count > 0)
-    count = np.where(negative, -count, count)
-    stranger = pick(rng, n, 0.001)
-    uidx = np.where(stranger, n_users + rng.integers(0, max(1, n_users // 100), n), uidx)
+    bad_interval, negative = spoil(rng, n, 0.001, 0.001)
+    end[bad_interval] = start[bad_interval] + np.where(rng.random(len(bad_interval)) < 0.5, 0, DAY + 1)
+    negative = negative[count[negative] > 0]
+    count[negative] *= -1
+    strangers(rng, uidx, n_users, 0.001)
 
-    order = np.argsort(start, kind="stable")
-    frame = pl.DataFrame({
-        "uidx": uidx[order], "source": np.where(watch, "watch", "phone")[order],
-        "start": start[order], "end": end[order], "count": count[order],
-    }).select(
-        padded_id("s", pl.int_range(1, pl.len() + 1), 9).alias("sample_id"),
-        padded_id("u", pl.col("uidx"), 7).alias("user_id"),
-        pl.exclude("uidx"),
-    )
-    return with_redeliveries(rng, frame, 0.005)
+    rows, number = arrival_order(rng, start, 0.005)
+    return pl.DataFrame({
+        "sample_id": pl.select(padded_id("s", pl.lit(number), 9)).to_series(),
+        "user_id": user_ids(n_users).gather(uidx[rows]),
+        "source": pl.Series(["phone", "watch"]).gather(watch[rows].astype(np.uint8)),
+        "start": start[rows], "end": end[rows], "count": count[rows],
+    })
 
 
 def make_payments(rng: np.random.Generator, n_users: int, per_user: float, days: int) -> pl.DataFrame:
@@ -243,8 +254,8 @@ def make_payments(rng: np.random.Generator, n_users: int, per_user: float, days:
     amount = np.where(invalid, -rng.integers(0, 2, total), amount)
     over = (rng.random(total) < 0.0005) & ~invalid
     amount = np.where(over, 1_000_000 * 10 ** CURRENCY_EXPONENT[rows["currency"]] + 1, amount)
-    stranger = rng.random(total) < 0.001
-    uidx = np.where(stranger, n_users + rng.integers(0, max(1, n_users // 100), total), rows["uidx"])
+    uidx = rows["uidx"].copy()
+    strangers(rng, uidx, n_users, 0.001)
     script = GATEWAY_SCRIPTS[weighted(rng, total, GATEWAY_WEIGHTS)]
 
     # File order is creation order; payment ids follow it; refunds name their charge's payment id.
@@ -284,20 +295,19 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     began = time.perf_counter()
-    written = []
-    started = time.perf_counter()
-    users_frame, users = make_users(rng, args.users)
-    written.append(write(users_frame, args.out / "users.csv", started))
-    started = time.perf_counter()
-    written.append(write(make_meals(rng, users, args.meals_per_user, args.days), args.out / "meals.csv", started))
+    users: dict[str, np.ndarray] = {}
+
+    def make_users_frame() -> pl.DataFrame:
+        frame, drawn = make_users(rng, args.users)
+        users.update(drawn)
+        return frame
+
+    rows = timed(args.out / "users.csv", make_users_frame)
+    rows += timed(args.out / "meals.csv", lambda: make_meals(rng, users, args.meals_per_user, args.days))
     if args.steps:
-        started = time.perf_counter()
-        written.append(write(make_steps(rng, users, args.steps_per_user, args.days), args.out / "steps.csv", started))
+        rows += timed(args.out / "steps.csv", lambda: make_steps(rng, users, args.steps_per_user, args.days))
     if args.payments:
-        started = time.perf_counter()
-        frame = make_payments(rng, args.users, args.payments_per_user, args.days)
-        written.append(write(frame, args.out / "payments.csv", started))
-    rows = sum(r for r, _ in written)
+        rows += timed(args.out / "payments.csv", lambda: make_payments(rng, args.users, args.payments_per_user, args.days))
     seconds = time.perf_counter() - began
     print(f"total: {rows:,} rows in {seconds:.2f} s = {rows / seconds:,.0f} rows/s", file=sys.stderr)
     return 0

@@ -56,6 +56,7 @@ k05,u03,1772524800,1772526000,breakfast,300.0,10.0,40.0,9.0
 k06,u03,+1772530000,1772531000,snack,100.0,2.0,15.0,3.0
 k07,u03,1772532000,1772533000,brunch,100.0,2.0,15.0,3.0
 k08,u03,1772534000,1772535000,snack,100.0,2.0,15.0
+k09,u03,99999999999999999999,1772535000,snack,100.0,2.0,15.0,3.0
 x01,u05,1772438400,1772440200,breakfast,400.0,20.0,50.0,12.0
 x02,u99,1772438400,1772440200,breakfast,400.0,20.0,50.0,12.0
 x03,u06,1772438400,1772440200,breakfast,400.0,20.0,50.0,12.0
@@ -80,8 +81,8 @@ U02 = "u02,5,1,5,1,167340,167340,4,3\n"
 # u03 (UTC, none: never evaluated): k01 [09:00, 09:30] holds k02 and the zero-length k03 at
 # 09:30; k04 [20:00, 21:00]; the second k05 [day 2 08:00, 08:20] is accepted because the first
 # k05 was rejected (kcal -5), not accepted. Fasts 37800 and 39600. Rejected: first k05,
-# k06 (`+` sign), k07 (type brunch), k08 (8 fields).
-U03 = "u03,5,4,3,2,77400,39600,0,0\n"
+# k06 (`+` sign), k07 (type brunch), k08 (8 fields), k09 (start beyond the 64-bit range).
+U03 = "u03,5,5,3,2,77400,39600,0,0\n"
 U04 = "u04,0,0,0,0,0,0,0,0\n"  # no meals
 
 
@@ -209,7 +210,7 @@ def test_the_oracle_agrees_with_the_hand_worked_rows(tmp_path: Path) -> None:
     sut, counts = spec_oracle.summary(dataset)
     # Then it agrees with the hand-worked rows and counts
     assert sut == HEADER + U01 + U02 + U03 + U04
-    assert counts == {"accepted": 18, "malformed": 3, "unknown_user": 3, "end_before_start": 1,
+    assert counts == {"accepted": 18, "malformed": 4, "unknown_user": 3, "end_before_start": 1,
                       "too_long": 1, "negative_value": 2, "duplicate": 2}
 
 
@@ -219,5 +220,5 @@ def test_meal_rows_are_counted_by_reason_in_spec_order(tmp_path: Path) -> None:
     # When the reference summarizes it
     _, sut = fasting_polars.summarize(dataset, 10_800)
     # Then each row has exactly its first failing reason (k05's negative kcal before its duplicate id)
-    assert sut == {"accepted": 18, "malformed": 3, "unknown_user": 3, "end_before_start": 1,
+    assert sut == {"accepted": 18, "malformed": 4, "unknown_user": 3, "end_before_start": 1,
                    "too_long": 1, "negative_value": 2, "duplicate": 2}
