@@ -68,7 +68,7 @@ if [[ ! -f "$data/users.csv" || ! -f "$data/meals.csv" ]]; then
 fi
 mkdir -p "$out"
 
-# Runs "$@" under GNU time; sets `wall` (seconds) and `rss` (max resident set, MiB).
+# Runs "$@" under GNU time; sets `wall` and `cpu` (user + system, seconds) and `rss` (max resident set, MiB).
 timed() {
     local log="$1"; shift
     if ! /usr/bin/time -v -o "$log" "$@"; then
@@ -77,6 +77,7 @@ timed() {
     fi
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {
         n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; printf "%.2f", s }' "$log")
+    cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$log")
     rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$log")
 }
 
@@ -88,13 +89,13 @@ for run in $(seq 1 "$runs"); do
     echo "== run $run/$runs: polars reference"
     timed "$out/time-polars-$run.log" \
         python3 "$here/fasting_polars.py" --input "$data" --out "$out/fasting_summary.polars.csv"
-    echo "polars     run $run: wall ${wall} s, max RSS ${rss} MiB"
+    echo "polars     run $run: wall ${wall} s, CPU ${cpu} s, max RSS ${rss} MiB"
     polars_walls+=("$wall")
     if [[ $polars_only == 0 ]]; then
         echo "== run $run/$runs: simharness analyze"
         rm -rf "$out/analyze"
         timed "$out/time-simharness-$run.log" "$simharness" analyze --input "$data" --out "$out/analyze"
-        echo "simharness run $run: wall ${wall} s, max RSS ${rss} MiB"
+        echo "simharness run $run: wall ${wall} s, CPU ${cpu} s, max RSS ${rss} MiB"
         simharness_walls+=("$wall")
     fi
 done

@@ -8,7 +8,8 @@ step is a polars expression over whole columns; no Python code runs per row. Thi
 baseline that `simharness analyze` is timed against (see README.md), and its output must be
 byte-identical to the `fasting_summary.csv` that `analyze` writes.
 
-Choices where SPEC is silent (the same ones as `analyze` should make):
+Choices where SPEC is silent (`analyze` must make the same ones for the outputs to agree on such
+input; the generated datasets exercise none of them):
 - every column of the SPEC header of a file is required;
 - a row whose field count differs from the header's is `malformed`, and still counts in
   the `rejected` column of the user its `user_id` field names, when it has that field;

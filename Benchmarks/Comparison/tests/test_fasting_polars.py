@@ -222,3 +222,17 @@ def test_meal_rows_are_counted_by_reason_in_spec_order(tmp_path: Path) -> None:
     # Then each row has exactly its first failing reason (k05's negative kcal before its duplicate id)
     assert sut == {"accepted": 18, "malformed": 4, "unknown_user": 3, "end_before_start": 1,
                    "too_long": 1, "negative_value": 2, "duplicate": 2}
+
+
+def test_users_are_sorted_by_utf8_bytes(tmp_path: Path) -> None:
+    # Given users whose ids differ in case and in non-ASCII letters, and no meals
+    users = USERS.splitlines()[0] + "\n" + "".join(f"{uid},0,none,male,30,70.0,170.0,light\n"
+                                                    for uid in ("é", "b", "Z", "a", "ü", "B"))
+    dataset = write_dataset(tmp_path / "in", users, MEALS.splitlines()[0] + "\n")
+    sut = tmp_path / "fasting_summary.csv"
+    # When the reference summarizes it
+    status = run(dataset, sut)
+    # Then rows follow byte order: B (0x42) < Z < a < b < é (0xC3 0xA9) < ü (0xC3 0xBC), all zeros
+    assert status == 0
+    assert [line.split(",")[0] for line in sut.read_text(encoding="utf-8").splitlines()[1:]] == \
+        ["B", "Z", "a", "b", "é", "ü"]
