@@ -4,7 +4,7 @@ import Testing
 /// Reads every chunk of `reader` as text.
 func readAll(_ reader: LineChunkReader) throws -> [(index: Int, text: String)] {
     var chunks: [(index: Int, text: String)] = []
-    while let chunk = try reader.next() { chunks.append((chunk.index, String(decoding: chunk.bytes, as: UTF8.self))) }
+    while let chunk = try reader.next() { chunks.append((chunk.index, chunk.withBytes { String(decoding: $0, as: UTF8.self) })) }
     return chunks
 }
 
