@@ -10,10 +10,12 @@ let package = Package(
         .library(name: "PaymentsCore", targets: ["PaymentsCore"]),
         .library(name: "Datasets", targets: ["Datasets"]),
         .library(name: "Analysis", targets: ["Analysis"]),
+        .library(name: "Simulation", targets: ["Simulation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -24,13 +26,21 @@ let package = Package(
             dependencies: [
                 "HealthCore", "PaymentsCore", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "Simulation",
+            dependencies: [
+                "HealthCore", "PaymentsCore", "Datasets",
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(name: "Analysis", dependencies: ["Datasets", "HealthCore", "PaymentsCore"]),
         .executableTarget(
             name: "simharness",
             dependencies: [
-                "Analysis", "Datasets",
+                "Analysis", "Datasets", "Simulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -38,6 +48,11 @@ let package = Package(
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport"]),
+        .testTarget(
+            name: "SimulationTests",
+            dependencies: ["Simulation", "Datasets", "HealthCore", "PaymentsCore"],
+            exclude: ["Golden"]
+        ),
         .testTarget(
             name: "AnalysisTests",
             dependencies: ["Analysis", "Datasets", "TestSupport"],
