@@ -50,7 +50,10 @@ let package = Package(
         .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport"]),
         .testTarget(
             name: "SimulationTests",
-            dependencies: ["Simulation", "Datasets", "HealthCore", "PaymentsCore"],
+            dependencies: [
+                "Simulation", "Datasets", "HealthCore", "PaymentsCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             exclude: ["Golden"]
         ),
         .testTarget(

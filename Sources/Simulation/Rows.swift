@@ -211,3 +211,32 @@ public enum Ids {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
+
+extension MealRow {
+    /// The rejection that only the written text shows — `malformed`, else `unknown_user` (also for
+    /// every row of a user whose `users` row is rejected) — or `nil` when the analyzer's own checks
+    /// on `meal` and on duplicate `idKey`s decide.
+    @inlinable public func textRejection(userAccepted: Bool) -> MealRejection? {
+        if fault == .malformed { return .malformed }
+        if fault == .unknownUser || !userAccepted { return .unknownUser }
+        return nil
+    }
+}
+
+extension StepRow {
+    /// As `MealRow.textRejection(userAccepted:)`.
+    @inlinable public func textRejection(userAccepted: Bool) -> StepRejection? {
+        if fault == .malformed { return .malformed }
+        if fault == .unknownUser || !userAccepted { return .unknownUser }
+        return nil
+    }
+}
+
+extension PaymentRow {
+    /// As `MealRow.textRejection(userAccepted:)`; the processor decides the rest from `request`.
+    @inlinable public func textRejection(userAccepted: Bool) -> PaymentRejection? {
+        if fault == .malformed { return .malformed }
+        if fault == .unknownUser || !userAccepted { return .unknownUser }
+        return nil
+    }
+}

@@ -132,3 +132,20 @@ public struct SimulationBatches: Sequence, IteratorProtocol, Sendable {
         return batch
     }
 }
+
+extension Simulator {
+    /// Generates the selected users' rows in memory, one reused batch at a time, calling `body`
+    /// with each; returns the number of events (meal, step and payment rows). This is the
+    /// workload of the in-memory generation benchmark (no allocation once the batch has grown).
+    @discardableResult
+    public func forEachBatch(_ selection: UserSelection, usersPerBatch: Int = 256, _ body: (SimulationBatch) -> Void = { _ in }) -> Int {
+        var batch = SimulationBatch()
+        var events = 0
+        for part in selection.ranges(size: usersPerBatch * selection.shardCount) {
+            fill(&batch, with: part)
+            events += batch.eventCount
+            body(batch)
+        }
+        return events
+    }
+}

@@ -1,10 +1,10 @@
 /// A growable byte buffer that row encoders write into directly, without a `String` per field.
 /// It is owned by one task at a time (hence `@unchecked Sendable`): fill it, hand it on, reuse it.
 public final class ByteBuffer: @unchecked Sendable {
-    @usableFromInline var storage: UnsafeMutablePointer<UInt8>
-    @usableFromInline var capacity: Int
+    @exclusivity(unchecked) @usableFromInline var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
     /// Bytes written so far.
-    public var count: Int
+    @exclusivity(unchecked) public var count: Int
 
     public init(capacity: Int = 1 << 16) {
         self.capacity = max(capacity, 64)
@@ -24,12 +24,6 @@ public final class ByteBuffer: @unchecked Sendable {
 
     /// Forgets the content, keeping the memory.
     public func removeAll() { count = 0 }
-
-    /// Appends one byte within reserved room.
-    @inlinable public func appendUnchecked(_ byte: UInt8) {
-        storage[count] = byte
-        count &+= 1
-    }
 
     /// Appends bytes, growing as needed.
     @inlinable public func append(_ source: UnsafeBufferPointer<UInt8>) {
