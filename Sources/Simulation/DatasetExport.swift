@@ -1,4 +1,5 @@
 import Datasets
+import Synchronization
 
 /// How `generate` writes a dataset.
 public struct ExportOptions: Sendable {
@@ -55,6 +56,7 @@ public enum DatasetExport {
         var usersDone = 0
         var rowsWritten = 0
         let window = options.jobs * 2
+        let pool = ChunkPool()
         try await withThrowingTaskGroup(of: (Int, EncodedChunk).self) { group in
             var next = 0
             var pending: [Int: EncodedChunk] = [:]
@@ -63,13 +65,14 @@ public enum DatasetExport {
                 while next < chunks.count, next - written < window {
                     let index = next
                     let part = chunks[index]
-                    group.addTask { (index, try EncodedChunk(simulator: simulator, selection: part, options: options)) }
+                    group.addTask { (index, try EncodedChunk(simulator: simulator, selection: part, options: options, pool: pool)) }
                     next += 1
                 }
                 guard let (index, chunk) = try await group.next() else { break }
                 pending[index] = chunk
                 while let ready = pending.removeValue(forKey: written) {
                     try sink.write(ready)
+                    pool.giveBack(ready.buffers)
                     tally.add(ready.tally)
                     usersDone += chunks[written].count
                     rowsWritten += ready.rows
@@ -85,25 +88,44 @@ public enum DatasetExport {
     }
 }
 
+/// Buffers reused from chunk to chunk, so memory is not mapped and unmapped for each.
+final class ChunkPool: Sendable {
+    struct Buffers: @unchecked Sendable {
+        var batch = SimulationBatch()
+        var text = GeneratedFile.allCases.map { _ in ByteBuffer(capacity: 1 << 20) }
+    }
+
+    private let free = Mutex<[Buffers]>([])
+
+    func take() -> Buffers { free.withLock { $0.popLast() } ?? Buffers() }
+
+    func giveBack(_ buffers: Buffers) { free.withLock { $0.append(buffers) } }
+}
+
 /// One range of users, generated and encoded for every file.
 struct EncodedChunk: Sendable {
     var parts: [GeneratedFile: PreparedChunk] = [:]
     var tally = FaultTally()
     var rows = 0
+    /// The pooled buffers the parts point into.
+    let buffers: ChunkPool.Buffers
 
-    init(simulator: Simulator, selection: UserSelection, options: ExportOptions) throws {
-        var batch = SimulationBatch()
-        simulator.fill(&batch, with: selection)
+    init(simulator: Simulator, selection: UserSelection, options: ExportOptions, pool: ChunkPool) throws {
+        var buffers = pool.take()
+        simulator.fill(&buffers.batch, with: selection)
+        let batch = buffers.batch
         tally.add(batch)
         let textFormat: TextRecordFormat = options.format == .ndjson ? .ndjson : .csv
         let level: Int32? = options.gzip && options.format != .sqlite ? DatasetFileWriter.gzipLevel : nil
-        for file in GeneratedFile.allCases {
-            let buffer = ByteBuffer(capacity: 1 << 20)
+        for (i, file) in GeneratedFile.allCases.enumerated() {
+            let buffer = buffers.text[i]
+            buffer.removeAll()
             var encoder = RecordEncoder(format: textFormat, columns: file.columns, buffer: buffer)
             let count = RowRendering.encode(file, of: batch, into: &encoder)
             parts[file] = try PreparedChunk(encoded: buffer, rows: count, compressionLevel: level)
             rows += count
         }
+        self.buffers = buffers
     }
 }
 

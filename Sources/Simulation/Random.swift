@@ -33,7 +33,7 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
         return result
     }
 
-    @inlinable func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 &- k)) }
+    @inlinable @inline(__always) func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 &- k)) }
 
     /// Uniform in [0, 1).
     @inlinable public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
