@@ -20,7 +20,10 @@ public struct UserSelection: Sendable, Equatable {
         return stride(from: first, to: users.upperBound, by: shardCount)
     }
 
-    public var count: Int { indices.underestimatedCount }
+    public var count: Int {
+        let first = indices.first(where: { _ in true }) ?? users.upperBound
+        return max(0, (users.upperBound - first + shardCount - 1) / shardCount)
+    }
 
     /// Splits `users` into consecutive ranges of `size` indices aligned on multiples of `size`
     /// (independent of the shard, so any task count cuts a run in the same places).

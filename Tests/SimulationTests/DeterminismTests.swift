@@ -19,8 +19,8 @@ struct DeterminismTests {
           arguments: [(ExportOptions.Format.csv, false), (.ndjson, false), (.csv, true), (.ndjson, true)])
     func jobsDoNotChangeBytes(format: ExportOptions.Format, gzip: Bool) async throws {
         // Given a scenario cut into several chunks, with faults
-        let scenario = ScenarioBuilder(users: 700, days: 4).with { $0.faults.defaultRate = 0.01 }.build()
-        #expect(DatasetExport.usersPerChunk(scenario) < 700)
+        let scenario = ScenarioBuilder(users: 1500, days: 10).with { $0.faults.defaultRate = 0.01 }.build()
+        #expect(DatasetExport.usersPerChunk(scenario) < 500)
         // When it is written with --jobs 1 and --jobs 2
         let one = try await export(scenario, format: format, gzip: gzip, jobs: 1)
         let two = try await export(scenario, format: format, gzip: gzip, jobs: 2)
@@ -86,7 +86,7 @@ struct DeterminismTests {
     @Test("setting every fault rate to zero leaves the clean rows as they were")
     func faultsAreIndependentStreams() {
         // Given a scenario with faults and the same without
-        let faulty = Simulator(scenario: ScenarioBuilder(users: 30).with { $0.faults.defaultRate = 0.05 }.build())
+        let faulty = Simulator(scenario: ScenarioBuilder(users: 30).with { $0.faults.defaultRate = 0.01 }.build())
         let clean = Simulator(scenario: ScenarioBuilder(users: 30).clean().build())
         // When both generate the same users
         var a = SimulationBatch()

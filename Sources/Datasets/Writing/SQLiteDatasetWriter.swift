@@ -17,7 +17,7 @@ public final class SQLiteDatasetWriter {
             configuration.journalMode = .default
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.inDatabase { db in
-                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN")
+                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
             }
         } catch {
             throw DatasetWriteError.sqlite("\(path): \(error)")
@@ -31,11 +31,12 @@ public final class SQLiteDatasetWriter {
         rowsPerTable[name] = 0
     }
 
-    /// Inserts the rows of a CSV chunk (no header, `\n` line ends, no quoting) into `table`.
+    /// Inserts the rows of a CSV chunk (no header, `\n` line ends, no quoting) into `table`, in one
+    /// transaction.
     public func insert(csv: UnsafeBufferPointer<UInt8>, into table: String, columns: Int) throws {
         let placeholders = Array(repeating: "?", count: columns).joined(separator: ",")
         var inserted = 0
-        try queue.inDatabase { db in
+        try queue.inDatabase { db in try db.inTransaction {
             let statement = try db.cachedStatement(sql: "INSERT INTO \"\(table)\" VALUES (\(placeholders))")
             let raw = statement.sqliteStatement
             var lineStart = 0
@@ -63,16 +64,16 @@ public final class SQLiteDatasetWriter {
                 lineStart = i + 1
             }
             sqlite3_clear_bindings(raw)
-        }
+            return .commit
+        } }
         rowsPerTable[table, default: 0] += inserted
     }
 
-    /// Indexes every table by `user_id`, commits and closes; returns the rows per table.
+    /// Indexes every table by `user_id` and closes; returns the rows per table.
     public func finish() throws -> [String: Int] {
         for table in rowsPerTable.keys.sorted() {
             try run("CREATE INDEX \"\(table)_user_id\" ON \"\(table)\" (user_id)")
         }
-        try run("COMMIT")
         try queue.close()
         return rowsPerTable
     }
