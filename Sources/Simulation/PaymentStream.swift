@@ -83,7 +83,7 @@ extension UserGenerator {
             let arrivals = random.poisson(expMinusMean: profile.paymentExpMinusMean)
             batch.scratch.removeAll(keepingCapacity: true)
             for _ in 0..<arrivals { batch.scratch.append(tables.paymentHours.draw(&random) * 3600 + random.integer(0, 3599)) }
-            batch.scratch.sort()
+            sortShort(&batch.scratch)
             for i in 0..<arrivals {
                 let currency = random.chance(model.travelRate) ? model.currencies.draw(&random) : profile.homeCurrency
                 let major = Self.typicalAmount(currency) * model.amountScale * profile.amountFactor * exp(model.amountSigma * gaussian.draw(&random))

@@ -126,27 +126,59 @@ public struct GaussianTable: Sendable {
     }
 }
 
-/// A categorical distribution over values with weights (linear scan: the tables are short).
+/// A categorical distribution over values with weights, drawn in O(1) by Walker's alias method
+/// (one random number a draw).
 public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
     public let values: [Value]
     /// The normalized weights.
     public let probabilities: [Double]
-    @usableFromInline let cumulative: [Double]
+    /// Alias table: slot `i` keeps `values[i]` with probability `keep[i]`, else `values[alias[i]]`.
+    @usableFromInline let keep: [Double]
+    @usableFromInline let alias: [Int]
 
-    /// `weights` must be non-negative with a positive sum.
+    /// `pairs` hold non-negative weights with a positive sum.
     public init(_ pairs: [(Value, Double)]) {
         let total = pairs.reduce(0) { $0 + $1.1 }
         values = pairs.map(\.0)
         probabilities = pairs.map { $0.1 / total }
-        var running = 0.0
-        cumulative = probabilities.map { running += $0; return running }
+        let n = pairs.count
+        var scaled = probabilities.map { $0 * Double(n) }
+        var keep = [Double](repeating: 1, count: n)
+        var alias = Array(0..<n)
+        var small = (0..<n).filter { scaled[$0] < 1 }
+        var large = (0..<n).filter { scaled[$0] >= 1 }
+        while let s = small.popLast(), let l = large.popLast() {
+            keep[s] = scaled[s]
+            alias[s] = l
+            scaled[l] -= 1 - scaled[s]
+            if scaled[l] < 1 { small.append(l) } else { large.append(l) }
+        }
+        self.keep = keep
+        self.alias = alias
     }
 
     @inlinable public func draw(_ random: inout Xoshiro256StarStar) -> Value {
-        let u = random.unit()
-        for i in 0..<(cumulative.count - 1) where u < cumulative[i] { return values[i] }
-        return values[values.count - 1]
+        let u = random.next()
+        let slot = Int(truncatingIfNeeded: ((u >> 32) &* UInt64(values.count)) >> 32)
+        let fraction = Double(u & 0xFFFF_FFFF) * 0x1p-32
+        return fraction < keep[slot] ? values[slot] : values[alias[slot]]
     }
 
     public static func == (a: Categorical, b: Categorical) -> Bool { a.values == b.values && a.probabilities == b.probabilities }
+}
+
+/// Sorts a short array in place (insertion sort: the arrays here hold a day's bouts or payments).
+@inlinable func sortShort(_ a: inout [Int64]) {
+    guard a.count > 1 else { return }
+    a.withUnsafeMutableBufferPointer { p in
+        for i in 1..<p.count {
+            let v = p[i]
+            var j = i
+            while j > 0, p[j - 1] > v {
+                p[j] = p[j - 1]
+                j -= 1
+            }
+            p[j] = v
+        }
+    }
 }

@@ -55,7 +55,7 @@ extension UserGenerator {
                 let hour = tables.boutHours.draw(&random)
                 batch.scratch.append(hour * 3600 + random.integer(0, 3599) + profile.chronotype)
             }
-            batch.scratch.sort()
+            sortShort(&batch.scratch)
             for i in 0..<bouts {
                 let start = midnight + batch.scratch[i]
                 let duration = random.integer(minSeconds, maxSeconds)
