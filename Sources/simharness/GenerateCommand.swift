@@ -51,6 +51,11 @@ struct GenerateCommand: AsyncParsableCommand {
         let (scenario, seed, selection, options) = request
         do {
             try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
+        } catch {
+            FileHandle.standardError.write(Data("simharness generate: cannot create the output directory \(options.directory)\n".utf8))
+            throw ExitCode(1)
+        }
+        do {
             let simulator = Simulator(scenario: scenario, seed: seed)
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
             let manifest = try await DatasetExport.run(simulator, selection: selection, options: options) { bar.update($0) }
