@@ -12,8 +12,8 @@ extension UserGenerator {
 
     private static let hour: Int64 = 3600
 
-    /// The meals a protocol plans, around its usual time: the window opens at the first meal's
-    /// time and the last meal ends within the protocol's limit (before any jitter).
+    /// The meals a protocol plans, around its usual time: with each meal moved by up to ±10 minutes,
+    /// the last one still ends within the protocol's limit after the first one starts.
     private static func plans(_ fastingProtocol: FastingProtocol) -> [Plan] {
         switch fastingProtocol {
         case .sixteenEight:
@@ -22,7 +22,7 @@ extension UserGenerator {
              Plan(at: 18 * hour + 1200, minMinutes: 20, maxMinutes: 40, type: .dinner, share: 0.48)]
         case .eighteenSix:
             [Plan(at: 12 * hour + 1800, minMinutes: 20, maxMinutes: 45, type: .lunch, share: 0.45),
-             Plan(at: 17 * hour + 1800, minMinutes: 20, maxMinutes: 40, type: .dinner, share: 0.55)]
+             Plan(at: 17 * hour + 600, minMinutes: 20, maxMinutes: 40, type: .dinner, share: 0.55)]
         case .twentyFour:
             [Plan(at: 15 * hour, minMinutes: 15, maxMinutes: 30, type: .lunch, share: 0.40),
              Plan(at: 18 * hour, minMinutes: 20, maxMinutes: 40, type: .dinner, share: 0.60)]
