@@ -184,7 +184,12 @@ public struct CompactScript: Hashable, Sendable {
 
     public var responses: [GatewayResponse] { (0..<count).map(response(at:)) }
 
-    public var script: GatewayScript { GatewayScript(responses) }
+    /// The script as the processor takes it (no allocation).
+    public var script: GatewayScript {
+        var script = GatewayScript([])
+        for i in 0..<count { script.append(response(at: i)) }
+        return script
+    }
 
     /// The charge's final state under `maxAttempts` attempts (SPEC §4 step 4): captured or not.
     public func captures(maxAttempts: Int) -> Bool {
