@@ -1,36 +1,53 @@
-/// A speed score of this machine from a fixed CPU-bound loop, so that times measured on one machine
-/// can be compared with times measured on another: scale a baseline time by `slowdown(comparedWith:)`.
+/// The speed of this machine on a fixed CPU-bound loop, so that times measured on one machine can be
+/// compared with times measured on another: scale a baseline time by `slowdown(comparedWith:)`.
 public struct Calibration: Hashable, Sendable, Codable {
     /// Iterations of the loop in one run.
     public static let iterations = 8_000_000
 
-    /// Millions of loop iterations per second in the fastest run (higher is faster).
+    /// Millions of loop iterations per second of wall-clock time (higher is faster): the speed a
+    /// program sees, load from other processes included.
     public var score: Double
+    /// Millions of loop iterations per second of the thread's CPU time: the speed of one core, nearly
+    /// independent of other load.
+    public var cpuScore: Double
 
-    public init(score: Double) {
+    public init(score: Double, cpuScore: Double) {
         self.score = score
+        self.cpuScore = cpuScore
     }
 
-    /// Runs the loop `repetitions` times and keeps the fastest run, the one least disturbed by other
-    /// processes. Takes about 30 ms a repetition on a current x86-64 core.
+    /// Runs the loop `repetitions` times and keeps the fastest run by each clock, the one least
+    /// disturbed by other processes. About 30 ms a repetition on a current x86-64 core.
     public static func measure(repetitions: Int = 5) -> Calibration {
         precondition(repetitions > 0, "repetitions must be positive")
         let clock = ContinuousClock()
-        var fastest = Duration.seconds(Int64.max)
+        var fastestWall = Duration.seconds(Int64.max)
+        var fastestCPU = Duration.seconds(Int64.max)
         var checksum: UInt64 = 0
         for _ in 0..<repetitions {
             let start = clock.now
+            let startCPU = ResourceUsage.currentThreadCPU()
             checksum ^= calibrationLoop(iterations: iterations)
-            fastest = min(fastest, clock.now - start)
+            fastestCPU = min(fastestCPU, ResourceUsage.currentThreadCPU() - startCPU)
+            fastestWall = min(fastestWall, clock.now - start)
         }
         blackHole(checksum)
-        return Calibration(score: Double(iterations) / fastest.seconds / 1e6)
+        return Calibration(score: rate(fastestWall), cpuScore: rate(fastestCPU))
     }
 
-    /// How many times slower this machine is than `baseline`'s (below 1 when faster): the factor by
-    /// which a time recorded there is multiplied to predict it here.
+    /// How many times slower this machine is than `baseline`'s in wall-clock time (below 1 when
+    /// faster): the factor by which a wall-clock time recorded there is multiplied to predict it here.
     public func slowdown(comparedWith baseline: Calibration) -> Double {
         baseline.score / score
+    }
+
+    /// The same for CPU time.
+    public func cpuSlowdown(comparedWith baseline: Calibration) -> Double {
+        baseline.cpuScore / cpuScore
+    }
+
+    private static func rate(_ duration: Duration) -> Double {
+        Double(iterations) / max(duration.seconds, 1e-9) / 1e6
     }
 }
 

@@ -36,6 +36,14 @@ public struct ResourceUsage: Hashable, Sendable, Codable {
 
     /// User plus system time.
     public var totalCPU: Duration { userCPU + systemCPU }
+
+    /// CPU time consumed by the calling thread (`CLOCK_THREAD_CPUTIME_ID`): unlike wall-clock time,
+    /// it does not grow while other processes hold the cores.
+    public static func currentThreadCPU() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
+    }
 }
 
 extension Duration {

@@ -2,15 +2,15 @@ import Foundation
 import ProcessMetrics
 import XCTest
 
-/// How far each metric may grow over its baseline (`allowed = expected × (1 + relative) + absolute`).
+/// How far each metric may grow over its baseline (`allowed = baseline × (1 + relative) + absolute`).
 struct PerformanceTolerances {
-    /// Wall clock and CPU time, after scaling by the calibration slowdown: loose, as the machine is
-    /// shared and a median of 10 iterations still moves by tens of percent under load.
-    var time = MetricTolerance.time(relative: 0.5)
+    /// Wall clock and CPU time, once normalized by the calibration loop: loose, because the machine is
+    /// shared and even a normalized median of 10 iterations moves by tens of percent under load.
+    var time = MetricTolerance(relative: 0.5)
     /// Allocation calls: deterministic for single-threaded value-type code, so nearly exact; the slack
     /// absorbs one-off runtime allocations (metadata caches, lazy globals) that land in an iteration.
     var allocations = MetricTolerance(relative: 0.001, absolute: 16)
-    /// Bytes requested: deterministic too, with the same small slack.
+    /// Bytes requested: deterministic too, with the same kind of small slack.
     var allocatedBytes = MetricTolerance(relative: 0.01, absolute: 4096)
     /// Peak resident memory of the process during the test: it also holds memory freed by earlier
     /// tests that the C allocator keeps, so a quarter plus 16 MiB.
@@ -26,21 +26,31 @@ enum PerformanceEnvironment {
 
     static var isRecording: Bool { ProcessInfo.processInfo.environment[record] == "1" }
 
-    /// The regression to inject into the workloads (see `InjectedRegression`).
     static var injectedRegression: InjectedRegression {
         InjectedRegression.fromEnvironment(ProcessInfo.processInfo.environment)
     }
 }
 
-extension XCTestCase {
+/// The base class of the performance tests: skips them in debug builds, where timings mean nothing,
+/// before they build their workloads; and compares their measurements with committed baselines.
+class BaselinePerformanceTestCase: XCTestCase {
+    override func setUpWithError() throws {
+        #if DEBUG
+        throw XCTSkip("performance baselines are measured in release builds: swift test -c release --filter PerformanceTests")
+        #endif
+    }
+
+    /// The regression to inject into the workloads (see `InjectedRegression`).
+    let regression = PerformanceEnvironment.injectedRegression
+
     /// Runs `iteration` under XCTest's `measure` (10 iterations) and, alongside it, times each
-    /// iteration with `ContinuousClock`, counts its CPU time and allocations, and tracks the peak
-    /// resident memory; then compares the medians with `Baselines/<Class>.<test>.json` and fails
+    /// iteration with `ContinuousClock` and the CPU clock, counts its allocations and tracks the
+    /// peak resident memory; then compares the medians with `Baselines/<Class>.<test>.json` and fails
     /// with `XCTFail` for every metric that grew beyond its tolerance. Improvements never fail.
     ///
-    /// Times are normalized by the calibration loop, run before every iteration so that a busy
-    /// machine slows both alike. With `SIMHARNESS_RECORD_BASELINES=1` it writes the baseline instead.
-    /// Skipped in debug builds: only release timings mean anything.
+    /// Each iteration is preceded by a run of the calibration loop, and its times are divided by that
+    /// run's, so that a slower or busier machine slows both alike. With `SIMHARNESS_RECORD_BASELINES=1`
+    /// it writes the baseline instead.
     func measureAgainstBaseline(
         events: Int,
         tolerances: PerformanceTolerances = .standard,
@@ -49,24 +59,18 @@ extension XCTestCase {
         line: UInt = #line,
         _ iteration: () -> Void
     ) throws {
-        #if DEBUG
-        throw XCTSkip("performance baselines are measured in release builds: swift test -c release --filter PerformanceTests")
-        #else
         let test = "\(String(describing: type(of: self))).\(function.prefix { $0 != "(" })"
-        let run = measureIterations(iteration)
-        let measured = run.metrics
-        let calibration = run.calibration
-        let machine = MachineDescription.current()
-        let perEvent = measured.wallClockSeconds * 1e9 / Double(max(events, 1))
-        print("\(test): \(events) events, \(Int(perEvent.rounded())) ns/event, \(measured), calibration \(calibration.score)")
+        let samples = measureIterations(iteration)
 
         if PerformanceEnvironment.isRecording {
+            let calibration = samples.medianCalibration
+            let metrics = samples.metrics(normalizedTo: calibration)
             let baseline = PerformanceBaseline(
-                test: test, events: events, machine: machine, calibration: calibration, metrics: measured,
-                nanosecondsPerEvent: perEvent
+                test: test, events: events, machine: .current(), calibration: calibration, metrics: metrics,
+                nanosecondsPerEvent: metrics.wallClockSeconds * 1e9 / Double(max(events, 1))
             )
             try baseline.save()
-            print("\(test): recorded \(PerformanceBaseline.url(for: test).path)")
+            print("\(test): recorded \(metrics.summary(events: events)) in \(PerformanceBaseline.url(for: test).path)")
             return
         }
         guard let baseline = try PerformanceBaseline.load(test: test) else {
@@ -83,9 +87,11 @@ extension XCTestCase {
             )
             return
         }
+        let measured = samples.metrics(normalizedTo: baseline.calibration)
+        print("\(test): measured \(measured.summary(events: events)) (times normalized to the baseline's calibration)")
         let comparisons = Self.compare(
-            measured, with: baseline, sameAllocator: baseline.machine.allocator == machine.allocator,
-            slowdown: calibration.slowdown(comparedWith: baseline.calibration), tolerances: tolerances
+            measured, with: baseline.metrics,
+            sameAllocator: baseline.machine.allocator == AllocationBackend.current, tolerances: tolerances
         )
         for comparison in comparisons {
             switch comparison.verdict {
@@ -94,72 +100,91 @@ extension XCTestCase {
             case .held: break
             }
         }
-        #endif
     }
 
     /// One comparison per metric known on both sides; allocation counts only between builds with the
     /// same allocation backend, as the backends count differently.
     static func compare(
-        _ measured: MeasuredMetrics, with baseline: PerformanceBaseline, sameAllocator: Bool, slowdown: Double,
-        tolerances: PerformanceTolerances
+        _ measured: MeasuredMetrics, with baseline: MeasuredMetrics, sameAllocator: Bool, tolerances: PerformanceTolerances
     ) -> [MetricComparison] {
-        let old = baseline.metrics
-        var comparisons = [
-            MetricComparison(
-                metric: "wall clock", unit: .seconds, baseline: old.wallClockSeconds, measured: measured.wallClockSeconds,
-                tolerance: tolerances.time, slowdown: slowdown
-            ),
-            MetricComparison(
-                metric: "CPU time", unit: .seconds, baseline: old.cpuSeconds, measured: measured.cpuSeconds,
-                tolerance: tolerances.time, slowdown: slowdown
-            ),
-        ]
-        func add(_ metric: String, _ unit: MetricUnit, _ old: Int?, _ new: Int?, _ tolerance: MetricTolerance) {
+        var comparisons: [MetricComparison] = []
+        func add(_ metric: String, _ unit: MetricUnit, _ old: Double?, _ new: Double?, _ tolerance: MetricTolerance) {
             guard let old, let new else { return }
-            comparisons.append(
-                MetricComparison(metric: metric, unit: unit, baseline: Double(old), measured: Double(new), tolerance: tolerance)
+            comparisons.append(MetricComparison(metric: metric, unit: unit, baseline: old, measured: new, tolerance: tolerance))
+        }
+        add("wall clock", .seconds, baseline.wallClockSeconds, measured.wallClockSeconds, tolerances.time)
+        add("CPU time", .seconds, baseline.cpuSeconds, measured.cpuSeconds, tolerances.time)
+        if sameAllocator {
+            add("allocations", .count, baseline.allocations.map(Double.init), measured.allocations.map(Double.init), tolerances.allocations)
+            add(
+                "allocated bytes", .bytes, baseline.allocatedBytes.map(Double.init), measured.allocatedBytes.map(Double.init),
+                tolerances.allocatedBytes
             )
         }
-        if sameAllocator {
-            add("allocations", .count, old.allocations, measured.allocations, tolerances.allocations)
-            add("allocated bytes", .bytes, old.allocatedBytes, measured.allocatedBytes, tolerances.allocatedBytes)
-        }
-        add("peak resident memory", .bytes, old.peakResidentBytes, measured.peakResidentBytes, tolerances.peakResident)
+        add(
+            "peak resident memory", .bytes, baseline.peakResidentBytes.map(Double.init),
+            measured.peakResidentBytes.map(Double.init), tolerances.peakResident
+        )
         return comparisons
     }
 
-    /// Runs the iterations under `measure` and returns the medians and the median calibration.
-    private func measureIterations(_ iteration: () -> Void) -> (metrics: MeasuredMetrics, calibration: Calibration) {
+    /// Runs the iterations under `measure`, each after a calibration run.
+    private func measureIterations(_ iteration: () -> Void) -> IterationSamples {
         let clock = ContinuousClock()
-        var wallClock: [Double] = []
-        var cpu: [Double] = []
-        var allocations: [Double] = []
-        var allocatedBytes: [Double] = []
-        var scores: [Double] = []
+        var samples = IterationSamples()
         ResidentMemory.resetPeak()
         measureMetrics([.wallClockTime], automaticallyStartMeasuring: false) {
-            scores.append(Calibration.measure(repetitions: 1).score)
+            let calibration = Calibration.measure(repetitions: 1)
             let allocationsBefore = AllocationStatistics.current()
-            let usageBefore = ResourceUsage.current()
+            let cpuBefore = ResourceUsage.current().totalCPU
             let start = clock.now
             startMeasuring()
             iteration()
             stopMeasuring()
             let elapsed = clock.now - start
-            let usage = ResourceUsage.current()
-            let delta = AllocationStatistics.current().delta(since: allocationsBefore)
-            wallClock.append(elapsed.seconds)
-            cpu.append((usage.totalCPU - usageBefore.totalCPU).seconds)
-            if let count = delta.allocations { allocations.append(Double(count)) }
-            if let bytes = delta.allocatedBytes { allocatedBytes.append(Double(bytes)) }
+            let cpu = ResourceUsage.current().totalCPU - cpuBefore
+            let allocations = AllocationStatistics.current().delta(since: allocationsBefore)
+            samples.append(calibration: calibration, wallClock: elapsed, cpu: cpu, allocations: allocations)
         }
-        let metrics = MeasuredMetrics(
-            wallClockSeconds: median(wallClock) ?? 0,
-            cpuSeconds: median(cpu) ?? 0,
+        samples.peakResidentBytes = ResidentMemory.current()?.peakBytes
+        return samples
+    }
+}
+
+/// What each iteration measured.
+struct IterationSamples {
+    /// Wall-clock seconds × the wall-clock calibration score of the run before: time in units of the
+    /// calibration loop, which a slower or busier machine changes little.
+    private var calibratedWallClock: [Double] = []
+    private var calibratedCPU: [Double] = []
+    private var scores: [Double] = []
+    private var cpuScores: [Double] = []
+    private var allocations: [Double] = []
+    private var allocatedBytes: [Double] = []
+    var peakResidentBytes: Int?
+
+    mutating func append(calibration: Calibration, wallClock: Duration, cpu: Duration, allocations delta: AllocationDelta) {
+        calibratedWallClock.append(wallClock.seconds * calibration.score)
+        calibratedCPU.append(cpu.seconds * calibration.cpuScore)
+        scores.append(calibration.score)
+        cpuScores.append(calibration.cpuScore)
+        if let count = delta.allocations { allocations.append(Double(count)) }
+        if let bytes = delta.allocatedBytes { allocatedBytes.append(Double(bytes)) }
+    }
+
+    /// The median calibration of the run.
+    var medianCalibration: Calibration {
+        Calibration(score: median(scores) ?? 0, cpuScore: median(cpuScores) ?? 0)
+    }
+
+    /// The medians, times converted to seconds on a machine with `reference`'s calibration.
+    func metrics(normalizedTo reference: Calibration) -> MeasuredMetrics {
+        MeasuredMetrics(
+            wallClockSeconds: (median(calibratedWallClock) ?? 0) / reference.score,
+            cpuSeconds: (median(calibratedCPU) ?? 0) / reference.cpuScore,
             allocations: median(allocations).map { Int($0.rounded()) },
             allocatedBytes: median(allocatedBytes).map { Int($0.rounded()) },
-            peakResidentBytes: ResidentMemory.current()?.peakBytes
+            peakResidentBytes: peakResidentBytes
         )
-        return (metrics, Calibration(score: median(scores) ?? 0))
     }
 }

@@ -41,7 +41,8 @@ struct PerformanceBaseline: Codable, Equatable {
     }
 }
 
-/// The medians over the iterations of one run (peak memory: the high-water mark of the whole run).
+/// The medians over the iterations of one run (peak memory: the high-water mark of the whole run);
+/// times in seconds on a machine with the calibration they are stored with.
 struct MeasuredMetrics: Codable, Equatable {
     var wallClockSeconds: Double
     var cpuSeconds: Double
@@ -49,4 +50,15 @@ struct MeasuredMetrics: Codable, Equatable {
     var allocations: Int?
     var allocatedBytes: Int?
     var peakResidentBytes: Int?
+}
+
+extension MeasuredMetrics {
+    /// One line for the test log.
+    func summary(events: Int) -> String {
+        let perEvent = wallClockSeconds * 1e9 / Double(max(events, 1))
+        let count = allocations.map(String.init) ?? "?"
+        let mib = peakResidentBytes.map { String(Int(Double($0) / 1_048_576)) } ?? "?"
+        return "\(events) events, wall \(Int(wallClockSeconds * 1000)) ms (\(Int(perEvent.rounded())) ns/event), "
+            + "CPU \(Int(cpuSeconds * 1000)) ms, \(count) allocations, peak RSS \(mib) MiB"
+    }
 }

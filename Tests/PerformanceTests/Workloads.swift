@@ -56,8 +56,9 @@ struct UserSlice: Sendable {
     var utcOffsetMinutes: Int32
 }
 
-/// Meals of `users` users over `days` days (3 to 5 a day, some overlapping), each user's sorted by
-/// `Meal.precedes`, fed through `FastingAccumulator`.
+/// Exactly `events` meals of as many users as it takes, `days` days each (3 to 5 meals a day, some
+/// overlapping; the last user's history is cut short), each user's sorted by `Meal.precedes`, fed
+/// through `FastingAccumulator`.
 struct FastingWorkload: Sendable {
     static let firstDay: Int64 = 20_000  // 2024-10-04
 
@@ -65,10 +66,11 @@ struct FastingWorkload: Sendable {
     var users: [UserSlice] = []
     var protocols: [FastingProtocol] = []
 
-    init(users userCount: Int, days: Int, seed: UInt64) {
+    init(events: Int, days: Int, seed: UInt64) {
         var random = WorkloadRandom(seed: seed)
-        meals.reserveCapacity(userCount * days * 4)
-        for user in 0..<userCount {
+        meals.reserveCapacity(events + days * 5)
+        var user = 0
+        while meals.count < events {
             let offset = random.utcOffsetMinutes()
             let start = meals.count
             var dayMeals: [Meal] = []
@@ -86,8 +88,10 @@ struct FastingWorkload: Sendable {
                 dayMeals.sort(by: Meal.precedes)
                 meals.append(contentsOf: dayMeals)
             }
+            meals.removeLast(max(0, meals.count - events))
             users.append(UserSlice(events: start..<meals.count, utcOffsetMinutes: offset))
             protocols.append(FastingProtocol.allCases[user % FastingProtocol.allCases.count])
+            user += 1
         }
     }
 
@@ -112,17 +116,18 @@ struct FastingWorkload: Sendable {
     }
 }
 
-/// Step samples of `users` users over `days` days: a watch worn through the day in 5–15 minute
-/// samples with gaps, and a phone reporting overlapping 30–90 minute samples, each user's sorted by
-/// `StepSample.precedes`, fed through `StepAccumulator`.
+/// Exactly `events` step samples of as many users as it takes, `days` days each: a watch worn through
+/// the day in 5–15 minute samples with gaps, and a phone reporting overlapping 30–90 minute samples,
+/// each user's sorted by `StepSample.precedes`, fed through `StepAccumulator`.
 struct StepWorkload: Sendable {
     var samples: [StepSample] = []
     var users: [UserSlice] = []
 
-    init(users userCount: Int, days: Int, seed: UInt64) {
+    init(events: Int, days: Int, seed: UInt64) {
         var random = WorkloadRandom(seed: seed)
         var daySamples: [StepSample] = []
-        for _ in 0..<userCount {
+        samples.reserveCapacity(events + days * 100)
+        while samples.count < events {
             let offset = random.utcOffsetMinutes()
             let start = samples.count
             for day in 0..<Int64(days) {
@@ -145,6 +150,7 @@ struct StepWorkload: Sendable {
                 daySamples.sort(by: StepSample.precedes)
                 samples.append(contentsOf: daySamples)
             }
+            samples.removeLast(max(0, samples.count - events))
             users.append(UserSlice(events: start..<samples.count, utcOffsetMinutes: offset))
         }
     }
@@ -168,7 +174,7 @@ struct StepWorkload: Sendable {
     }
 }
 
-/// Payments of `users` users, `perUser` each in processing order: mostly charges that the gateway
+/// Exactly `events` payments, `perUser` for each user, in processing order: mostly charges that the gateway
 /// approves at once, some declined, timed out, lost or failing every attempt, client retries (same
 /// key and values), idempotency conflicts and refunds of earlier charges. Fed through one
 /// `PaymentProcessor`, restarted for each user.
@@ -176,17 +182,18 @@ struct PaymentWorkload: Sendable {
     var payments: [PaymentRequest] = []
     var users: [Range<Int>] = []
 
-    init(users userCount: Int, perUser: Int, seed: UInt64) {
+    init(events: Int, perUser: Int, seed: UInt64) {
         var random = WorkloadRandom(seed: seed)
         let scripts: [GatewayScript] = [
             GatewayScript([.declined]), GatewayScript([.timedOut, .approved]), GatewayScript([.lost]),
             GatewayScript([.timedOut, .timedOut, .timedOut]),
         ]
         var nextID: UInt32 = 0
-        for _ in 0..<userCount {
+        payments.reserveCapacity(events)
+        while payments.count < events {
             let start = payments.count
             var createdAt: Int64 = 1_700_000_000
-            for _ in 0..<perUser {
+            for _ in 0..<min(perUser, events - start) {
                 createdAt += random.int(1...86_400)
                 nextID += 1
                 let previous = payments.count > start ? payments[Int(random.int(Int64(start)...Int64(payments.count - 1)))] : nil

@@ -1,5 +1,5 @@
 import Testing
-@testable import ProcessMetrics
+import ProcessMetrics
 
 @Suite struct CalibrationTests {
     @Test func measuresAPositiveScore() {
@@ -8,6 +8,7 @@ import Testing
 
         // Then
         #expect(sut.score > 0)
+        #expect(sut.cpuScore > 0)
     }
 
     @Test(arguments: [
@@ -16,15 +17,21 @@ import Testing
         (current: 150.0, baseline: 150.0, slowdown: 1.0),
     ])
     func slowdownIsTheRatioOfScores(current: Double, baseline: Double, slowdown: Double) {
-        // Given a machine scoring `current` and a baseline recorded where it scored `baseline`
-        let sut = Calibration(score: current)
+        // Given a machine scoring `current` by both clocks, and a baseline recorded where it scored `baseline`
+        let sut = Calibration(score: current, cpuScore: current)
+        let recorded = Calibration(score: baseline, cpuScore: baseline)
 
         // When / Then a half-speed machine takes twice as long
-        #expect(sut.slowdown(comparedWith: Calibration(score: baseline)) == slowdown)
+        #expect(sut.slowdown(comparedWith: recorded) == slowdown)
+        #expect(sut.cpuSlowdown(comparedWith: recorded) == slowdown)
     }
 
-    @Test func loopResultDependsOnItsLength() {
-        // Given / When / Then: the chain really runs (a folded loop would give one constant)
-        #expect(calibrationLoop(iterations: 1000) != calibrationLoop(iterations: 1001))
+    @Test func wallClockAndCPUSlowdownsAreIndependent() {
+        // Given a run slowed by load (wall score halved) on a core as fast as the baseline's
+        let sut = Calibration(score: 50, cpuScore: 100)
+
+        // When / Then
+        #expect(sut.slowdown(comparedWith: Calibration(score: 100, cpuScore: 100)) == 2)
+        #expect(sut.cpuSlowdown(comparedWith: Calibration(score: 100, cpuScore: 100)) == 1)
     }
 }

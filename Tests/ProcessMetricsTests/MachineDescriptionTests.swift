@@ -1,5 +1,5 @@
 import Testing
-@testable import ProcessMetrics
+import ProcessMetrics
 
 @Suite struct MachineDescriptionTests {
     @Test func takesTheFirstModelNameFromCpuinfo() {

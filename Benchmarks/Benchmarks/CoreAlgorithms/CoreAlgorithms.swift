@@ -1,0 +1,55 @@
+// Per-event cost of the core algorithms: each iteration feeds one million events, and with
+// `scalingFactor: .mega` the reported times are per event. Thresholds: Benchmarks/Thresholds.
+import Benchmark
+import Foundation
+
+let eventsPerIteration = 1_000_000
+let regression = InjectedRegression.fromEnvironment(ProcessInfo.processInfo.environment)
+
+// Built lazily, by the setup of the benchmark that uses it (each benchmark runs in its own process).
+let fastingWorkload = FastingWorkload(events: eventsPerIteration, days: 365, seed: 1)
+let stepWorkload = StepWorkload(events: eventsPerIteration, days: 180, seed: 2)
+let paymentWorkload = PaymentWorkload(events: eventsPerIteration, perUser: 200, seed: 3)
+
+/// Tolerances against the committed p90 thresholds: loose on times, which the load of a shared
+/// machine alone moves by 2×, tight on malloc counts, which are deterministic.
+func perEventConfiguration(mallocSlack: Int, maxDuration: Duration = .seconds(2)) -> Benchmark.Configuration {
+    .init(
+        metrics: [.wallClock, .throughput, .cpuTotal, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 1,
+        scalingFactor: .mega,
+        maxDuration: maxDuration,
+        maxIterations: 20,
+        thresholds: [
+            // Up to 3× the recorded time (throughput down to a third): catches gross regressions only.
+            .wallClock: .init(relative: [.p90: 200]),
+            .throughput: .init(relative: [.p90: 67]),
+            // CPU time is barely affected by other processes: up to 1.5×.
+            .cpuTotal: .init(relative: [.p90: 50]),
+            .mallocCountTotal: .init(absolute: [.p90: mallocSlack]),
+        ]
+    )
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark(
+        "FastingAccumulator",
+        configuration: perEventConfiguration(mallocSlack: 16),
+        closure: { _ in blackHole(fastingWorkload.run(injecting: regression)) },
+        setup: { blackHole(fastingWorkload.eventCount) }
+    )
+    Benchmark(
+        "StepAccumulator",
+        configuration: perEventConfiguration(mallocSlack: 1_000),
+        closure: { _ in blackHole(stepWorkload.run(injecting: regression)) },
+        setup: { blackHole(stepWorkload.eventCount) }
+    )
+    Benchmark(
+        "PaymentProcessor",
+        // ~0.35 s of CPU an iteration: a longer run for a p90 of at least 10 samples.
+        configuration: perEventConfiguration(mallocSlack: 16, maxDuration: .seconds(5)),
+        closure: { _ in blackHole(paymentWorkload.run(injecting: regression)) },
+        setup: { blackHole(paymentWorkload.eventCount) }
+    )
+}

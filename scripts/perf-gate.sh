@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The performance gate (docs/perf-baselines.md). Steps, run in this order by `all` (the default):
+#   xctest      release XCTest performance tests against Tests/PerformanceTests/Baselines
+#   benchmarks  package-benchmark p90 threshold check against Benchmarks/Benchmarks/Thresholds
+#   bites       inject known regressions and assert that both gates above report them
+# and, not part of `all`:
+#   record      record new XCTest baselines and benchmark thresholds on this machine
+# Exit status: 0 when every step passes, 1 otherwise. Only regressions fail; improvements pass.
+set -uo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+thresholds="Benchmarks/Thresholds"  # relative to the Benchmarks package
+logs="${PERF_GATE_LOGS:-$root/.build/perf-gate}"
+mkdir -p "$logs"
+
+say() { printf '\n=== perf-gate: %s\n' "$*"; }
+fail() { printf 'perf-gate: FAIL: %s\n' "$*" >&2; exit 1; }
+
+# Runs the release performance tests with `swift test`; extra arguments go to it. Output in $1.
+run_xctest() {
+    local log="$1"; shift
+    (cd "$root" && swift test -c release --filter "${XCTEST_FILTER:-PerformanceTests}" "$@") 2>&1 | tee "$log"
+    return "${PIPESTATUS[0]}"
+}
+
+# Runs the benchmark threshold check; extra arguments go to it. Output in $1. Returns 0 when the
+# results hold or only improved (the tool's 0 and 4), 2 on a regression (the tool's 2), 1 otherwise.
+run_benchmarks() {
+    local log="$1"; shift
+    (cd "$root/Benchmarks" && swift package benchmark thresholds check --path "$thresholds" --no-progress "$@") 2>&1 | tee "$log"
+    local status="${PIPESTATUS[0]}"
+    case "$status" in
+        0) return 0 ;;
+        4) echo "perf-gate: benchmarks better than their thresholds (not a failure; record new thresholds to keep the gain)"; return 0 ;;
+        2) return 2 ;;
+        *) echo "perf-gate: benchmark run failed with status $status"; return 1 ;;
+    esac
+}
+
+step_xctest() {
+    say "release XCTest performance tests"
+    run_xctest "$logs/xctest.log" || fail "performance tests regressed or failed (see the XCTFail lines above)"
+    grep -q "Executed [1-9][0-9]* tests\?, with 0 failures" "$logs/xctest.log" || fail "no performance test ran"
+    ! grep -q "skipped" "$logs/xctest.log" || fail "performance tests were skipped (not a release build?)"
+}
+
+step_benchmarks() {
+    say "benchmark threshold check"
+    run_benchmarks "$logs/benchmarks.log"
+    case $? in
+        0) ;;
+        2) fail "benchmarks regressed beyond their thresholds (see 'Deviations worse than threshold' above)" ;;
+        *) fail "the benchmark check did not complete" ;;
+    esac
+}
+
+# Asserts that the XCTest gate fails test $2 under regression $1 and names metric $3.
+expect_xctest_catches() {
+    local regression="$1" test="$2" metric="$3" log="$logs/bites-xctest-$1.log"
+    say "gate bites: XCTest, $regression injected into $test"
+    if SIMHARNESS_INJECT_REGRESSION="$regression" XCTEST_FILTER="CoreAlgorithmPerformanceTests/$test" run_xctest "$log"; then
+        fail "the XCTest gate passed with an injected $regression"
+    fi
+    grep -q "error: .*$test : .*$metric regressed: baseline" "$log" ||
+        fail "the XCTest gate failed with an injected $regression but did not report '$metric regressed'"
+    echo "perf-gate: caught as expected: $(grep -o "$metric regressed: .*" "$log" | head -1)"
+}
+
+# Asserts that the benchmark gate fails benchmark $2 under regression $1 and names metric $3.
+expect_benchmarks_catch() {
+    local regression="$1" benchmark="$2" metric="$3" log="$logs/bites-benchmarks-$1.log"
+    say "gate bites: benchmarks, $regression injected into $benchmark"
+    SIMHARNESS_INJECT_REGRESSION="$regression" run_benchmarks "$log" --target CoreAlgorithms --filter "$benchmark"
+    local status=$?
+    [ "$status" -eq 2 ] || fail "the benchmark gate returned $status (want 2, a regression) with an injected $regression"
+    grep -q "Deviations worse than threshold" "$log" && grep -q "$metric" "$log" ||
+        fail "the benchmark gate failed with an injected $regression but did not report '$metric'"
+    echo "perf-gate: caught as expected: $benchmark $metric"
+}
+
+step_bites() {
+    expect_xctest_catches allocation testStepAggregator allocations
+    expect_xctest_catches slowdown testFastingAnalyzer "CPU time"
+    expect_benchmarks_catch allocation FastingAccumulator "Malloc (total)"
+    expect_benchmarks_catch slowdown FastingAccumulator "Time (total CPU)"
+}
+
+step_record() {
+    say "recording XCTest baselines"
+    SIMHARNESS_RECORD_BASELINES=1 run_xctest "$logs/record-xctest.log" || fail "recording the XCTest baselines failed"
+    say "recording benchmark thresholds"
+    (cd "$root/Benchmarks" && swift package --allow-writing-to-package-directory benchmark thresholds update \
+        --path "$thresholds" --no-progress) || fail "recording the benchmark thresholds failed"
+}
+
+started=$SECONDS
+case "${1:-all}" in
+    all) step_xctest; step_benchmarks; step_bites ;;
+    xctest) step_xctest ;;
+    benchmarks) step_benchmarks ;;
+    bites) step_bites ;;
+    record) step_record ;;
+    *) echo "usage: $0 [all|xctest|benchmarks|bites|record]" >&2; exit 64 ;;
+esac
+say "passed in $((SECONDS - started)) s"
