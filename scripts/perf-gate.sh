@@ -24,24 +24,29 @@ run_xctest() {
 }
 
 # Runs the benchmark threshold check; extra arguments go to it. Output in $1. Returns 0 when the
-# results hold or only improved (the tool's 0 and 4), 2 on a regression (the tool's 2), 1 otherwise.
+# results hold or only improved, 2 on a regression, 1 when the check did not complete. The plugin
+# exits 1 for all of these but names the reason in its last line: `error: benchmarkThreshold...`.
 run_benchmarks() {
     local log="$1"; shift
     (cd "$root/Benchmarks" && swift package benchmark thresholds check --path "$thresholds" --no-progress "$@") 2>&1 | tee "$log"
     local status="${PIPESTATUS[0]}"
-    case "$status" in
-        0) return 0 ;;
-        4) echo "perf-gate: benchmarks better than their thresholds (not a failure; record new thresholds to keep the gain)"; return 0 ;;
-        2) return 2 ;;
-        *) echo "perf-gate: benchmark run failed with status $status"; return 1 ;;
-    esac
+    if [ "$status" -eq 0 ]; then
+        return 0
+    elif grep -aq "error: benchmarkThresholdImprovement" "$log"; then
+        echo "perf-gate: benchmarks better than their thresholds (not a failure; record new thresholds to keep the gain)"
+        return 0
+    elif grep -aq "error: benchmarkThresholdRegression" "$log"; then
+        return 2
+    fi
+    echo "perf-gate: the benchmark run failed with status $status"
+    return 1
 }
 
 step_xctest() {
     say "release XCTest performance tests"
     run_xctest "$logs/xctest.log" || fail "performance tests regressed or failed (see the XCTFail lines above)"
-    grep -q "Executed [1-9][0-9]* tests\?, with 0 failures" "$logs/xctest.log" || fail "no performance test ran"
-    ! grep -q "skipped" "$logs/xctest.log" || fail "performance tests were skipped (not a release build?)"
+    grep -aq "Executed [1-9][0-9]* tests\?, with 0 failures" "$logs/xctest.log" || fail "no performance test ran"
+    ! grep -aq "skipped" "$logs/xctest.log" || fail "performance tests were skipped (not a release build?)"
 }
 
 step_benchmarks() {
@@ -61,9 +66,9 @@ expect_xctest_catches() {
     if SIMHARNESS_INJECT_REGRESSION="$regression" XCTEST_FILTER="CoreAlgorithmPerformanceTests/$test" run_xctest "$log"; then
         fail "the XCTest gate passed with an injected $regression"
     fi
-    grep -q "error: .*$test : .*$metric regressed: baseline" "$log" ||
+    grep -aq "error: .*$test : .*$metric regressed: baseline" "$log" ||
         fail "the XCTest gate failed with an injected $regression but did not report '$metric regressed'"
-    echo "perf-gate: caught as expected: $(grep -o "$metric regressed: .*" "$log" | head -1)"
+    echo "perf-gate: caught as expected: $(grep -ao "$metric regressed: .*" "$log" | head -1)"
 }
 
 # Asserts that the benchmark gate fails benchmark $2 under regression $1 and names metric $3.
@@ -73,7 +78,7 @@ expect_benchmarks_catch() {
     SIMHARNESS_INJECT_REGRESSION="$regression" run_benchmarks "$log" --target CoreAlgorithms --filter "$benchmark"
     local status=$?
     [ "$status" -eq 2 ] || fail "the benchmark gate returned $status (want 2, a regression) with an injected $regression"
-    grep -q "Deviations worse than threshold" "$log" && grep -q "$metric" "$log" ||
+    grep -aq "Deviations worse than threshold" "$log" && grep -aq "$metric" "$log" ||
         fail "the benchmark gate failed with an injected $regression but did not report '$metric'"
     echo "perf-gate: caught as expected: $benchmark $metric"
 }
