@@ -4,9 +4,10 @@ import XCTest
 
 /// How far each metric may grow over its baseline (`allowed = baseline × (1 + relative) + absolute`).
 struct PerformanceTolerances {
-    /// Wall clock and CPU time, once normalized by the calibration loop: loose, because the machine is
-    /// shared and even a normalized median of 10 iterations moves by tens of percent under load.
-    var time = MetricTolerance(relative: 0.5)
+    /// Wall clock and CPU time, once normalized by the calibration loop: up to 2×. Loose, because on a
+    /// shared machine even normalized medians of 10 iterations moved by up to 1.7× between runs of the
+    /// same code (cache and SMT contention slow memory-bound work more than the calibration loop).
+    var time = MetricTolerance(relative: 1.0)
     /// Allocation calls: deterministic for single-threaded value-type code, so nearly exact; the slack
     /// absorbs one-off runtime allocations (metadata caches, lazy globals) that land in an iteration.
     var allocations = MetricTolerance(relative: 0.001, absolute: 16)
@@ -88,7 +89,7 @@ class BaselinePerformanceTestCase: XCTestCase {
             return
         }
         let measured = samples.metrics(normalizedTo: baseline.calibration)
-        print("\(test): measured \(measured.summary(events: events)) (times normalized to the baseline's calibration)")
+        print("\(test): measured \(measured.summary(events: events)) (times normalized to the baseline's calibration; \(samples.rawSummary))")
         let comparisons = Self.compare(
             measured, with: baseline.metrics,
             sameAllocator: baseline.machine.allocator == AllocationBackend.current, tolerances: tolerances
@@ -157,6 +158,8 @@ struct IterationSamples {
     /// calibration loop, which a slower or busier machine changes little.
     private var calibratedWallClock: [Double] = []
     private var calibratedCPU: [Double] = []
+    private var wallClock: [Double] = []
+    private var cpu: [Double] = []
     private var scores: [Double] = []
     private var cpuScores: [Double] = []
     private var allocations: [Double] = []
@@ -166,10 +169,19 @@ struct IterationSamples {
     mutating func append(calibration: Calibration, wallClock: Duration, cpu: Duration, allocations delta: AllocationDelta) {
         calibratedWallClock.append(wallClock.seconds * calibration.score)
         calibratedCPU.append(cpu.seconds * calibration.cpuScore)
+        self.wallClock.append(wallClock.seconds)
+        self.cpu.append(cpu.seconds)
         scores.append(calibration.score)
         cpuScores.append(calibration.cpuScore)
         if let count = delta.allocations { allocations.append(Double(count)) }
         if let bytes = delta.allocatedBytes { allocatedBytes.append(Double(bytes)) }
+    }
+
+    /// The raw medians and the calibration, for the log.
+    var rawSummary: String {
+        let calibration = medianCalibration
+        return "raw wall \(Int((median(wallClock) ?? 0) * 1000)) ms, raw CPU \(Int((median(cpu) ?? 0) * 1000)) ms, "
+            + "calibration \(Int(calibration.score))/\(Int(calibration.cpuScore)) (wall/CPU)"
     }
 
     /// The median calibration of the run.

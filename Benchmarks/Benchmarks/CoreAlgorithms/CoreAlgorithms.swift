@@ -12,10 +12,10 @@ let stepWorkload = StepWorkload(events: eventsPerIteration, days: 180, seed: 2)
 let paymentWorkload = PaymentWorkload(events: eventsPerIteration, perUser: 200, seed: 3)
 
 /// Tolerances against the committed p90 thresholds: loose on times, which the load of a shared
-/// machine alone moves by 2×, tight on malloc counts, which are deterministic (the benchmark
-/// framework itself adds 16 a run). `cpuTolerance` is in percent: Linux counts CPU time in 10 ms
-/// ticks, so an iteration of about 10 ms needs more than 50 %.
-func perEventConfiguration(cpuTolerance: Double = 50, maxDuration: Duration = .seconds(2)) -> Benchmark.Configuration {
+/// machine alone moves by 2× (wall clock) and 1.7× (CPU time), tight on malloc counts, which are
+/// deterministic (the benchmark framework itself adds 16 a run). `cpuTolerance` is in percent:
+/// Linux counts CPU time in 10 ms ticks, so an iteration of about 10 ms needs more.
+func perEventConfiguration(cpuTolerance: Double = 100, maxDuration: Duration = .seconds(2)) -> Benchmark.Configuration {
     .init(
         metrics: [.wallClock, .throughput, .cpuTotal, .mallocCountTotal],
         timeUnits: .nanoseconds,
@@ -27,7 +27,7 @@ func perEventConfiguration(cpuTolerance: Double = 50, maxDuration: Duration = .s
             // Up to 3× the recorded time (throughput down to a third): catches gross regressions only.
             .wallClock: .init(relative: [.p90: 200]),
             .throughput: .init(relative: [.p90: 67]),
-            // CPU time is barely affected by other processes: up to 1.5× by default.
+            // CPU time: up to 2× by default.
             .cpuTotal: .init(relative: [.p90: cpuTolerance]),
             .mallocCountTotal: .init(absolute: [.p90: 16]),
         ]
