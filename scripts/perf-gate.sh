@@ -5,6 +5,8 @@
 #   bites       inject known regressions and assert that both gates above report them
 # and, not part of `all`:
 #   record      record new XCTest baselines and benchmark thresholds on this machine
+#   jemalloc    the ProcessMetrics tests in a build with the `Jemalloc` trait (installs
+#               libjemalloc-dev with apt-get when it is missing and we are root)
 # Exit status: 0 when every step passes, 1 otherwise. Only regressions fail; improvements pass.
 set -uo pipefail
 
@@ -13,7 +15,7 @@ thresholds="Benchmarks/Thresholds"  # relative to the Benchmarks package
 logs="${PERF_GATE_LOGS:-$root/.build/perf-gate}"
 mkdir -p "$logs"
 
-say() { printf '\n=== perf-gate: %s\n' "$*"; }
+say() { printf '\n=== perf-gate [%4d s]: %s\n' "$SECONDS" "$*"; }
 fail() { printf 'perf-gate: FAIL: %s\n' "$*" >&2; exit 1; }
 
 # Runs the release performance tests with `swift test`; extra arguments go to it. Output in $1.
@@ -98,13 +100,25 @@ step_record() {
         --path "$thresholds" --no-progress) || fail "recording the benchmark thresholds failed"
 }
 
-started=$SECONDS
+step_jemalloc() {
+    say "ProcessMetrics tests with the Jemalloc trait"
+    if [ ! -e /usr/include/jemalloc/jemalloc.h ]; then
+        [ "$(id -u)" -eq 0 ] || fail "libjemalloc-dev is missing: apt-get install -y libjemalloc-dev"
+        apt-get install -y -qq libjemalloc-dev >/dev/null || fail "could not install libjemalloc-dev"
+    fi
+    (cd "$root" && swift test --traits Jemalloc --scratch-path .build-jemalloc --filter ProcessMetricsTests) 2>&1 |
+        tee "$logs/jemalloc.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || fail "the ProcessMetrics tests failed with the Jemalloc trait"
+}
+
+SECONDS=0
 case "${1:-all}" in
     all) step_xctest; step_benchmarks; step_bites ;;
     xctest) step_xctest ;;
     benchmarks) step_benchmarks ;;
     bites) step_bites ;;
     record) step_record ;;
-    *) echo "usage: $0 [all|xctest|benchmarks|bites|record]" >&2; exit 64 ;;
+    jemalloc) step_jemalloc ;;
+    *) echo "usage: $0 [all|xctest|benchmarks|bites|record|jemalloc]" >&2; exit 64 ;;
 esac
-say "passed in $((SECONDS - started)) s"
+say "passed"

@@ -52,6 +52,20 @@ import ProcessMetrics
         #expect(sut.allocatedBytes == nil)
     }
 
+    @Test(.enabled(if: AllocationBackend.current == .jemalloc))
+    func jemallocReportsActiveAndResidentPages() throws {
+        // Given / When one snapshot (one jemalloc epoch)
+        let sut = AllocationStatistics.current()
+
+        // Then allocated ≤ active (whole pages) ≤ resident (active, metadata and dirty pages)
+        let allocated = try #require(sut.bytesInUse)
+        let active = try #require(sut.activeBytes)
+        let resident = try #require(sut.residentBytes)
+        #expect(allocated > 0)
+        #expect(allocated <= active)
+        #expect(active <= resident)
+    }
+
     @Test func liveAllocationRaisesBytesInUse() throws {
         // Given / When a 64 MiB block is still alive at the end of the measured closure
         let (block, sut) = AllocationDelta.measure {
