@@ -35,7 +35,7 @@ public struct MetricComparison: Hashable, Sendable {
     public enum Verdict: String, Hashable, Sendable {
         /// Within tolerance.
         case held
-        /// Better than the expected value by more than the tolerance: worth recording a new baseline.
+        /// So much better that the expected value would be a regression from it: worth recording.
         case improved
         /// Worse than allowed.
         case regressed
@@ -66,7 +66,7 @@ public struct MetricComparison: Hashable, Sendable {
         self.allowed = allowed
         if measured > allowed {
             verdict = .regressed
-        } else if measured < expected - (allowed - expected) {
+        } else if expected > measured * (1 + tolerance.relative) + tolerance.absolute {
             verdict = .improved
         } else {
             verdict = .held

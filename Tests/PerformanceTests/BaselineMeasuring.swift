@@ -2,36 +2,6 @@ import Foundation
 import ProcessMetrics
 import XCTest
 
-/// How far each metric may grow over its baseline (`allowed = baseline × (1 + relative) + absolute`).
-struct PerformanceTolerances {
-    /// Wall clock and CPU time, once normalized by the calibration loop: up to 2×. Loose, because on a
-    /// shared machine even normalized medians of 10 iterations moved by up to 1.7× between runs of the
-    /// same code (cache and SMT contention slow memory-bound work more than the calibration loop).
-    var time = MetricTolerance(relative: 1.0)
-    /// Allocation calls: deterministic for single-threaded value-type code, so nearly exact; the slack
-    /// absorbs one-off runtime allocations (metadata caches, lazy globals) that land in an iteration.
-    var allocations = MetricTolerance(relative: 0.001, absolute: 16)
-    /// Bytes requested: deterministic too, with the same kind of small slack.
-    var allocatedBytes = MetricTolerance(relative: 0.01, absolute: 4096)
-    /// Peak resident memory of the process during the test: it also holds memory freed by earlier
-    /// tests that the C allocator keeps, so a quarter plus 16 MiB.
-    var peakResident = MetricTolerance(relative: 0.25, absolute: 16 * 1_048_576)
-
-    static let standard = PerformanceTolerances()
-}
-
-/// The environment variables the helper reads.
-enum PerformanceEnvironment {
-    /// `1`: write new baselines instead of comparing.
-    static let record = "SIMHARNESS_RECORD_BASELINES"
-
-    static var isRecording: Bool { ProcessInfo.processInfo.environment[record] == "1" }
-
-    static var injectedRegression: InjectedRegression {
-        InjectedRegression.fromEnvironment(ProcessInfo.processInfo.environment)
-    }
-}
-
 /// The base class of the performance tests: skips them in debug builds, where timings mean nothing,
 /// before they build their workloads; and compares their measurements with committed baselines.
 class BaselinePerformanceTestCase: XCTestCase {
@@ -149,54 +119,5 @@ class BaselinePerformanceTestCase: XCTestCase {
         }
         samples.peakResidentBytes = ResidentMemory.current()?.peakBytes
         return samples
-    }
-}
-
-/// What each iteration measured.
-struct IterationSamples {
-    /// Wall-clock seconds × the wall-clock calibration score of the run before: time in units of the
-    /// calibration loop, which a slower or busier machine changes little.
-    private var calibratedWallClock: [Double] = []
-    private var calibratedCPU: [Double] = []
-    private var wallClock: [Double] = []
-    private var cpu: [Double] = []
-    private var scores: [Double] = []
-    private var cpuScores: [Double] = []
-    private var allocations: [Double] = []
-    private var allocatedBytes: [Double] = []
-    var peakResidentBytes: Int?
-
-    mutating func append(calibration: Calibration, wallClock: Duration, cpu: Duration, allocations delta: AllocationDelta) {
-        calibratedWallClock.append(wallClock.seconds * calibration.score)
-        calibratedCPU.append(cpu.seconds * calibration.cpuScore)
-        self.wallClock.append(wallClock.seconds)
-        self.cpu.append(cpu.seconds)
-        scores.append(calibration.score)
-        cpuScores.append(calibration.cpuScore)
-        if let count = delta.allocations { allocations.append(Double(count)) }
-        if let bytes = delta.allocatedBytes { allocatedBytes.append(Double(bytes)) }
-    }
-
-    /// The raw medians and the calibration, for the log.
-    var rawSummary: String {
-        let calibration = medianCalibration
-        return "raw wall \(Int((median(wallClock) ?? 0) * 1000)) ms, raw CPU \(Int((median(cpu) ?? 0) * 1000)) ms, "
-            + "calibration \(Int(calibration.score))/\(Int(calibration.cpuScore)) (wall/CPU)"
-    }
-
-    /// The median calibration of the run.
-    var medianCalibration: Calibration {
-        Calibration(score: median(scores) ?? 0, cpuScore: median(cpuScores) ?? 0)
-    }
-
-    /// The medians, times converted to seconds on a machine with `reference`'s calibration.
-    func metrics(normalizedTo reference: Calibration) -> MeasuredMetrics {
-        MeasuredMetrics(
-            wallClockSeconds: (median(calibratedWallClock) ?? 0) / reference.score,
-            cpuSeconds: (median(calibratedCPU) ?? 0) / reference.cpuScore,
-            allocations: median(allocations).map { Int($0.rounded()) },
-            allocatedBytes: median(allocatedBytes).map { Int($0.rounded()) },
-            peakResidentBytes: peakResidentBytes
-        )
     }
 }
