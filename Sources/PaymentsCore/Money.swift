@@ -2,7 +2,11 @@
 public enum Currency: UInt8, CaseIterable, Sendable {
     case usd, eur, gbp, chf, cad, aud, sek, inr, brl, jpy, kwd, bhd
 
-    public var code: String {
+    /// The three-letter code, as written in dataset files.
+    public var code: String { codeLiteral.description }
+
+    /// The code as a static string, for writers that copy bytes.
+    public var codeLiteral: StaticString {
         switch self {
         case .usd: "USD"
         case .eur: "EUR"

@@ -3,18 +3,7 @@ import HealthCore
 import PaymentsCore
 
 /// The four files `generate` writes, with their columns in SPEC order.
-public enum GeneratedFile: String, CaseIterable, Sendable {
-    case users, meals, steps, payments
-
-    public var columns: [String] {
-        switch self {
-        case .users: ["user_id", "utc_offset_minutes", "protocol", "sex", "age", "weight_kg", "height_cm", "activity"]
-        case .meals: ["meal_id", "user_id", "start", "end", "type", "kcal", "protein_g", "carbs_g", "fat_g"]
-        case .steps: ["sample_id", "user_id", "source", "start", "end", "count"]
-        case .payments: ["payment_id", "idempotency_key", "user_id", "kind", "amount_minor", "currency", "created_at", "refund_of", "gateway"]
-        }
-    }
-}
+public typealias GeneratedFile = DatasetKind
 
 /// Renders generated rows, faults included, as SPEC rows through a `RecordEncoder`.
 public enum RowRendering {
@@ -129,7 +118,7 @@ public enum RowRendering {
             default: encoder.text("BTC")
             }
         } else {
-            encoder.text(currencyCode(payment.currency))
+            encoder.text(payment.currency.codeLiteral)
         }
         if broken == 2 { encoder.decoratedInt(payment.createdAt, prefix: "+") } else { encoder.int(payment.createdAt) }
         if broken == 3 {
@@ -191,23 +180,6 @@ public enum RowRendering {
         case .lunch: "lunch"
         case .dinner: "dinner"
         case .snack: "snack"
-        }
-    }
-
-    static func currencyCode(_ value: Currency) -> StaticString {
-        switch value {
-        case .usd: "USD"
-        case .eur: "EUR"
-        case .gbp: "GBP"
-        case .chf: "CHF"
-        case .cad: "CAD"
-        case .aud: "AUD"
-        case .sek: "SEK"
-        case .inr: "INR"
-        case .brl: "BRL"
-        case .jpy: "JPY"
-        case .kwd: "KWD"
-        case .bhd: "BHD"
         }
     }
 }
