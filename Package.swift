@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "simharness",
             dependencies: [
-                "Analysis", "Datasets", "Simulation", "CGlibcMalloc",
+                "Analysis", "Datasets", "Simulation", "ProcessMetrics", "CGlibcMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -10,6 +10,8 @@ public struct AnalysisOptions: Sendable {
     public var tasks: Int
     /// Bytes read at once from a file (whole lines): the unit of parallel parsing.
     public var chunkBytes: Int
+    /// Called as each stage ends (`users`, `meals.csv: scanned`, …), e.g. to log time and memory.
+    public var onStage: (@Sendable (String) -> Void)?
 
     public init(
         minimumFastSeconds: Int64 = FastingConfiguration.defaultMinimumFast,
@@ -20,6 +22,8 @@ public struct AnalysisOptions: Sendable {
         self.tasks = tasks
         self.chunkBytes = chunkBytes
     }
+
+    func stage(_ name: String) { onStage?(name) }
 }
 
 /// `simharness analyze`: reads a dataset directory and writes every output of SPEC §5.
@@ -49,9 +53,8 @@ public enum DatasetAnalyzer {
     private static func analyze(files: [DatasetKind: DatasetFile], options: AnalysisOptions, out: OutputDirectory) async throws -> AnalysisTotals {
         var totals = AnalysisTotals()
         var log = RejectionLog()
-        debugRSS("start")
         let (users, userTotals) = try UsersStage.run(files[.users], log: &log)
-        debugRSS("users")
+        options.stage("users")
         totals.files[.users] = userTotals
         var payments: (rows: [DecodedPayment], decoder: PaymentRowDecoder)?
         if let file = files[.payments] { payments = try PaymentsStage.read(file, users: users) }
@@ -60,8 +63,11 @@ public enum DatasetAnalyzer {
             file: files[.payments], users: users, options: options, out: out, log: &log
         )
         payments = nil
+        options.stage("payments")
         totals.files[.meals] = try await MealsStage.run(files[.meals], users: users, options: options, out: out, log: &log)
+        options.stage("meals: analyzed")
         totals.files[.steps] = try await StepsStage.run(files[.steps], users: users, options: options, out: out, log: &log)
+        options.stage("steps: analyzed")
         var json = OutputBuffer()
         json.text(totals.json())
         try out.write("totals.json", json)

@@ -14,9 +14,9 @@ struct KeyedTable<C: UserOwned>: Sendable {
     ) async throws -> KeyedTable<C> where Decoder.Candidate == C {
         let tasks = options.tasks
         var scanned = try await TableScan.scan(file, decoder: decoder, tasks: tasks, chunkBytes: options.chunkBytes)
-        debugRSS("scanned")
+        options.stage("\(file.kind.rawValue): scanned")
         _ = await Deduplication.markDuplicates(&scanned, tasks: tasks)
-        debugRSS("deduped")
+        options.stage("\(file.kind.rawValue): duplicates marked")
         let users = decoder.users.count
         var rejectedPerUser = [UInt32](repeating: 0, count: users)
         var counts = [Int](repeating: 0, count: reasons.count)
@@ -56,7 +56,7 @@ struct KeyedTable<C: UserOwned>: Sendable {
         totals.setRejected(counts, reasons: reasons)
         let partitions = UserPartitions(userCount: users, rows: accepted, tasks: tasks)
         let grouped = await Partitioning.partition(consume scanned, by: partitions, tasks: tasks)
-        debugRSS("partitioned")
+        options.stage("\(file.kind.rawValue): grouped by user")
         return KeyedTable(partitions: partitions, chunks: grouped, rejectedPerUser: rejectedPerUser, totals: totals)
     }
 

@@ -34,7 +34,6 @@ enum MealsStage {
             try summary.write(summaryRows)
             try daily.write(dailyRows)
         })
-        debugRSS("analyzed")
         return table.totals
     }
 

@@ -1,6 +1,8 @@
 import Analysis
 import ArgumentParser
 import Datasets
+import ProcessMetrics
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,6 +35,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(help: "Child tasks that parse and analyze at once (default: the number of cores).")
     var tasks: Int = Cores.count
 
+    @Flag(help: "Print each stage's time, peak resident memory and CPU time to stderr.")
+    var verbose = false
+
     func validate() throws {
         guard minFast >= 0 else { throw ValidationError("--min-fast must be >= 0") }
         guard (1...32).contains(maxAttempts) else { throw ValidationError("--max-attempts must be in 1...32") }
@@ -44,9 +49,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let clock = ContinuousClock()
         let started = clock.now
         do {
-            let totals = try await DatasetAnalyzer.run(
-                input: input, output: out, options: AnalysisOptions(minimumFastSeconds: minFast, maxAttempts: maxAttempts, tasks: tasks)
-            )
+            var options = AnalysisOptions(minimumFastSeconds: minFast, maxAttempts: maxAttempts, tasks: tasks)
+            if verbose { options.onStage = StageLog().record }
+            let totals = try await DatasetAnalyzer.run(input: input, output: out, options: options)
             let seconds = (clock.now - started) / .milliseconds(1) / 1000
             let read = totals.files.values.reduce(0) { $0 + $1.read }
             let rejected = totals.files.values.reduce(0) { $0 + $1.rejectedCount }
@@ -59,6 +64,29 @@ struct AnalyzeCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
     }
+}
+
+/// Prints, for each stage of `analyze --verbose`, its duration, the peak resident memory so far
+/// and the process's CPU time.
+final class StageLog: Sendable {
+    private let start = ContinuousClock.now
+    private let last = Mutex(ContinuousClock.now)
+
+    func record(_ stage: String) {
+        let now = ContinuousClock.now
+        let took = last.withLock { previous in
+            defer { previous = now }
+            return now - previous
+        }
+        let usage = ResourceUsage.current()
+        let peak = ResidentMemory.current()?.peakBytes ?? usage.maxResidentBytes
+        Diagnostics.error(
+            "\(stage): \(Self.seconds(took)) s (at \(Self.seconds(now - start)) s), peak RSS \(peak >> 20) MB, " +
+                "CPU \(String(format3: usage.userCPU.seconds)) s user + \(String(format3: usage.systemCPU.seconds)) s system"
+        )
+    }
+
+    private static func seconds(_ duration: Duration) -> String { String(format3: Double(duration / .microseconds(1)) / 1e6) }
 }
 
 enum Cores {
