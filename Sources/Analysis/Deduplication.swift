@@ -14,7 +14,7 @@ extension StepCandidate: Deduplicable {}
 /// The hash space is split into shards so each task owns its sets and memory stays small.
 enum Deduplication {
     /// The most ids one shard's set holds before the work is split into more shards.
-    static let idsPerShard = 5_000_000
+    static let idsPerShard = 2_500_000
 
     static func markDuplicates<C: Deduplicable>(_ chunks: inout [ScannedChunk<C>], tasks: Int) async -> Int {
         let found = await findDuplicates(chunks, tasks: max(1, tasks))
