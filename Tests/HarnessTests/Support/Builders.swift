@@ -1,0 +1,69 @@
+import Foundation
+import Harness
+import Simulation
+
+/// Builds small scenarios and run plans for tests.
+struct ScenarioBuilder {
+    private var scenario = Scenario(name: "test")
+
+    init(users: Int = 60, days: Int = 3, seed: UInt64 = 5) {
+        scenario.users = users
+        scenario.days = days
+        scenario.seed = seed
+    }
+
+    func with(_ change: (inout Scenario) -> Void) -> ScenarioBuilder {
+        var copy = self
+        change(&copy.scenario)
+        return copy
+    }
+
+    /// Every fault of SPEC at a visible rate, a flaky gateway, many refunds and retries.
+    func faulty() -> ScenarioBuilder {
+        with {
+            $0.faults.defaultRate = 0.02
+            $0.faults.users = [.malformed: 0.03, .duplicate: 0.03]
+            $0.faults.mealsOutOfOrder = 0.05
+            $0.faults.stepsOutOfOrder = 0.05
+            $0.faults.paymentsOutOfOrder = 0.05
+            $0.payments.perUserPerDay = 3
+            $0.payments.refundRate = 0.3
+            $0.payments.retryRate = 0.1
+            $0.payments.timeoutRate = 0.1
+            $0.payments.lostRate = 0.05
+            $0.payments.declineRate = 0.1
+        }
+    }
+
+    func build() -> Scenario { scenario }
+
+    func plan(load: LoadModel = .fixed, thresholds: [Threshold] = [], batchUsers: Int? = 8) -> RunPlan {
+        RunPlan(scenario: scenario, load: load, thresholds: thresholds, batchUsers: batchUsers)
+    }
+}
+
+/// A fresh directory under the system's temporary directory, removed by `remove()`.
+struct TemporaryDirectory {
+    let path: String
+
+    init(_ label: String = #function) throws {
+        path = NSTemporaryDirectory() + "harness-tests-" + label.filter(\.isLetter) + "-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+extension RunOptions {
+    /// Options for tests: `tasks` partitions, no monitoring.
+    static func test(tasks: Int, out: String? = nil, timing: Bool = true) -> RunOptions {
+        var options = RunOptions(tasks: tasks)
+        options.outputDirectory = out
+        options.timing = timing
+        return options
+    }
+}
