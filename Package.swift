@@ -10,10 +10,12 @@ let package = Package(
         .library(name: "PaymentsCore", targets: ["PaymentsCore"]),
         .library(name: "Datasets", targets: ["Datasets"]),
         .library(name: "Analysis", targets: ["Analysis"]),
+        .library(name: "Simulation", targets: ["Simulation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -25,20 +27,39 @@ let package = Package(
             dependencies: [
                 "HealthCore", "PaymentsCore", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "Simulation",
+            dependencies: [
+                "HealthCore", "PaymentsCore", "Datasets",
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(name: "Analysis", dependencies: ["Datasets", "HealthCore", "PaymentsCore"]),
         .executableTarget(
             name: "simharness",
             dependencies: [
-                "Analysis", "Datasets", "CMalloc",
+                "Analysis", "Datasets", "Simulation", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
-        .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "TestSupport"]),
+        .testTarget(
+            name: "DatasetsTests",
+            dependencies: ["Datasets", "HealthCore", "PaymentsCore", "TestSupport", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "SimulationTests",
+            dependencies: [
+                "Simulation", "Datasets", "HealthCore", "PaymentsCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            exclude: ["Golden"]
+        ),
         .testTarget(
             name: "AnalysisTests",
             dependencies: [

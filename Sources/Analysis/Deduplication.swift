@@ -30,19 +30,16 @@ enum Deduplication {
         return await withTaskGroup(of: [(UInt32, UInt32)].self) { group in
             for task in 0..<tasks {
                 group.addTask {
-                    let table = LargeBuffer<UInt64>(zeroedCount: tableSize)
+                    var set = HashSet64(capacity: tableSize)
                     var duplicates: [(UInt32, UInt32)] = []
                     for shard in stride(from: task, to: shards, by: tasks) {
-                        if shard != task { table.clear() }
-                        do {
-                            let slots = table.elements
-                            for (c, chunk) in chunks.enumerated() {
-                                chunk.candidates.withUnsafeBufferPointer { rows in
-                                    for (i, row) in rows.enumerated() {
-                                        let h = row.idHash | 1
-                                        guard Int(truncatingIfNeeded: (h >> 32) &* UInt64(shards) >> 32) == shard else { continue }
-                                        if insert(h, into: slots) == false { duplicates.append((UInt32(c), UInt32(i))) }
-                                    }
+                        if shard != task { set.removeAll() }
+                        for (c, chunk) in chunks.enumerated() {
+                            chunk.candidates.withUnsafeBufferPointer { rows in
+                                for (i, row) in rows.enumerated() {
+                                    let h = row.idHash | 1
+                                    guard Int(truncatingIfNeeded: ((h >> 32) &* UInt64(shards)) >> 32) == shard else { continue }
+                                    if !set.insert(h) { duplicates.append((UInt32(c), UInt32(i))) }
                                 }
                             }
                         }
@@ -55,20 +52,43 @@ enum Deduplication {
             return all
         }
     }
+}
+
+/// A set of nonzero 64-bit hashes: open addressing in a huge-page buffer, grown at 3/4 load.
+struct HashSet64 {
+    private var table: LargeBuffer<UInt64>
+    private var count = 0
+
+    init(capacity: Int) { table = LargeBuffer(zeroedCount: max(16, capacity.nextPowerOfTwo)) }
+
+    mutating func removeAll() {
+        table.clear()
+        count = 0
+    }
 
     /// Inserts `h` (never 0); false when it was already there.
-    @inline(__always) private static func insert(_ h: UInt64, into slots: UnsafeMutableBufferPointer<UInt64>) -> Bool {
+    @inline(__always) mutating func insert(_ h: UInt64) -> Bool {
+        if (count + 1) * 4 > table.elements.count * 3 { grow() }
+        let slots = table.elements
         let mask = slots.count - 1
         var i = Int(truncatingIfNeeded: h) & mask
         while true {
             let slot = slots[i]
             if slot == 0 {
                 slots[i] = h
+                count += 1
                 return true
             }
             if slot == h { return false }
             i = (i + 1) & mask
         }
+    }
+
+    private mutating func grow() {
+        let old = table
+        table = LargeBuffer(zeroedCount: old.elements.count * 2)
+        count = 0
+        for h in old.elements where h != 0 { _ = insert(h) }
     }
 }
 

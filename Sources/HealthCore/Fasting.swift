@@ -35,7 +35,8 @@ public enum MealRejection: String, CaseIterable, Sendable {
     /// before `duplicate`).
     @inlinable public static func check(start: Int64, end: Int64, hasNegativeValue: Bool) -> MealRejection? {
         if end < start { return .endBeforeStart }
-        if end &- start > maximumDuration { return .tooLong }
+        let (duration, overflow) = end.subtractingReportingOverflow(start)
+        if overflow || duration > maximumDuration { return .tooLong }
         if hasNegativeValue { return .negativeValue }
         return nil
     }

@@ -42,7 +42,8 @@ public enum StepRejection: String, CaseIterable, Sendable {
 
     /// The rule checks that need only the sample's own values.
     @inlinable public static func check(start: Int64, end: Int64, count: Double) -> StepRejection? {
-        if end <= start || end &- start > maximumDuration { return .badInterval }
+        let (duration, overflow) = end.subtractingReportingOverflow(start)
+        if end <= start || overflow || duration > maximumDuration { return .badInterval }
         if count < 0 { return .negativeValue }
         return nil
     }

@@ -66,7 +66,8 @@ public enum FieldParsing {
                 i += 1
             }
         }
-        let magnitude = saturated ? Int64.max : Int64(integer * 1_000_000 + fraction)
+        let total = integer * 1_000_000 + fraction
+        let magnitude = saturated || total > UInt64(Int64.max) ? Int64.max : Int64(total)
         return (minus ? -magnitude : magnitude, minus && nonZero)
     }
 

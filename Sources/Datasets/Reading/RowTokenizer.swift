@@ -202,7 +202,8 @@ struct JSONLineParser {
     }
 
     /// A value: a string's bytes, a number's literal text or empty for `null`; `.some(nil)` for
-    /// any other JSON value (the field is malformed); `nil` when the line is not JSON.
+    /// any other JSON value (`true`, `false`, an object or an array: the field is malformed);
+    /// `nil` when the line is not JSON.
     mutating func value() -> UnsafeBufferPointer<UInt8>?? {
         skipSpace()
         guard i < line.count else { return nil }
@@ -215,7 +216,29 @@ struct JSONLineParser {
         }
         if skipLiteral("null") { return .some(UnsafeBufferPointer(start: line.baseAddress, count: 0)) }
         if skipLiteral("true") || skipLiteral("false") { return .some(nil) }
+        if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") { return skipNested() ? .some(nil) : nil }
         return nil
+    }
+
+    /// Skips a nested object or array (so that an extra key may hold one); `false` when it does
+    /// not close or holds a bad string.
+    private mutating func skipNested() -> Bool {
+        var depth = 0
+        while i < line.count {
+            let c = line[i]
+            if c == UInt8(ascii: "\"") {
+                guard string() != nil else { return false }
+                continue
+            }
+            i += 1
+            if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                depth += 1
+            } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
+                depth -= 1
+                if depth == 0 { return true }
+            }
+        }
+        return false
     }
 
     private func isNumberByte(_ b: UInt8) -> Bool {

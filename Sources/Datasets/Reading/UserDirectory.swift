@@ -10,9 +10,10 @@ public struct UserDirectory: Sendable {
 
     public init(profiles unsorted: [UserProfile]) {
         var table = ByteStringTable(capacity: unsorted.count)
-        for profile in unsorted {
+        var firstProfile: [Int] = []
+        for (position, profile) in unsorted.enumerated() {
             var id = profile.id
-            _ = id.withUTF8 { table.intern($0) }
+            if id.withUTF8({ table.intern($0).inserted }) { firstProfile.append(position) }
         }
         let order = table.strings.sortedIndices()
         var ids = ByteArena()
@@ -21,7 +22,7 @@ public struct UserDirectory: Sendable {
         for rank in 0..<order.count { ids.withBytes(rank) { index.insert($0, value: UInt32(rank)) } }
         self.index = index
         self.ids = ids
-        profiles = order.map { unsorted[$0] }
+        profiles = order.map { unsorted[firstProfile[$0]] }
     }
 
     public var count: Int { profiles.count }

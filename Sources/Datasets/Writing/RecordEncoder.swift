@@ -1,0 +1,237 @@
+/// The two text encodings of dataset rows (SPEC §0).
+public enum TextRecordFormat: String, Sendable, CaseIterable {
+    /// Comma separated, no quoting, a header row, `\n` line ends.
+    case csv
+    /// One JSON object per line with the CSV column names as keys.
+    case ndjson
+}
+
+/// Writes the rows of one dataset file as CSV or NDJSON bytes straight into a `ByteBuffer`.
+/// Call `beginRecord()`, the field methods in column order, then `endRecord()`. Between the two,
+/// the encoder writes through its own cursor (no access to the buffer object per byte). Values
+/// never need quoting or escaping (SPEC §0: no field holds a comma or a quote), so none is done.
+public struct RecordEncoder {
+    public let format: TextRecordFormat
+    public let columns: [String]
+    public let buffer: ByteBuffer
+    /// NDJSON: the bytes before each field (`{"a":`, `,"b":`, …), concatenated, with their ends.
+    @usableFromInline let prefixes: [UInt8]
+    @usableFromInline let prefixEnds: [Int]
+    @usableFromInline var column = 0
+    @usableFromInline var cursor: UnsafeMutablePointer<UInt8>
+
+    /// The most bytes one record may take; `beginRecord` reserves this much.
+    public static let maximumRecordBytes = 2048
+
+    public init(format: TextRecordFormat, columns: [String], buffer: ByteBuffer) {
+        self.format = format
+        self.columns = columns
+        self.buffer = buffer
+        var prefixes: [UInt8] = []
+        var ends: [Int] = []
+        for (i, name) in columns.enumerated() {
+            prefixes.append(i == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            prefixes.append(UInt8(ascii: "\""))
+            prefixes.append(contentsOf: Array(name.utf8))
+            prefixes.append(contentsOf: Array("\":".utf8))
+            ends.append(prefixes.count)
+        }
+        self.prefixes = prefixes
+        prefixEnds = ends
+        cursor = buffer.storage + buffer.count
+    }
+
+    /// The header line (CSV only; NDJSON files have none).
+    public func writeHeader() {
+        guard format == .csv else { return }
+        buffer.append(columns.joined(separator: ",") + "\n")
+    }
+
+    /// Reserves room for one record.
+    @inlinable public mutating func beginRecord() {
+        buffer.reserve(Self.maximumRecordBytes)
+        cursor = buffer.storage + buffer.count
+        column = 0
+    }
+
+    /// Ends the record with a line feed.
+    @inlinable public mutating func endRecord() {
+        if format == .ndjson { put(UInt8(ascii: "}")) }
+        put(UInt8(ascii: "\n"))
+        buffer.count = cursor - buffer.storage
+    }
+
+    @inlinable mutating func put(_ byte: UInt8) {
+        cursor.pointee = byte
+        cursor += 1
+    }
+
+    @inlinable mutating func separator() {
+        switch format {
+        case .csv:
+            if column > 0 { put(UInt8(ascii: ",")) }
+        case .ndjson:
+            let start = column == 0 ? 0 : prefixEnds[column - 1]
+            let end = prefixEnds[column]
+            prefixes.withUnsafeBufferPointer { p in cursor.update(from: p.baseAddress! + start, count: end - start) }
+            cursor += end - start
+        }
+        column &+= 1
+    }
+
+    @inlinable mutating func quote() {
+        if format == .ndjson { put(UInt8(ascii: "\"")) }
+    }
+
+    /// An integer field (a JSON number in NDJSON).
+    @inlinable public mutating func int(_ value: Int64) {
+        separator()
+        cursor = NumberWriter.signed(value, at: cursor)
+    }
+
+    /// A decimal field given in thousandths: at most 3 digits after the point, trailing zeros
+    /// dropped (`1234500` → `1234.5`, `7000` → `7`). A JSON number in NDJSON.
+    @inlinable public mutating func milli(_ value: Int64) {
+        separator()
+        cursor = NumberWriter.milli(value, at: cursor)
+    }
+
+    /// An id such as `u0000042`: a one-letter prefix and a zero-padded number (a JSON string).
+    @inlinable public mutating func id(_ prefix: UInt8, _ number: UInt64, width: Int) {
+        separator()
+        quote()
+        put(prefix)
+        cursor = NumberWriter.padded(number, width: width, at: cursor)
+        quote()
+    }
+
+    /// An id such as `m0000042-000017`: prefix, owner number, dash, ordinal (a JSON string).
+    @inlinable public mutating func id(_ prefix: UInt8, _ owner: UInt64, width: Int, _ ordinal: UInt64, width ordinalWidth: Int) {
+        separator()
+        quote()
+        put(prefix)
+        cursor = NumberWriter.padded(owner, width: width, at: cursor)
+        put(UInt8(ascii: "-"))
+        cursor = NumberWriter.padded(ordinal, width: ordinalWidth, at: cursor)
+        quote()
+    }
+
+    /// A text field such as an enum value (a JSON string). At most 1024 bytes.
+    @inlinable public mutating func text(_ value: StaticString) {
+        text(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
+    }
+
+    /// A text field from bytes (a JSON string). At most 1024 bytes.
+    @inlinable public mutating func text(_ value: UnsafeBufferPointer<UInt8>) {
+        separator()
+        quote()
+        if let base = value.baseAddress { cursor.update(from: base, count: value.count) }
+        cursor += value.count
+        quote()
+    }
+
+    /// An integer written as text between a prefix and a suffix (a JSON string), such as the
+    /// malformed `+60` or `1736150400.5`.
+    @inlinable public mutating func decoratedInt(_ value: Int64, prefix: StaticString = "", suffix: StaticString = "") {
+        separator()
+        quote()
+        appendRaw(prefix)
+        cursor = NumberWriter.signed(value, at: cursor)
+        appendRaw(suffix)
+        quote()
+    }
+
+    @inlinable mutating func appendRaw(_ value: StaticString) {
+        cursor.update(from: value.utf8Start, count: value.utf8CodeUnitCount)
+        cursor += value.utf8CodeUnitCount
+    }
+
+    /// A text field of `count` copies of `byte` (a JSON string). At most 1024 bytes.
+    @inlinable public mutating func repeated(_ byte: UInt8, count: Int) {
+        separator()
+        quote()
+        cursor.update(repeating: byte, count: count)
+        cursor += count
+        quote()
+    }
+}
+
+/// Formats numbers as ASCII digits at a pointer (room must be reserved); each returns the
+/// position after the digits.
+public enum NumberWriter {
+    /// "00", "01", …, "99": two digits at a time, without a lazily initialized global.
+    @usableFromInline static let pairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    @inlinable static func digitCount(_ v: UInt64) -> Int {
+        var n = 1
+        var x = v
+        while x >= 10_000 { x /= 10_000; n += 4 }
+        if x >= 1000 { return n + 3 }
+        if x >= 100 { return n + 2 }
+        if x >= 10 { return n + 1 }
+        return n
+    }
+
+    /// Writes `v` in exactly `width` digits, zero padded (more when it does not fit).
+    @inlinable public static func padded(_ v: UInt64, width: Int, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let n = max(width, digitCount(v))
+        let table = pairs.utf8Start
+        var x = v
+        var p = start + n
+        while x >= 100 {
+            let r = Int(x % 100)
+            x /= 100
+            p -= 2
+            p[0] = table[2 * r]
+            p[1] = table[2 * r + 1]
+        }
+        if x >= 10 {
+            p -= 2
+            p[0] = table[2 * Int(x)]
+            p[1] = table[2 * Int(x) + 1]
+        } else {
+            p -= 1
+            p[0] = UInt8(ascii: "0") &+ UInt8(x)
+        }
+        while p > start {
+            p -= 1
+            p[0] = UInt8(ascii: "0")
+        }
+        return start + n
+    }
+
+    @inlinable public static func unsigned(_ v: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        padded(v, width: 1, at: p)
+    }
+
+    @inlinable public static func signed(_ v: Int64, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var p = start
+        if v < 0 {
+            p.pointee = UInt8(ascii: "-")
+            p += 1
+        }
+        return unsigned(v.magnitude, at: p)
+    }
+
+    /// A value in thousandths as a decimal with at most 3 digits after the point.
+    @inlinable public static func milli(_ v: Int64, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var p = start
+        if v < 0 {
+            p.pointee = UInt8(ascii: "-")
+            p += 1
+        }
+        let m = v.magnitude
+        p = unsigned(m / 1000, at: p)
+        var fraction = m % 1000
+        guard fraction != 0 else { return p }
+        p.pointee = UInt8(ascii: ".")
+        p += 1
+        var digits = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        return padded(fraction, width: digits, at: p)
+    }
+}

@@ -1,0 +1,180 @@
+import Datasets
+import Synchronization
+
+/// How `generate` writes a dataset.
+public struct ExportOptions: Sendable {
+    public enum Format: String, Sendable, CaseIterable { case csv, ndjson, sqlite }
+
+    public var directory: String
+    public var format: Format
+    public var gzip: Bool
+    /// Formatting tasks; the output is the same for any value.
+    public var jobs: Int
+
+    public init(directory: String, format: Format = .csv, gzip: Bool = false, jobs: Int = 1) {
+        self.directory = directory
+        self.format = format
+        self.gzip = gzip
+        self.jobs = max(1, jobs)
+    }
+
+    /// The SQLite file `--format sqlite` writes (one table per dataset file).
+    public static let sqliteFileName = "dataset.sqlite"
+
+    func fileName(_ file: GeneratedFile) -> String {
+        file.rawValue + "." + format.rawValue + (gzip ? ".gz" : "")
+    }
+}
+
+/// Progress of an export, reported after each chunk is written.
+public struct ExportProgress: Sendable {
+    public var usersDone: Int
+    public var usersTotal: Int
+    public var rowsWritten: Int
+}
+
+/// Writes a simulated dataset: the selected users are cut into fixed ranges (independent of
+/// `jobs`), each range is generated and formatted by a child task into its own buffers (and
+/// deflated when gzip), and the writer appends the ranges in user order. So the bytes are the
+/// same whatever `jobs`, and memory holds only the ranges in flight.
+public enum DatasetExport {
+    /// Users per formatting chunk, from the scenario's expected rows per user (~64k rows a chunk).
+    public static func usersPerChunk(_ scenario: Scenario) -> Int {
+        let s = scenario.steps
+        let perDay = 4 + s.boutsPerDay * (s.phoneCarry + s.watchShare * 2.2) + scenario.payments.perUserPerDay * 1.2
+        return max(1, min(4096, Int(65_536 / max(1, perDay * Double(scenario.days)))))
+    }
+
+    /// Generates and writes the files; returns the manifest (also written as `manifest.json`).
+    public static func run(
+        _ simulator: Simulator, selection: UserSelection, options: ExportOptions,
+        progress: @Sendable (ExportProgress) -> Void = { _ in }
+    ) async throws -> Manifest {
+        let chunks = selection.ranges(size: usersPerChunk(simulator.scenario))
+        var sink = try ExportSink(options: options)
+        var tally = FaultTally()
+        var usersDone = 0
+        var rowsWritten = 0
+        let window = options.jobs * 2
+        let pool = ChunkPool()
+        try await withThrowingTaskGroup(of: (Int, EncodedChunk).self) { group in
+            var next = 0
+            var pending: [Int: EncodedChunk] = [:]
+            var written = 0
+            while written < chunks.count {
+                while next < chunks.count, next - written < window {
+                    let index = next
+                    let part = chunks[index]
+                    group.addTask { (index, try EncodedChunk(simulator: simulator, selection: part, options: options, pool: pool)) }
+                    next += 1
+                }
+                guard let (index, chunk) = try await group.next() else { break }
+                pending[index] = chunk
+                while let ready = pending.removeValue(forKey: written) {
+                    try sink.write(ready)
+                    pool.giveBack(ready.buffers)
+                    tally.add(ready.tally)
+                    usersDone += chunks[written].count
+                    rowsWritten += ready.rows
+                    written += 1
+                    progress(ExportProgress(usersDone: usersDone, usersTotal: selection.count, rowsWritten: rowsWritten))
+                }
+            }
+        }
+        let files = try sink.finish()
+        let manifest = Manifest(scenario: simulator.scenario, seed: simulator.seed, selection: selection, options: options, files: files, faults: tally)
+        try manifest.write(to: options.directory + "/manifest.json")
+        return manifest
+    }
+}
+
+/// Buffers reused from chunk to chunk, so memory is not mapped and unmapped for each.
+final class ChunkPool: Sendable {
+    struct Buffers: @unchecked Sendable {
+        var batch = SimulationBatch()
+        var text = GeneratedFile.allCases.map { _ in ByteBuffer(capacity: 1 << 20) }
+    }
+
+    private let free = Mutex<[Buffers]>([])
+
+    func take() -> Buffers { free.withLock { $0.popLast() } ?? Buffers() }
+
+    func giveBack(_ buffers: Buffers) { free.withLock { $0.append(buffers) } }
+}
+
+/// One range of users, generated and encoded for every file.
+struct EncodedChunk: Sendable {
+    var parts: [GeneratedFile: PreparedChunk] = [:]
+    var tally = FaultTally()
+    var rows = 0
+    /// The pooled buffers the parts point into.
+    let buffers: ChunkPool.Buffers
+
+    init(simulator: Simulator, selection: UserSelection, options: ExportOptions, pool: ChunkPool) throws {
+        var buffers = pool.take()
+        simulator.fill(&buffers.batch, with: selection)
+        let batch = buffers.batch
+        tally.add(batch)
+        let textFormat: TextRecordFormat = options.format == .ndjson ? .ndjson : .csv
+        let level: Int32? = options.gzip && options.format != .sqlite ? DatasetFileWriter.gzipLevel : nil
+        for (i, file) in GeneratedFile.allCases.enumerated() {
+            let buffer = buffers.text[i]
+            buffer.removeAll()
+            var encoder = RecordEncoder(format: textFormat, columns: file.columns, buffer: buffer)
+            let count = RowRendering.encode(file, of: batch, into: &encoder)
+            parts[file] = try PreparedChunk(encoded: buffer, rows: count, compressionLevel: level)
+            rows += count
+        }
+        self.buffers = buffers
+    }
+}
+
+/// The open output files of an export.
+struct ExportSink {
+    let options: ExportOptions
+    var files: [GeneratedFile: DatasetFileWriter] = [:]
+    var sqlite: SQLiteDatasetWriter?
+
+    init(options: ExportOptions) throws {
+        self.options = options
+        if options.format == .sqlite {
+            let writer = try SQLiteDatasetWriter(path: options.directory + "/" + ExportOptions.sqliteFileName)
+            for file in GeneratedFile.allCases { try writer.createTable(file.rawValue, columns: file.columns) }
+            sqlite = writer
+            return
+        }
+        for file in GeneratedFile.allCases {
+            var writer = try DatasetFileWriter(path: options.directory + "/" + options.fileName(file), gzip: options.gzip)
+            let header = ByteBuffer(capacity: 256)
+            RecordEncoder(format: options.format == .ndjson ? .ndjson : .csv, columns: file.columns, buffer: header).writeHeader()
+            try writer.write(PreparedChunk(encoded: header, rows: 0, compressionLevel: options.gzip ? DatasetFileWriter.gzipLevel : nil))
+            files[file] = writer
+        }
+    }
+
+    mutating func write(_ chunk: EncodedChunk) throws {
+        for file in GeneratedFile.allCases {
+            guard let part = chunk.parts[file] else { continue }
+            if let sqlite {
+                try sqlite.insert(csv: part.output.bytes, into: file.rawValue, columns: file.columns.count)
+            } else {
+                try files[file]!.write(part)
+            }
+        }
+    }
+
+    mutating func finish() throws -> [GeneratedFile: WrittenFile] {
+        var result: [GeneratedFile: WrittenFile] = [:]
+        if let sqlite {
+            let rows = try sqlite.finish()
+            let path = options.directory + "/" + ExportOptions.sqliteFileName
+            let (bytes, crc) = try FileChecksum.of(path: path)
+            for file in GeneratedFile.allCases {
+                result[file] = WrittenFile(path: path, rows: rows[file.rawValue] ?? 0, bytes: bytes, crc32: crc)
+            }
+            return result
+        }
+        for file in GeneratedFile.allCases { result[file] = try files[file]!.finish() }
+        return result
+    }
+}

@@ -1,0 +1,123 @@
+import Datasets
+import HealthCore
+import PaymentsCore
+
+/// Counts of the injected faults and of the notable events of generated rows.
+public struct FaultTally: Sendable, Equatable {
+    public var users: [UserFault: Int] = [:]
+    public var meals: [MealRejection: Int] = [:]
+    public var steps: [StepRejection: Int] = [:]
+    public var payments: [PaymentRejection: Int] = [:]
+    public var mealsLate = 0
+    public var stepsLate = 0
+    public var paymentsLate = 0
+    /// Client retries (rows reusing the key of an earlier row with the same values).
+    public var retries = 0
+    public var refunds = 0
+
+    public init() {}
+
+    public mutating func add(_ batch: SimulationBatch) {
+        for user in batch.users { if let f = user.fault { users[f, default: 0] += 1 } }
+        for meal in batch.meals {
+            if let f = meal.fault { meals[f, default: 0] += 1 }
+            if meal.late { mealsLate += 1 }
+        }
+        for step in batch.steps {
+            if let f = step.fault { steps[f, default: 0] += 1 }
+            if step.late { stepsLate += 1 }
+        }
+        for payment in batch.payments {
+            if let f = payment.fault { payments[f, default: 0] += 1 }
+            if payment.late { paymentsLate += 1 }
+            if payment.kind == .refund { refunds += 1 }
+            if payment.keyOrdinal != payment.ordinal, payment.fault == nil { retries += 1 }
+        }
+    }
+
+    public mutating func add(_ other: FaultTally) {
+        users.merge(other.users, uniquingKeysWith: +)
+        meals.merge(other.meals, uniquingKeysWith: +)
+        steps.merge(other.steps, uniquingKeysWith: +)
+        payments.merge(other.payments, uniquingKeysWith: +)
+        mealsLate += other.mealsLate
+        stepsLate += other.stepsLate
+        paymentsLate += other.paymentsLate
+        retries += other.retries
+        refunds += other.refunds
+    }
+}
+
+/// What `generate` wrote: `manifest.json`. It holds nothing that depends on timing or `--jobs`.
+public struct Manifest: Sendable {
+    public static let toolVersion = "0.1.0"
+
+    public var scenario: Scenario
+    public var seed: UInt64
+    public var selection: UserSelection
+    public var options: ExportOptions
+    public var files: [GeneratedFile: WrittenFile]
+    public var faults: FaultTally
+
+    /// The manifest as JSON, keys in a fixed order.
+    public var json: String {
+        func counts<K: RawRepresentable>(_ all: [K], _ map: [K: Int], extra: [(String, Int)] = []) -> String where K.RawValue == String {
+            let pairs = all.map { "\"\($0.rawValue)\": \(map[$0] ?? 0)" } + extra.map { "\"\($0.0)\": \($0.1)" }
+            return "{" + pairs.joined(separator: ", ") + "}"
+        }
+        let day = LocalDay(index: scenario.startDay)
+        var lines = [
+            "{",
+            "  \"tool\": \"simharness\",",
+            "  \"version\": \"\(Self.toolVersion)\",",
+            "  \"scenario\": \"\(escape(scenario.name))\",",
+            "  \"seed\": \(seed),",
+            "  \"users\": \(selection.users.count),",
+            "  \"days\": \(scenario.days),",
+            "  \"start_date\": \"\(day.isoString)\",",
+            "  \"shard\": {\"index\": \(selection.shard), \"count\": \(selection.shardCount), \"users\": \(selection.count)},",
+            "  \"format\": \"\(options.format.rawValue)\",",
+            "  \"gzip\": \(options.gzip),",
+            "  \"files\": {",
+        ]
+        let entries = GeneratedFile.allCases.compactMap { file -> String? in
+            guard let f = files[file] else { return nil }
+            let name = String(f.path.split(separator: "/").last ?? "")
+            let crc = String(f.crc32, radix: 16)
+            let hex = String(repeating: "0", count: 8 - crc.count) + crc
+            return "    \"\(file.rawValue)\": {\"path\": \"\(escape(name))\", \"rows\": \(f.rows), \"bytes\": \(f.bytes), \"crc32\": \"\(hex)\"}"
+        }
+        lines.append(entries.joined(separator: ",\n"))
+        lines.append("  },")
+        lines.append("  \"faults\": {")
+        lines.append("    \"users\": \(counts(UserFault.allCases, faults.users)),")
+        lines.append("    \"meals\": \(counts(MealRejection.allCases, faults.meals, extra: [("out_of_order", faults.mealsLate)])),")
+        lines.append("    \"steps\": \(counts(StepRejection.allCases, faults.steps, extra: [("out_of_order", faults.stepsLate)])),")
+        lines.append("    \"payments\": \(counts(PaymentRejection.allCases, faults.payments, extra: [("out_of_order", faults.paymentsLate)]))")
+        lines.append("  },")
+        lines.append("  \"events\": {\"refunds\": \(faults.refunds), \"retries\": \(faults.retries)}")
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func write(to path: String) throws {
+        var writer = try DatasetFileWriter(path: path, gzip: false)
+        let buffer = ByteBuffer(capacity: 4096)
+        buffer.append(json)
+        try writer.write(PreparedChunk(encoded: buffer, rows: 0, compressionLevel: nil))
+        _ = try writer.finish()
+    }
+
+    private func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+import PaymentsCore
+
+/// xoshiro256**: the fast generator inside each of a user's streams.
+public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
+    @usableFromInline var s0: UInt64
+    @usableFromInline var s1: UInt64
+    @usableFromInline var s2: UInt64
+    @usableFromInline var s3: UInt64
+
+    /// Seeds the state from SplitMix64, as the xoshiro authors recommend.
+    public init(seed: UInt64) {
+        var splitMix = SplitMix64(seed: seed)
+        s0 = splitMix.next()
+        s1 = splitMix.next()
+        s2 = splitMix.next()
+        s3 = splitMix.next()
+    }
+
+    @inlinable public mutating func next() -> UInt64 {
+        let result = rotl(s1 &* 5, 7) &* 9
+        let t = s1 << 17
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = rotl(s3, 45)
+        return result
+    }
+
+    @inlinable @inline(__always) func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 &- k)) }
+
+    /// Uniform in [0, 1).
+    @inlinable public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+
+    /// Uniform in [low, high).
+    @inlinable public mutating func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * unit() }
+
+    /// True with probability `p`.
+    @inlinable public mutating func chance(_ p: Double) -> Bool { unit() < p }
+
+    /// Uniform integer in `0..<n` (multiply-shift; the bias is below 2⁻³² for the sizes used here).
+    @inlinable public mutating func below(_ n: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: n).multipliedFullWidth(by: next())).high)
+    }
+
+    /// Uniform integer in `low...high`.
+    @inlinable public mutating func integer(_ low: Int64, _ high: Int64) -> Int64 {
+        low + Int64(below(Int(high - low + 1)))
+    }
+
+    /// A Poisson count, given `exp(-mean)` (Knuth's product of uniforms; means up to ~60).
+    @inlinable public mutating func poisson(expMinusMean: Double) -> Int {
+        var k = 0
+        var product = unit()
+        while product > expMinusMean {
+            k += 1
+            product *= unit()
+        }
+        return k
+    }
+}
+
+/// The independent streams of one user: a user's data depends only on (seed, user index, stream).
+public enum RandomStream: UInt64, Sendable {
+    case profile = 1, meals, steps, payments, userFaults, mealFaults, stepFaults, paymentFaults
+
+    /// The generator of `stream` for user `user` under `seed`.
+    public static func generator(seed: UInt64, user: Int, stream: RandomStream) -> Xoshiro256StarStar {
+        Xoshiro256StarStar(seed: mix(mix(seed ^ 0x5348_5349_4D00_0000) &+ UInt64(user) &* 0x9E37_79B9_7F4A_7C15 &+ stream.rawValue))
+    }
+
+    /// SplitMix64's finalizer: a bijective mix of 64 bits.
+    @inlinable static func mix(_ value: UInt64) -> UInt64 {
+        var z = value
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Standard normal draws by table lookup with linear interpolation (no `log` per draw); tails are
+/// cut at about ±3.5 standard deviations, which a simulation of daily habits never misses.
+public struct GaussianTable: Sendable {
+    @usableFromInline let quantiles: [Double]
+    @usableFromInline static let bits = 12
+
+    public init() {
+        let n = 1 << Self.bits
+        quantiles = (0...n).map { GaussianTable.inverseNormal((Double($0) + 0.5) / Double(n + 1)) }
+    }
+
+    /// A draw from N(0, 1).
+    @inlinable public func draw(_ random: inout Xoshiro256StarStar) -> Double {
+        let u = random.next()
+        let i = Int(u >> UInt64(64 - Self.bits))
+        let fraction = Double((u >> 20) & 0xFFFF_FFFF) * 0x1p-32
+        return quantiles.withUnsafeBufferPointer { q in q[i] + (q[i + 1] - q[i]) * fraction }
+    }
+
+    /// A draw from N(mean, sd).
+    @inlinable public func draw(_ random: inout Xoshiro256StarStar, mean: Double, sd: Double) -> Double {
+        mean + sd * draw(&random)
+    }
+
+    /// Acklam's rational approximation of the normal quantile (relative error below 1.2e-9).
+    static func inverseNormal(_ p: Double) -> Double {
+        let a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00]
+        let b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01]
+        let c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00]
+        let d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00]
+        let low = 0.02425
+        if p < low {
+            let q = (-2 * log(p)).squareRoot()
+            return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+        }
+        if p > 1 - low { return -inverseNormal(1 - p) }
+        let q = p - 0.5
+        let r = q * q
+        return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+    }
+}
+
+/// A categorical distribution over values with weights, drawn in O(1) by Walker's alias method
+/// (one random number a draw).
+public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
+    public let values: [Value]
+    /// The normalized weights.
+    public let probabilities: [Double]
+    /// Alias table: slot `i` keeps `values[i]` with probability `keep[i]`, else `values[alias[i]]`.
+    @usableFromInline let keep: [Double]
+    @usableFromInline let alias: [Int]
+
+    /// `pairs` hold non-negative weights with a positive sum.
+    public init(_ pairs: [(Value, Double)]) {
+        let total = pairs.reduce(0) { $0 + $1.1 }
+        values = pairs.map(\.0)
+        probabilities = pairs.map { $0.1 / total }
+        let n = pairs.count
+        var scaled = probabilities.map { $0 * Double(n) }
+        var keep = [Double](repeating: 1, count: n)
+        var alias = Array(0..<n)
+        var small = (0..<n).filter { scaled[$0] < 1 }
+        var large = (0..<n).filter { scaled[$0] >= 1 }
+        while let s = small.popLast(), let l = large.popLast() {
+            keep[s] = scaled[s]
+            alias[s] = l
+            scaled[l] -= 1 - scaled[s]
+            if scaled[l] < 1 { small.append(l) } else { large.append(l) }
+        }
+        self.keep = keep
+        self.alias = alias
+    }
+
+    @inlinable public func draw(_ random: inout Xoshiro256StarStar) -> Value {
+        let u = random.next()
+        let slot = Int(truncatingIfNeeded: ((u >> 32) &* UInt64(values.count)) >> 32)
+        let fraction = Double(u & 0xFFFF_FFFF) * 0x1p-32
+        return fraction < keep[slot] ? values[slot] : values[alias[slot]]
+    }
+
+    public static func == (a: Categorical, b: Categorical) -> Bool { a.values == b.values && a.probabilities == b.probabilities }
+}
+
+/// Sorts a short array in place (insertion sort: the arrays here hold a day's bouts or payments).
+@inlinable func sortShort(_ a: inout [Int64]) {
+    guard a.count > 1 else { return }
+    a.withUnsafeMutableBufferPointer { p in
+        for i in 1..<p.count {
+            let v = p[i]
+            var j = i
+            while j > 0, p[j - 1] > v {
+                p[j] = p[j - 1]
+                j -= 1
+            }
+            p[j] = v
+        }
+    }
+}

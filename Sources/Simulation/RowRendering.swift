@@ -1,0 +1,213 @@
+import Datasets
+import HealthCore
+import PaymentsCore
+
+/// The four files `generate` writes, with their columns in SPEC order.
+public enum GeneratedFile: String, CaseIterable, Sendable {
+    case users, meals, steps, payments
+
+    public var columns: [String] {
+        switch self {
+        case .users: ["user_id", "utc_offset_minutes", "protocol", "sex", "age", "weight_kg", "height_cm", "activity"]
+        case .meals: ["meal_id", "user_id", "start", "end", "type", "kcal", "protein_g", "carbs_g", "fat_g"]
+        case .steps: ["sample_id", "user_id", "source", "start", "end", "count"]
+        case .payments: ["payment_id", "idempotency_key", "user_id", "kind", "amount_minor", "currency", "created_at", "refund_of", "gateway"]
+        }
+    }
+}
+
+/// Renders generated rows, faults included, as SPEC rows through a `RecordEncoder`.
+public enum RowRendering {
+    /// Encodes the rows of `file` in `batch`; returns the number of rows written.
+    public static func encode(_ file: GeneratedFile, of batch: SimulationBatch, into encoder: inout RecordEncoder) -> Int {
+        switch file {
+        case .users:
+            var rows = 0
+            for user in batch.users {
+                encode(user, into: &encoder)
+                rows += 1
+                if user.fault == .duplicate {
+                    encode(user, into: &encoder)
+                    rows += 1
+                }
+            }
+            return rows
+        case .meals:
+            for meal in batch.meals { encode(meal, into: &encoder) }
+            return batch.meals.count
+        case .steps:
+            for step in batch.steps { encode(step, into: &encoder) }
+            return batch.steps.count
+        case .payments:
+            for payment in batch.payments { encode(payment, into: &encoder) }
+            return batch.payments.count
+        }
+    }
+
+    static let userWidth = Ids.userWidth
+    static let ordinalWidth = Ids.ordinalWidth
+
+    @inline(__always) static func userId(_ user: UInt32, known: Bool, into encoder: inout RecordEncoder) {
+        encoder.id(known ? UInt8(ascii: "u") : UInt8(ascii: "z"), UInt64(user), width: userWidth)
+    }
+
+    public static func encode(_ user: UserRow, into encoder: inout RecordEncoder) {
+        let broken: UInt8? = user.fault == .malformed ? user.variant : nil
+        encoder.beginRecord()
+        if broken == 3 { encoder.text("") } else { encoder.id(UInt8(ascii: "u"), UInt64(user.index), width: userWidth) }
+        switch broken {
+        case 0: encoder.int(9999)
+        case 2: encoder.decoratedInt(Int64(user.utcOffsetMinutes.magnitude), prefix: "+")
+        default: encoder.int(Int64(user.utcOffsetMinutes))
+        }
+        if broken == 1 { encoder.text("5:2") } else { encoder.text(protocolName(user.fastingProtocol)) }
+        encoder.text(user.sex == .male ? "male" : "female")
+        encoder.int(Int64(user.age))
+        encoder.milli(Int64(user.weightMilli))
+        encoder.milli(Int64(user.heightMilli))
+        encoder.text(activityName(user.activity))
+        encoder.endRecord()
+    }
+
+    public static func encode(_ meal: MealRow, into encoder: inout RecordEncoder) {
+        let broken: UInt8? = meal.fault == .malformed ? meal.variant : nil
+        encoder.beginRecord()
+        if broken == 0 {
+            encoder.text("")
+        } else {
+            encoder.id(UInt8(ascii: "m"), UInt64(meal.user), width: userWidth, UInt64(meal.ordinal), width: ordinalWidth)
+        }
+        userId(meal.user, known: meal.fault != .unknownUser, into: &encoder)
+        if broken == 1 { encoder.decoratedInt(meal.start, suffix: ".5") } else { encoder.int(meal.start) }
+        encoder.int(meal.end)
+        if broken == 2 { encoder.text("brunch") } else { encoder.text(mealTypeName(meal.type)) }
+        if broken == 3 { encoder.text("NaN") } else { encoder.milli(Int64(meal.kcalMilli)) }
+        encoder.milli(Int64(meal.proteinMilli))
+        encoder.milli(Int64(meal.carbsMilli))
+        encoder.milli(Int64(meal.fatMilli))
+        encoder.endRecord()
+    }
+
+    public static func encode(_ step: StepRow, into encoder: inout RecordEncoder) {
+        let broken: UInt8? = step.fault == .malformed ? step.variant : nil
+        encoder.beginRecord()
+        if broken == 0 {
+            encoder.text("")
+        } else {
+            encoder.id(UInt8(ascii: "s"), UInt64(step.user), width: userWidth, UInt64(step.ordinal), width: ordinalWidth)
+        }
+        userId(step.user, known: step.fault != .unknownUser, into: &encoder)
+        if broken == 1 { encoder.text("tablet") } else { encoder.text(step.source == .watch ? "watch" : "phone") }
+        encoder.int(step.start)
+        if broken == 3 { encoder.decoratedInt(step.end, suffix: ".0") } else { encoder.int(step.end) }
+        if broken == 2 { encoder.decoratedInt(Int64(step.countMilli / 1000), suffix: "e0") } else { encoder.milli(Int64(step.countMilli)) }
+        encoder.endRecord()
+    }
+
+    public static func encode(_ payment: PaymentRow, into encoder: inout RecordEncoder) {
+        let fault = payment.fault
+        let broken: UInt8? = fault == .malformed ? payment.variant : nil
+        let user = UInt64(payment.user)
+        encoder.beginRecord()
+        encoder.id(UInt8(ascii: "p"), user, width: userWidth, UInt64(payment.ordinal), width: ordinalWidth)
+        if fault == .missingKey {
+            if payment.variant == 0 { encoder.text("") } else { encoder.repeated(UInt8(ascii: "K"), count: PaymentRejection.maximumKeyLength + 1) }
+        } else {
+            encoder.id(UInt8(ascii: "k"), user, width: userWidth, UInt64(payment.keyOrdinal), width: ordinalWidth)
+        }
+        userId(payment.user, known: fault != .unknownUser, into: &encoder)
+        if broken == 0 { encoder.text("chargeback") } else { encoder.text(payment.kind == .charge ? "charge" : "refund") }
+        if fault == .invalidAmount, payment.variant == 2 {
+            encoder.decoratedInt(payment.amountMinor, suffix: ".50")
+        } else {
+            encoder.int(payment.amountMinor)
+        }
+        if fault == .unsupportedCurrency {
+            switch payment.variant {
+            case 0: encoder.text("usd")
+            case 1: encoder.text("XAU")
+            default: encoder.text("BTC")
+            }
+        } else {
+            encoder.text(currencyCode(payment.currency))
+        }
+        if broken == 2 { encoder.decoratedInt(payment.createdAt, prefix: "+") } else { encoder.int(payment.createdAt) }
+        if broken == 3 {
+            encoder.id(UInt8(ascii: "p"), user, width: userWidth, 0, width: ordinalWidth)
+        } else if payment.refundOf == PaymentRow.noCharge {
+            encoder.text("")
+        } else {
+            let ghost = payment.refundOf & PaymentRow.ghostBit != 0
+            encoder.id(ghost ? UInt8(ascii: "q") : UInt8(ascii: "p"), user, width: userWidth,
+                       UInt64(payment.refundOf & ~PaymentRow.ghostBit), width: ordinalWidth)
+        }
+        if broken == 1 { encoder.text("A;X") } else { script(payment.script, into: &encoder) }
+        encoder.endRecord()
+    }
+
+    static func script(_ script: CompactScript, into encoder: inout RecordEncoder) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * CompactScript.capacity) { bytes in
+            var n = 0
+            for i in 0..<script.count {
+                if i > 0 {
+                    bytes[n] = UInt8(ascii: ";")
+                    n += 1
+                }
+                switch script.response(at: i) {
+                case .approved: bytes[n] = UInt8(ascii: "A")
+                case .declined: bytes[n] = UInt8(ascii: "D")
+                case .timedOut: bytes[n] = UInt8(ascii: "T")
+                case .lost: bytes[n] = UInt8(ascii: "L")
+                }
+                n += 1
+            }
+            encoder.text(UnsafeBufferPointer(rebasing: bytes[..<n]))
+        }
+    }
+
+    static func protocolName(_ value: FastingProtocol) -> StaticString {
+        switch value {
+        case .sixteenEight: "16:8"
+        case .eighteenSix: "18:6"
+        case .twentyFour: "20:4"
+        case .omad: "omad"
+        case .none: "none"
+        }
+    }
+
+    static func activityName(_ value: ActivityLevel) -> StaticString {
+        switch value {
+        case .sedentary: "sedentary"
+        case .light: "light"
+        case .moderate: "moderate"
+        case .active: "active"
+        case .veryActive: "very_active"
+        }
+    }
+
+    static func mealTypeName(_ value: MealType) -> StaticString {
+        switch value {
+        case .breakfast: "breakfast"
+        case .lunch: "lunch"
+        case .dinner: "dinner"
+        case .snack: "snack"
+        }
+    }
+
+    static func currencyCode(_ value: Currency) -> StaticString {
+        switch value {
+        case .usd: "USD"
+        case .eur: "EUR"
+        case .gbp: "GBP"
+        case .chf: "CHF"
+        case .cad: "CAD"
+        case .aud: "AUD"
+        case .sek: "SEK"
+        case .inr: "INR"
+        case .brl: "BRL"
+        case .jpy: "JPY"
+        case .kwd: "KWD"
+        case .bhd: "BHD"
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import HealthCore
+import PaymentsCore
+
+/// A simulated population and its habits, read from a scenario file (see `Scenarios/README.md`).
+/// Every field has a default, so a scenario names only what it changes.
+public struct Scenario: Sendable, Equatable {
+    public var name: String
+    public var description = ""
+    public var seed: UInt64 = 1
+    public var users = 1000
+    public var days = 7
+    /// The first simulated day, in days since 1970-01-01 (local days of each user start there).
+    public var startDay: Int64 = 20_094 // 2025-01-06
+    public var population = PopulationModel()
+    public var meals = MealModel()
+    public var steps = StepModel()
+    public var payments = PaymentModel()
+    public var faults = FaultModel()
+    /// The YAML text the scenario was read from: `simharness run` reads its `load:` and
+    /// `thresholds:` sections, which the generator ignores.
+    public var source = ""
+
+    public init(name: String) { self.name = name }
+
+    /// The largest user count: user ids have 7 digits.
+    public static let maximumUsers = 9_999_999
+    public static let maximumDays = 3650
+}
+
+/// Who the users are.
+public struct PopulationModel: Sendable, Equatable {
+    /// UTC offsets in minutes east of UTC, with weights.
+    public var utcOffsets = Categorical<Int32>([
+        (-600, 1), (-480, 8), (-420, 4), (-360, 8), (-300, 14), (-210, 1), (-180, 5), (0, 8), (60, 16), (120, 6),
+        (180, 4), (240, 2), (330, 10), (345, 1), (480, 6), (540, 4), (600, 2), (720, 1), (840, 1),
+    ])
+    public var protocols = Categorical<FastingProtocol>([
+        (.sixteenEight, 40), (.eighteenSix, 15), (.twentyFour, 8), (.omad, 5), (.none, 32),
+    ])
+    public var sexes = Categorical<Sex>([(.female, 50), (.male, 50)])
+    public var activities = Categorical<ActivityLevel>([
+        (.sedentary, 30), (.light, 30), (.moderate, 25), (.active, 10), (.veryActive, 5),
+    ])
+    public var ageMin = 18
+    public var ageMax = 80
+    /// Mean height by sex and its standard deviation, in cm.
+    public var heightMale = 176.0
+    public var heightFemale = 163.0
+    public var heightSD = 7.0
+    /// Body-mass index: weight is drawn as BMI × height².
+    public var bmiMean = 26.0
+    public var bmiSD = 4.0
+
+    public init() {}
+}
+
+/// How users eat.
+public struct MealModel: Sendable, Equatable {
+    /// Day-to-day standard deviation of the eating window's placement, in minutes.
+    public var windowJitterMinutes = 30.0
+    /// Share of days with a meal outside the protocol's window.
+    public var breakRate = 0.08
+    /// Share of days with a late-night snack, often crossing local midnight.
+    public var lateSnackRate = 0.05
+    /// Relative standard deviation of a day's intake around the user's energy need.
+    public var intakeSD = 0.12
+
+    public init() {}
+}
+
+/// How users walk and what their devices record.
+public struct StepModel: Sendable, Equatable {
+    /// Mean walking bouts per day (Poisson).
+    public var boutsPerDay = 8.0
+    /// Bout length range, in minutes.
+    public var boutMinutesMin = 5
+    public var boutMinutesMax = 60
+    /// Mean cadence while walking, in steps per minute.
+    public var stepsPerMinute = 60.0
+    /// Probability that the phone is carried during a bout (and records it).
+    public var phoneCarry = 0.85
+    /// Share of users who own a watch.
+    public var watchShare = 0.45
+    /// Mean probability that an owner's watch is off the wrist during a bout.
+    public var watchOffRate = 0.15
+
+    public init() {}
+}
+
+/// How users pay.
+public struct PaymentModel: Sendable, Equatable {
+    /// Mean payments per user per day (a Poisson process with a daily cycle).
+    public var perUserPerDay = 0.6
+    public var currencies = Categorical<Currency>([
+        (.usd, 35), (.eur, 25), (.gbp, 8), (.chf, 2), (.cad, 4), (.aud, 3), (.sek, 2), (.inr, 10), (.brl, 5),
+        (.jpy, 4), (.kwd, 1), (.bhd, 1),
+    ])
+    /// Share of payments in a currency other than the user's home currency.
+    public var travelRate = 0.1
+    /// Multiplies every currency's typical amount.
+    public var amountScale = 1.0
+    /// Log-normal spread of amounts (σ of the logarithm).
+    public var amountSigma = 0.9
+    /// Share of captured charges that get refunded.
+    public var refundRate = 0.05
+    /// Share of refunds that return part of the charge only.
+    public var partialRefundShare = 0.5
+    /// Share of partial refunds followed by a second one.
+    public var repeatRefundRate = 0.3
+    /// Share of payments that the client sends again with the same idempotency key.
+    public var retryRate = 0.03
+    /// Per-attempt probabilities of the gateway outcomes `T`, `L` and `D` (the rest is `A`).
+    public var timeoutRate = 0.02
+    public var lostRate = 0.005
+    public var declineRate = 0.04
+
+    public init() {}
+}
+
+/// Per-row rates of bad data injected on purpose, one per rejection reason of SPEC, plus
+/// out-of-order delivery. Every rate not given in the scenario takes `defaultRate`.
+public struct FaultModel: Sendable, Equatable {
+    public var users: [UserFault: Double] = [:]
+    public var meals: [MealRejection: Double] = [:]
+    public var steps: [StepRejection: Double] = [:]
+    public var payments: [PaymentRejection: Double] = [:]
+    public var mealsOutOfOrder: Double?
+    public var stepsOutOfOrder: Double?
+    public var paymentsOutOfOrder: Double?
+    public var defaultRate = 0.0005
+
+    public init() {}
+
+    public func rate(_ fault: UserFault) -> Double { users[fault] ?? defaultRate }
+    public func rate(_ fault: MealRejection) -> Double { meals[fault] ?? defaultRate }
+    public func rate(_ fault: StepRejection) -> Double { steps[fault] ?? defaultRate }
+    public func rate(_ fault: PaymentRejection) -> Double { payments[fault] ?? defaultRate }
+}

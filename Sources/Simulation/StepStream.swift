@@ -1,0 +1,108 @@
+import HealthCore
+
+extension UserGenerator {
+    /// Appends the user's step samples: walking bouts placed by a circadian profile, recorded by the
+    /// phone when carried and, for watch owners, by the watch when worn, in chunks whose edges
+    /// differ from the phone's, so the two overlap as real devices do.
+    func steps(into batch: inout SimulationBatch) {
+        let model = scenario.steps
+        let gaussian = tables.gaussian
+        var random = stream(.steps)
+        var faults = stream(.stepFaults)
+        let rates = StepFaultRates(scenario.faults)
+        let user = profile.row.index
+        let first = batch.steps.count
+        var ordinal: UInt32 = 0
+        let minSeconds = Int64(model.boutMinutesMin) * 60
+        let maxSeconds = Int64(model.boutMinutesMax) * 60
+
+        func add(_ start: Int64, _ end: Int64, steps: Int64, source: StepSource, batch: inout SimulationBatch) {
+            var row = StepRow(
+                user: user, ordinal: ordinal, start: start, end: end, countMilli: Int32(steps * 1000), source: source,
+                fault: nil, variant: 0, late: false
+            )
+            ordinal += 1
+            guard let fault = rates.draw(&faults) else {
+                batch.steps.append(row)
+                return
+            }
+            if fault == .duplicate {
+                // An exact redelivered copy: only the tag differs, never the written bytes.
+                batch.steps.append(row)
+                row.fault = .duplicate
+            } else {
+                row.fault = fault
+                switch fault {
+                case .malformed: row.variant = UInt8(faults.below(4))
+                case .badInterval:
+                    switch faults.below(3) {
+                    case 0: row.end = row.start
+                    case 1: row.end = row.start - faults.integer(1, 3600)
+                    default: row.end = row.start + StepRejection.maximumDuration + faults.integer(1, 3600)
+                    }
+                case .negativeValue: row.countMilli = -row.countMilli - 1000
+                default: break
+                }
+            }
+            batch.steps.append(row)
+        }
+
+        for day in 0..<scenario.days {
+            let midnight = dayStart(day)
+            let bouts = random.poisson(expMinusMean: tables.boutExpMinusMean)
+            batch.scratch.removeAll(keepingCapacity: true)
+            for _ in 0..<bouts {
+                let hour = tables.boutHours.draw(&random)
+                batch.scratch.append(hour * 3600 + random.integer(0, 3599) + profile.chronotype)
+            }
+            sortShort(&batch.scratch)
+            for i in 0..<bouts {
+                let start = midnight + batch.scratch[i]
+                let duration = random.integer(minSeconds, maxSeconds)
+                let end = start + duration
+                let walked = max(0, profile.cadence * Double(duration) / 60 * (1 + 0.3 * gaussian.draw(&random)))
+                if random.chance(model.phoneCarry) {
+                    add(start, end, steps: Int64(walked * random.uniform(0.85, 1.0)), source: .phone, batch: &batch)
+                }
+                guard profile.row.hasWatch, !random.chance(profile.watchOffRate) else { continue }
+                let watchStart = start - random.integer(0, 60)
+                let watchEnd = end + random.integer(0, 60)
+                let pieces = Int64(1 + random.below(3))
+                let seen = walked * random.uniform(0.95, 1.05)
+                let span = watchEnd - watchStart
+                var pieceStart = watchStart
+                for piece in 1...pieces {
+                    let pieceEnd = piece == pieces ? watchEnd : watchStart + span * piece / pieces
+                    add(pieceStart, pieceEnd, steps: Int64(seen / Double(pieces)), source: .watch, batch: &batch)
+                    pieceStart = pieceEnd
+                }
+                if random.chance(0.1) {
+                    // Worn but idle after the walk: a sample of zero steps still covers its interval.
+                    add(watchEnd, watchEnd + random.integer(600, 1800), steps: 0, source: .watch, batch: &batch)
+                }
+            }
+        }
+        shuffleLate(&batch.steps, from: first, rate: rates.outOfOrder, using: &faults)
+    }
+}
+
+/// Cumulative per-row fault rates of the step stream.
+struct StepFaultRates {
+    let reasons: [StepRejection]
+    let cumulative: [Double]
+    let outOfOrder: Double
+
+    init(_ model: FaultModel) {
+        reasons = StepRejection.allCases
+        var running = 0.0
+        cumulative = reasons.map { running += model.rate($0); return running }
+        outOfOrder = model.stepsOutOfOrder ?? model.defaultRate
+    }
+
+    @inlinable func draw(_ random: inout Xoshiro256StarStar) -> StepRejection? {
+        let u = random.unit()
+        guard u < cumulative[cumulative.count - 1] else { return nil }
+        for i in cumulative.indices where u < cumulative[i] { return reasons[i] }
+        return nil
+    }
+}

@@ -1,0 +1,210 @@
+@testable import Datasets
+import HealthCore
+import Testing
+
+@Suite("ByteArena: byte strings in one buffer")
+struct ByteArenaTests {
+    @Test("append returns consecutive indices and keeps every string's bytes")
+    func appendAndRead() {
+        // Given an empty arena
+        var sut = ByteArena()
+        // When three strings, one of them empty, are appended
+        let indices = ["u9", "", "é"].map { text in withBytes(text) { sut.append($0) } }
+        // Then they are addressed 0, 1, 2 and read back byte for byte
+        #expect(indices == [0, 1, 2])
+        #expect(sut.count == 3)
+        #expect(sut.bytes == Array("u9é".utf8))
+        #expect(sut.range(0) == 0..<2)
+        #expect(sut.range(1) == 2..<2)
+        #expect(sut.range(2) == 2..<4)
+        #expect((0..<3).map { sut.string($0) } == ["u9", "", "é"])
+        #expect(sut.withBytes(2) { Array($0) } == [0xC3, 0xA9])
+    }
+
+    @Test("sortedIndices orders by bytes: case, normalization and length matter")
+    func sortedIndices() {
+        // Given ids appended out of order
+        var sut = ByteArena()
+        for text in ["u9", "u10", "U1", "é", "e\u{301}", ""] { withBytes(text) { _ = sut.append($0) } }
+        // When sorted
+        let order = sut.sortedIndices()
+        // Then "" < "U1" < "e\u{301}" < "u10" < "u9" < "é" by bytes (0x55 < 0x65 < 0x75 < 0xC3)
+        #expect(order == [5, 2, 4, 1, 0, 3])
+    }
+}
+
+@Suite("ByteStringTable: interning by bytes")
+struct ByteStringTableTests {
+    @Test("equal bytes get the same id; the first intern inserts")
+    func interning() {
+        // Given an empty table
+        var sut = ByteStringTable()
+        // When ids are interned, one of them twice
+        let first = withBytes("p0000001") { sut.intern($0) }
+        let second = withBytes("p0000002") { sut.intern($0) }
+        let again = withBytes("p0000001") { sut.intern($0) }
+        // Then the repeat gets the first id without inserting
+        #expect(first == (0, true))
+        #expect(second == (1, true))
+        #expect(again == (0, false))
+        #expect(sut.count == 2)
+        #expect(sut.strings.string(1) == "p0000002")
+    }
+
+    @Test("precomposed and decomposed é are different ids (no normalization)")
+    func noNormalization() {
+        // Given a table holding the precomposed é
+        var sut = ByteStringTable()
+        _ = withBytes("é") { sut.intern($0) }
+        // When the decomposed form is looked up and interned
+        let found = withBytes("e\u{301}") { sut.find($0) }
+        let interned = withBytes("e\u{301}") { sut.intern($0) }
+        // Then it is new
+        #expect(found == nil)
+        #expect(interned == (1, true))
+    }
+
+    @Test("find answers nil before interning and the id after, empty string included", arguments: ["", "k", "a-key-longer-than-sixteen-bytes"])
+    func find(text: String) {
+        // Given a table with other strings
+        var sut = ByteStringTable(capacity: 4)
+        _ = withBytes("other") { sut.intern($0) }
+        let before = withBytes(text) { sut.find($0) }
+        // When the string is interned
+        _ = withBytes(text) { sut.intern($0) }
+        // Then find answers its id
+        #expect(before == nil)
+        #expect(withBytes(text) { sut.find($0) } == 1)
+    }
+
+    @Test("growing past the initial capacity keeps every id")
+    func growth() {
+        // Given a table sized for 1 string
+        var sut = ByteStringTable(capacity: 1)
+        let ids = (0..<5_000).map { "id-\($0)" }
+        // When 5,000 strings are interned
+        let interned = ids.map { id in withBytes(id) { sut.intern($0).id } }
+        // Then ids are dense in input order and each is found again with its bytes
+        #expect(interned == (0..<5_000).map(UInt32.init))
+        #expect(ids.allSatisfy { id in withBytes(id) { sut.find($0) }.map { sut.strings.string(Int($0)) } == id })
+        #expect(withBytes("id-5000") { sut.find($0) } == nil)
+    }
+}
+
+@Suite("ShortIdIndex: inline slots for ids up to 16 bytes, a table beyond")
+struct ShortIdIndexTests {
+    @Test("ids of 0 to 40 bytes are found with their values", arguments: [0, 1, 8, 15, 16, 17, 40])
+    func lengths(length: Int) {
+        // Given an index of one id of this length among others
+        let id = String(repeating: "x", count: length)
+        var sut = ShortIdIndex(capacity: 3)
+        withBytes("x-other") { sut.insert($0, value: 7) }
+        withBytes(id) { sut.insert($0, value: 42) }
+        // When looked up
+        let found = withBytes(id) { sut.find($0) }
+        // Then its value comes back, and a one-byte-longer id is absent
+        #expect(found == 42)
+        #expect(withBytes(id + "x") { sut.find($0) } == nil)
+    }
+
+    @Test("ids that differ only by trailing zero bytes are distinct")
+    func trailingZeros() {
+        // Given "a" and "a\0" (the same inline words, different lengths)
+        var sut = ShortIdIndex(capacity: 2)
+        withBytes("a") { sut.insert($0, value: 1) }
+        withBytes("a\0") { sut.insert($0, value: 2) }
+        // When each is looked up
+        // Then each has its own value
+        #expect(withBytes("a") { sut.find($0) } == 1)
+        #expect(withBytes("a\0") { sut.find($0) } == 2)
+        #expect(withBytes("a\0\0") { sut.find($0) } == nil)
+    }
+
+    @Test("a repeated insert keeps the first value, short or long", arguments: ["u1", "a-user-id-longer-than-16"])
+    func firstWins(id: String) {
+        // Given an id inserted twice
+        var sut = ShortIdIndex(capacity: 2)
+        withBytes(id) { sut.insert($0, value: 1) }
+        withBytes(id) { sut.insert($0, value: 2) }
+        // When looked up
+        // Then the first value stands
+        #expect(withBytes(id) { sut.find($0) } == 1)
+    }
+
+    @Test("values use all 32 bits")
+    func fullValues() {
+        // Given values 0 and UInt32.max
+        var sut = ShortIdIndex(capacity: 2)
+        withBytes("zero") { sut.insert($0, value: 0) }
+        withBytes("max") { sut.insert($0, value: .max) }
+        // When looked up
+        // Then both come back exactly
+        #expect(withBytes("zero") { sut.find($0) } == 0)
+        #expect(withBytes("max") { sut.find($0) } == .max)
+    }
+
+    @Test("a full-capacity index of short and long ids finds each one")
+    func many() {
+        // Given 3,000 ids of 8 and of 20 bytes, as many as the capacity
+        let ids = (0..<3_000).map { $0 % 2 == 0 ? "u\($0 + 1_000_000)" : "user-with-long-id-\($0 + 10)" }
+        var sut = ShortIdIndex(capacity: ids.count)
+        for (value, id) in ids.enumerated() { withBytes(id) { sut.insert($0, value: UInt32(value)) } }
+        // When every id is looked up
+        let found = ids.map { id in withBytes(id) { sut.find($0) } }
+        // Then each finds its own value
+        #expect(found == (0..<3_000).map { UInt32($0) })
+    }
+}
+
+@Suite("UserDirectory: accepted users in id byte order")
+struct UserDirectoryTests {
+    static func profile(_ id: String, protocol fastingProtocol: FastingProtocol = .sixteenEight) -> UserProfile {
+        UserProfile(id: id, utcOffsetMinutes: 0, fastingProtocol: fastingProtocol, sex: .male, age: 40, weightKg: 80, heightCm: 180, activity: .light)
+    }
+
+    @Test("users are indexed by the byte order of their ids")
+    func order() {
+        // Given users out of order, with ids that sort differently by bytes than by number or normalization
+        let given = ["u9", "u10", "é", "e\u{301}", "U1", "a-user-id-longer-than-16"].map { Self.profile($0) }
+        // When the directory is built
+        let sut = UserDirectory(profiles: given)
+        // Then index order is byte order and profiles follow their ids
+        let expected = ["U1", "a-user-id-longer-than-16", "e\u{301}", "u10", "u9", "é"]
+        #expect(sut.count == 6)
+        #expect((0..<sut.count).map { sut.ids.string($0) } == expected)
+        #expect(sut.profiles.map(\.id) == expected)
+        #expect(expected.map { id in withBytes(id) { sut.index(of: $0) } } == [0, 1, 2, 3, 4, 5])
+    }
+
+    @Test("an unknown id, another normalization or an empty id has no index", arguments: ["u11", "e\u{301}", "", "U1 "])
+    func unknown(id: String) {
+        // Given a directory of "U1", "u10" and "é"
+        let sut = UserDirectory(profiles: ["u10", "é", "U1"].map { Self.profile($0) })
+        // When another id is looked up
+        let index = withBytes(id) { sut.index(of: $0) }
+        // Then it is not there
+        #expect(index == nil)
+    }
+
+    @Test("an empty directory finds nothing")
+    func empty() {
+        // Given no users
+        let sut = UserDirectory(profiles: [])
+        // When an id is looked up
+        // Then there is none
+        #expect(sut.count == 0)
+        #expect(withBytes("u1") { sut.index(of: $0) } == nil)
+    }
+
+    @Test("a repeated id keeps the first profile and every other user (SPEC §1: the first row counts)")
+    func duplicates() {
+        // Given a user listed twice with different protocols, before another user
+        let given = [Self.profile("u2", protocol: .omad), Self.profile("u2", protocol: .none), Self.profile("u1")]
+        // When the directory is built
+        let sut = UserDirectory(profiles: given)
+        // Then both users are there once, u2 with its first profile
+        #expect(sut.profiles.map(\.id) == ["u1", "u2"])
+        #expect(sut.profiles.map(\.fastingProtocol) == [.sixteenEight, .omad])
+        #expect(withBytes("u2") { sut.index(of: $0) } == 1)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Simulation
+
+/// Builds small scenarios for tests.
+struct ScenarioBuilder {
+    private var scenario = Scenario(name: "test")
+
+    init(users: Int = 40, days: Int = 3, seed: UInt64 = 99) {
+        scenario.users = users
+        scenario.days = days
+        scenario.seed = seed
+    }
+
+    func with(_ change: (inout Scenario) -> Void) -> ScenarioBuilder {
+        var copy = self
+        change(&copy.scenario)
+        return copy
+    }
+
+    /// No injected faults at all.
+    func clean() -> ScenarioBuilder {
+        with {
+            $0.faults.defaultRate = 0
+            $0.faults.mealsOutOfOrder = 0
+            $0.faults.stepsOutOfOrder = 0
+            $0.faults.paymentsOutOfOrder = 0
+        }
+    }
+
+    func build() -> Scenario { scenario }
+}
+
+/// A fresh directory under the system's temporary directory.
+func temporaryDirectory(_ label: String = #function) -> String {
+    let path = NSTemporaryDirectory() + "simtests-" + label.filter(\.isLetter) + "-" + UUID().uuidString
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+func read(_ path: String) -> Data { FileManager.default.contents(atPath: path) ?? Data() }
+
+func lines(_ path: String) -> [Substring] {
+    String(decoding: read(path), as: UTF8.self).split(separator: "\n")
+}
+
+/// The repository root (for `Scenarios/` and the golden files).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().path
+
+/// Compares `actual` with the committed file `Tests/SimulationTests/Golden/<name>`; with
+/// `SIMHARNESS_RECORD=1` in the environment, writes it instead. Returns the committed text.
+func golden(_ name: String, _ actual: String) -> String {
+    let path = repositoryRoot + "/Tests/SimulationTests/Golden/" + name
+    if ProcessInfo.processInfo.environment["SIMHARNESS_RECORD"] == "1" {
+        try? actual.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    return (try? String(contentsOfFile: path, encoding: .utf8)) ?? "<missing golden file \(name)>"
+}
