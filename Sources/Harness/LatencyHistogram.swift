@@ -14,12 +14,26 @@ public struct LatencyHistogram: Sendable, Equatable {
         histogram.autoResize = true
     }
 
-    /// Rebuilds a histogram from `recordedCounts` of another one: the same buckets, the same counts.
-    public init(recordedCounts: [[UInt64]]) throws(HistogramDecodingError) {
+    /// Rebuilds a histogram from the `recordedCounts` of another one and its exact `minimum` and
+    /// `maximum`: the same buckets, counts and extremes.
+    public init(recordedCounts: [[UInt64]], minimum: UInt64? = nil, maximum: UInt64? = nil) throws(HistogramDecodingError) {
         self.init()
-        for pair in recordedCounts {
+        let last = recordedCounts.count - 1
+        for (index, pair) in recordedCounts.enumerated() {
             guard pair.count == 2, pair[1] > 0 else { throw HistogramDecodingError(pair: pair) }
-            histogram.record(pair[0], count: pair[1])
+            // The extremes are recorded as themselves, the other values of their bucket as the
+            // extreme too (same bucket, same counts), so that no larger or smaller value appears.
+            let low = index == 0 ? minimum : nil
+            let high = index == last ? maximum : nil
+            for extreme in [low, high].compactMap({ $0 }) where !histogram.valuesAreEquivalent(extreme, pair[0]) {
+                throw HistogramDecodingError(pair: [extreme, pair[0]])
+            }
+            if let low, let high, pair[1] > 1 {
+                histogram.record(low, count: 1)
+                histogram.record(high, count: pair[1] - 1)
+            } else {
+                histogram.record(high ?? low ?? pair[0], count: pair[1])
+            }
         }
     }
 
@@ -40,8 +54,11 @@ public struct LatencyHistogram: Sendable, Equatable {
         count == 0 ? 0 : histogram.valueAtPercentile(percentile)
     }
 
-    /// The highest value recorded (to the histogram's precision), 0 when empty.
-    public var max: UInt64 { count == 0 ? 0 : histogram.max }
+    /// The highest value recorded, 0 when empty.
+    public var max: UInt64 { count == 0 ? 0 : histogram.maxRecorded }
+
+    /// The lowest value recorded, 0 when empty.
+    public var min: UInt64 { count == 0 ? 0 : histogram.min }
 
     public var mean: Double { histogram.mean }
 
@@ -52,8 +69,11 @@ public struct LatencyHistogram: Sendable, Equatable {
     }
 }
 
-/// A histogram's recorded counts in JSON were not `[value, count]` pairs with a positive count.
+/// A histogram's recorded counts in JSON were not `[value, count]` pairs with a positive count, or
+/// its extremes were not in its first and last buckets.
 public struct HistogramDecodingError: Error, CustomStringConvertible {
     public var pair: [UInt64]
-    public var description: String { "histogram counts must be [value, count] pairs with count > 0, not \(pair)" }
+    public var description: String {
+        "histogram counts must be [value, count] pairs with count > 0 and the minimum and maximum in the first and last buckets, not \(pair)"
+    }
 }

@@ -59,6 +59,11 @@ public enum MetricCatalog {
         return table
     }()
 
+    /// The rejection reasons of `stream` (meals, steps or payments), in SPEC order.
+    static func rejectionReasons(of stream: String) -> [String] {
+        streams.first { $0.name == stream }.map { $0.metrics(RunResult.empty).rejected.reasons } ?? []
+    }
+
     /// Every metric name, sorted.
     public static var names: [String] { extractors.keys.sorted() }
 

@@ -19,7 +19,7 @@ struct EquivalenceTests {
         try FileManager.default.createDirectory(atPath: directory.file("data"), withIntermediateDirectories: true)
         _ = try await DatasetExport.run(simulator, selection: simulator.allUsers, options: ExportOptions(directory: directory.file("data")))
         let analyzed = try await DatasetAnalyzer.run(
-            input: directory.file("data"), output: directory.file("analyzed"), options: AnalysisOptions(tasks: 1)
+            input: directory.file("data"), output: directory.file("analyzed"), options: AnalysisOptions(tasks: 2)
         )
 
         // When the same scenario runs in memory, in batches of 7 users, writing its outputs

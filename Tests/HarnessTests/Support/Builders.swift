@@ -1,6 +1,7 @@
 import Foundation
 import Harness
 import Simulation
+import Synchronization
 
 /// Builds small scenarios and run plans for tests.
 struct ScenarioBuilder {
@@ -66,4 +67,32 @@ extension RunOptions {
         options.timing = timing
         return options
     }
+}
+
+/// A clock that never sleeps: `sleep(until:)` moves its time to the deadline at once (never
+/// back) and records the deadline; each reading of `now()` moves it on by `step`.
+final class FakeClock: HarnessClock {
+    private let state = Mutex((now: Duration.zero, deadlines: [Duration]()))
+    private let step: Duration
+
+    init(step: Duration = .zero) { self.step = step }
+
+    func now() -> Duration {
+        state.withLock { s in
+            defer { s.now += step }
+            return s.now
+        }
+    }
+
+    func sleep(until deadline: Duration) async throws {
+        try Task.checkCancellation()
+        state.withLock { s in
+            s.deadlines.append(deadline)
+            s.now = max(s.now, deadline)
+        }
+        await Task.yield()
+    }
+
+    /// Every deadline slept until, in order.
+    var deadlines: [Duration] { state.withLock { $0.deadlines } }
 }
