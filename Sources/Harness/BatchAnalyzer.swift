@@ -101,8 +101,11 @@ struct BatchAnalyzer {
             guard accepted else { continue }
             let configuration = user.fastingConfiguration(minimumFastSeconds: minimumFast)
             var hash = DigestHasher(user: user.index, stream: 1)
+            // What `FastingAnalyzer.analyze(sorting:)` does, with a sort suited to nearly sorted rows.
             let summary = meals.withUnsafeMutableBufferPointer { all in
-                FastingAnalyzer.analyze(sorting: all, configuration: configuration) { day in
+                sortNearlySorted(all, by: Meal.precedes)
+                var accumulator = FastingAccumulator(configuration: configuration)
+                let onDay = { (day: FastingDay) in
                     hash.add(day.day.index)
                     hash.add(Int64(day.episodes))
                     hash.add(day.kcalMicros)
@@ -112,6 +115,8 @@ struct BatchAnalyzer {
                     hash.add(day.compliant.map { $0 ? 1 : 0 } ?? -1)
                     output?.fastingDay(user: user.index, day)
                 }
+                for meal in all { accumulator.add(meal, onDay: onDay) }
+                return accumulator.finish(onDay: onDay)
             }
             hash.add(Int64(summary.meals))
             hash.add(Int64(rejectedOfUser))
@@ -145,13 +150,18 @@ struct BatchAnalyzer {
             }
             guard accepted, !samples.isEmpty else { continue }
             var hash = DigestHasher(user: user.index, stream: 2)
+            // What `StepAggregator.aggregate(sorting:)` does, with a sort suited to nearly sorted rows.
             samples.withUnsafeMutableBufferPointer { all in
-                StepAggregator.aggregate(sorting: all, utcOffsetMinutes: user.utcOffsetMinutes) { day in
+                sortNearlySorted(all, by: StepSample.precedes)
+                var accumulator = StepAccumulator(utcOffsetMinutes: user.utcOffsetMinutes)
+                let onDay = { (day: StepDay) in
                     hash.add(day.day.index)
                     hash.add(Int64((day.steps * 1000).rounded()))
                     hash.add(Int64((day.average7 * 1000).rounded()))
                     output?.stepDay(user: user.index, day)
                 }
+                for sample in all { accumulator.add(sample, onDay: onDay) }
+                accumulator.finish(onDay: onDay)
             }
             metrics.digest &+= hash.value
         }
@@ -207,7 +217,9 @@ struct BatchAnalyzer {
     /// Runs the user's valid rows through the processor in `(created_at, payment_id)` order and
     /// checks the invariants of SPEC §4.
     private mutating func process(_ rows: ArraySlice<PaymentRow>, of user: UserRow) {
-        order.sort { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.ordinal < $1.ordinal }
+        order.withUnsafeMutableBufferPointer { rows in
+            sortNearlySorted(rows) { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.ordinal < $1.ordinal }
+        }
         jitter.state = SplitMix64(seed: settings.jitterSeed ^ UInt64(user.index) &* 0x9E37_79B9_7F4A_7C15)
         processor.startUser()
         history.removeAll(keepingCapacity: true)
