@@ -75,6 +75,15 @@ struct RunPlanParsingTests {
         #expect(try plan(yaml).load == expected)
     }
 
+    @Test("every shipped scenario has valid run sections and a load model of its own", arguments: [
+        ("smoke", "arrival_rate"), ("load", "duration"), ("stress", "ramping"), ("spike", "ramping"), ("soak", "soak"), ("faults", "fixed"),
+    ])
+    func shippedScenarios(name: String, model: String) throws {
+        let sut = try RunPlan.load(name, currentDirectory: "/nonexistent")
+        #expect(sut.load.name == model)
+        #expect(sut.thresholds.contains { $0.metric == "invariant_violations" })
+    }
+
     @Test("batch size and channel capacity are read")
     func tuning() throws {
         let sut = try plan("load:\n  batch_users: 32\n  channel_capacity: 4\n")
