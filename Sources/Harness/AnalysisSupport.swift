@@ -15,27 +15,61 @@ enum Stopwatch {
 }
 
 /// The ordinals of one user's rows seen so far: a stamp per ordinal, so starting the next user
-/// costs nothing and nothing is allocated once the array has grown.
-struct OrdinalSet {
-    private var stamps: [UInt32] = []
-    private var current: UInt32 = 0
+/// costs nothing and nothing is allocated once the table has grown.
+final class OrdinalSet {
+    private var stamps = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 1024)
+    private var current: UInt32 = 1
+
+    init() { stamps.initialize(repeating: 0) }
+
+    deinit { stamps.deallocate() }
 
     /// Forgets every ordinal.
-    mutating func reset() {
+    func reset() {
         current &+= 1
         if current == 0 {
-            for i in stamps.indices { stamps[i] = 0 }
+            stamps.update(repeating: 0)
             current = 1
         }
     }
 
     /// Adds `ordinal`; false when it was already there.
-    @inline(__always) mutating func insert(_ ordinal: UInt32) -> Bool {
+    @inline(__always) func insert(_ ordinal: UInt32) -> Bool {
         let i = Int(ordinal)
-        if i >= stamps.count { stamps.append(contentsOf: repeatElement(0, count: i + 1 - stamps.count)) }
+        if i >= stamps.count { grow(to: i + 1) }
         if stamps[i] == current { return false }
         stamps[i] = current
         return true
+    }
+
+    private func grow(to count: Int) {
+        let larger = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(count, 2 * stamps.count))
+        larger.initialize(repeating: 0)
+        _ = larger.update(fromContentsOf: stamps)
+        stamps.deallocate()
+        stamps = larger
+    }
+}
+
+/// Reusable room for one user's rows, written and read through a pointer: no per-row
+/// bookkeeping, and no allocation once it has grown to the largest user. Holds plain values
+/// (no references), so rows are overwritten without being deinitialized.
+final class RowBuffer<Element> {
+    private var base = UnsafeMutablePointer<Element>.allocate(capacity: 256)
+    private var capacity = 256
+
+    init() { precondition(_isPOD(Element.self), "RowBuffer holds plain values only") }
+
+    deinit { base.deallocate() }
+
+    /// Room for `count` elements (what was there before is not kept).
+    @inline(__always) func room(for count: Int) -> UnsafeMutablePointer<Element> {
+        if count > capacity {
+            base.deallocate()
+            capacity = max(count, 2 * capacity)
+            base = .allocate(capacity: capacity)
+        }
+        return base
     }
 }
 

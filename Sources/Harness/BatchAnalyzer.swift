@@ -24,9 +24,9 @@ struct BatchAnalyzer {
     let settings: AnalysisSettings
     private(set) var metrics = RunMetrics()
 
-    private var meals: [Meal] = []
-    private var samples: [StepSample] = []
-    private var seen = OrdinalSet()
+    private let meals = RowBuffer<Meal>()
+    private let samples = RowBuffer<StepSample>()
+    private let seen = OrdinalSet()
     private let jitter = JitterSource()
     private var processor: PaymentProcessor<ScriptedGateway, UserJitter, ManualClock>
     private var order: [(createdAt: Int64, ordinal: UInt32, row: Int)] = []
@@ -84,15 +84,18 @@ struct BatchAnalyzer {
         metrics.meals.events += batch.meals.count
         for (i, user) in batch.users.enumerated() {
             let accepted = user.isAccepted
-            meals.removeAll(keepingCapacity: true)
+            let rows = batch.meals(ofUserAt: i)
+            let room = meals.room(for: rows.count)
+            var kept = 0
             seen.reset()
             var rejectedOfUser = 0
-            for row in batch.meals(ofUserAt: i) {
+            for row in rows {
                 var reason = row.textRejection(userAccepted: accepted)
                     ?? MealRejection.check(start: row.start, end: row.end, hasNegativeValue: row.hasNegativeValue)
                 if reason == nil, !seen.insert(row.ordinal) { reason = .duplicate }
                 guard let reason else {
-                    meals.append(row.meal)
+                    (room + kept).initialize(to: row.meal)
+                    kept += 1
                     continue
                 }
                 metrics.meals.rejected.add(at: MealRejection.allCases.firstIndex(of: reason)!)
@@ -102,22 +105,21 @@ struct BatchAnalyzer {
             let configuration = user.fastingConfiguration(minimumFastSeconds: minimumFast)
             var hash = DigestHasher(user: user.index, stream: 1)
             // What `FastingAnalyzer.analyze(sorting:)` does, with a sort suited to nearly sorted rows.
-            let summary = meals.withUnsafeMutableBufferPointer { all in
-                sortNearlySorted(all, by: Meal.precedes)
-                var accumulator = FastingAccumulator(configuration: configuration)
-                let onDay = { (day: FastingDay) in
-                    hash.add(day.day.index)
-                    hash.add(Int64(day.episodes))
-                    hash.add(day.kcalMicros)
-                    hash.add(day.eatingWindowSeconds)
-                    hash.add(Int64(day.fastsEnded))
-                    hash.add(day.longestFastEndedSeconds)
-                    hash.add(day.compliant.map { $0 ? 1 : 0 } ?? -1)
-                    output?.fastingDay(user: user.index, day)
-                }
-                for meal in all { accumulator.add(meal, onDay: onDay) }
-                return accumulator.finish(onDay: onDay)
+            let all = UnsafeMutableBufferPointer(start: room, count: kept)
+            sortNearlySorted(all, by: Meal.precedes)
+            var accumulator = FastingAccumulator(configuration: configuration)
+            let onDay = { (day: FastingDay) in
+                hash.add(day.day.index)
+                hash.add(Int64(day.episodes))
+                hash.add(day.kcalMicros)
+                hash.add(day.eatingWindowSeconds)
+                hash.add(Int64(day.fastsEnded))
+                hash.add(day.longestFastEndedSeconds)
+                hash.add(day.compliant.map { $0 ? 1 : 0 } ?? -1)
+                output?.fastingDay(user: user.index, day)
             }
+            for meal in all { accumulator.add(meal, onDay: onDay) }
+            let summary = accumulator.finish(onDay: onDay)
             hash.add(Int64(summary.meals))
             hash.add(Int64(rejectedOfUser))
             hash.add(Int64(summary.episodes))
@@ -135,34 +137,36 @@ struct BatchAnalyzer {
         metrics.steps.events += batch.steps.count
         for (i, user) in batch.users.enumerated() {
             let accepted = user.isAccepted
-            samples.removeAll(keepingCapacity: true)
+            let rows = batch.steps(ofUserAt: i)
+            let room = samples.room(for: rows.count)
+            var kept = 0
             seen.reset()
-            for row in batch.steps(ofUserAt: i) {
+            for row in rows {
                 let sample = row.sample
                 var reason = row.textRejection(userAccepted: accepted)
                     ?? StepRejection.check(start: sample.start, end: sample.end, count: sample.count)
                 if reason == nil, !seen.insert(row.ordinal) { reason = .duplicate }
                 guard let reason else {
-                    samples.append(sample)
+                    (room + kept).initialize(to: sample)
+                    kept += 1
                     continue
                 }
                 metrics.steps.rejected.add(at: StepRejection.allCases.firstIndex(of: reason)!)
             }
-            guard accepted, !samples.isEmpty else { continue }
+            guard accepted, kept > 0 else { continue }
             var hash = DigestHasher(user: user.index, stream: 2)
             // What `StepAggregator.aggregate(sorting:)` does, with a sort suited to nearly sorted rows.
-            samples.withUnsafeMutableBufferPointer { all in
-                sortNearlySorted(all, by: StepSample.precedes)
-                var accumulator = StepAccumulator(utcOffsetMinutes: user.utcOffsetMinutes)
-                let onDay = { (day: StepDay) in
-                    hash.add(day.day.index)
-                    hash.add(Int64((day.steps * 1000).rounded()))
-                    hash.add(Int64((day.average7 * 1000).rounded()))
-                    output?.stepDay(user: user.index, day)
-                }
-                for sample in all { accumulator.add(sample, onDay: onDay) }
-                accumulator.finish(onDay: onDay)
+            let all = UnsafeMutableBufferPointer(start: room, count: kept)
+            sortNearlySorted(all, by: StepSample.precedes)
+            var accumulator = StepAccumulator(utcOffsetMinutes: user.utcOffsetMinutes)
+            let onDay = { (day: StepDay) in
+                hash.add(day.day.index)
+                hash.add(Int64((day.steps * 1000).rounded()))
+                hash.add(Int64((day.average7 * 1000).rounded()))
+                output?.stepDay(user: user.index, day)
             }
+            for sample in all { accumulator.add(sample, onDay: onDay) }
+            accumulator.finish(onDay: onDay)
             metrics.digest &+= hash.value
         }
     }
