@@ -11,15 +11,40 @@ let package = Package(
         .library(name: "Datasets", targets: ["Datasets"]),
         .library(name: "Analysis", targets: ["Analysis"]),
         .library(name: "Simulation", targets: ["Simulation"]),
+        .library(name: "ProcessMetrics", targets: ["ProcessMetrics"]),
+    ],
+    traits: [
+        .trait(
+            name: "Jemalloc",
+            description: "Link libjemalloc (apt: libjemalloc-dev) and read allocation statistics with mallctl."
+        ),
+        .trait(
+            name: "MallocInterposer",
+            description: "Count malloc calls and bytes with ordo-one/malloc-interposer (the default)."
+        ),
+        .default(enabledTraits: ["MallocInterposer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .systemLibrary(name: "CJemalloc", path: "Sources/CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        .systemLibrary(name: "CGlibcMalloc", path: "Sources/CGlibcMalloc"),
+        .target(
+            name: "ProcessMetrics",
+            dependencies: [
+                .target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"])),
+                .target(name: "CGlibcMalloc", condition: .when(platforms: [.linux])),
+                .product(
+                    name: "MallocInterposerSwift", package: "malloc-interposer",
+                    condition: .when(traits: ["MallocInterposer"])
+                ),
+            ]
+        ),
         .target(name: "HealthCore"),
         .target(name: "PaymentsCore"),
         .target(
@@ -41,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "simharness",
             dependencies: [
-                "Analysis", "Datasets", "Simulation", "CMalloc",
+                "Analysis", "Datasets", "Simulation", "CGlibcMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +94,12 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "CLITests", dependencies: ["simharness", "TestSupport"]),
+        .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"]),
+        .testTarget(
+            name: "PerformanceTests",
+            dependencies: ["ProcessMetrics", "HealthCore", "PaymentsCore"],
+            exclude: ["Baselines"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

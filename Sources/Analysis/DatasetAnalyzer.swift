@@ -53,7 +53,7 @@ public enum DatasetAnalyzer {
         let (users, userTotals) = try UsersStage.run(files[.users], log: &log)
         debugRSS("users")
         totals.files[.users] = userTotals
-        var payments: (rows: [PaymentRow], decoder: PaymentRowDecoder)?
+        var payments: (rows: [DecodedPayment], decoder: PaymentRowDecoder)?
         if let file = files[.payments] { payments = try PaymentsStage.read(file, users: users) }
         totals.files[.payments] = try await PaymentsStage.run(
             rows: payments?.rows ?? [], decoder: payments?.decoder ?? PaymentRowDecoder(users: users, file: ""),

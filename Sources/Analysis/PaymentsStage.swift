@@ -8,9 +8,9 @@ public enum PaymentsStage {
     public static let ledgerHeader = "user_id,currency,captured_minor,refunded_minor,balance_minor"
 
     /// Reads and validates the rows; refuses a repeated `payment_id` before anything is processed.
-    static func read(_ file: DatasetFile, users: UserDirectory) throws -> (rows: [PaymentRow], decoder: PaymentRowDecoder) {
+    static func read(_ file: DatasetFile, users: UserDirectory) throws -> (rows: [DecodedPayment], decoder: PaymentRowDecoder) {
         var decoder = PaymentRowDecoder(users: users, file: file.name)
-        var rows: [PaymentRow] = []
+        var rows: [DecodedPayment] = []
         try RowReading.forEachRow(file) { line, verdict, tokenizer in
             var column: Int?
             if case .malformed(let c) = verdict { column = c }
@@ -20,7 +20,7 @@ public enum PaymentsStage {
     }
 
     static func run(
-        rows: [PaymentRow], decoder: PaymentRowDecoder, file: DatasetFile?, users: UserDirectory, options: AnalysisOptions,
+        rows: [DecodedPayment], decoder: PaymentRowDecoder, file: DatasetFile?, users: UserDirectory, options: AnalysisOptions,
         out: OutputDirectory, log: inout RejectionLog
     ) async throws -> FileTotals? {
         let ledger = try out.create("payments_ledger.csv")
@@ -67,7 +67,7 @@ public enum PaymentsStage {
     }
 
     static func process(
-        users: Range<Int>, byUser: [[Int32]], rows: [PaymentRow], rank: [UInt32], policy: RetryPolicy, ids: ByteArena
+        users: Range<Int>, byUser: [[Int32]], rows: [DecodedPayment], rank: [UInt32], policy: RetryPolicy, ids: ByteArena
     ) -> UserBatchResult {
         var result = UserBatchResult()
         var processor = PaymentProcessor(policy: policy, seed: UInt64(users.lowerBound))
@@ -106,7 +106,7 @@ public enum PaymentsStage {
     }
 
     static func writeOutcomes(
-        rows: [PaymentRow], outcomes: [PaymentOutcome?], rank: [UInt32], ids: ByteStringTable, file: DatasetFile,
+        rows: [DecodedPayment], outcomes: [PaymentOutcome?], rank: [UInt32], ids: ByteStringTable, file: DatasetFile,
         out: OutputDirectory, log: inout RejectionLog
     ) throws -> FileTotals {
         var totals = FileTotals(read: rows.count)

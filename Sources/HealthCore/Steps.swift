@@ -103,7 +103,8 @@ public struct StepAccumulator: Sendable {
         if !openPhones.isEmpty {
             let uncoveredFrom = max(sweep, watchEnd)
             var kept = 0
-            for phone in openPhones {
+            for index in openPhones.indices {
+                let phone = openPhones[index]
                 let upTo = min(time, phone.end)
                 if upTo > uncoveredFrom { spread(phone.rate, from: uncoveredFrom, to: upTo, whole: nil) }
                 if phone.end > time {

@@ -1,4 +1,4 @@
-import CMalloc
+import CGlibcMalloc
 
 /// Process-wide allocator settings for large batch runs.
 enum MemoryTuning {

@@ -4,7 +4,7 @@ import Testing
 
 extension PaymentRowDecoder {
     /// Decodes `row` tokenized under the standard payments header, as line `line`.
-    mutating func decode(_ row: CSVRowBuilder, line: Int = 2) throws -> PaymentRow {
+    mutating func decode(_ row: CSVRowBuilder, line: Int = 2) throws -> DecodedPayment {
         let tokenizer = try RowTokenizer.csv(.payments)
         return try withBytes(row.line) { bytes in
             try #require(tokenizer.tokenize(bytes) == .row)

@@ -2,7 +2,7 @@ import PaymentsCore
 
 /// A payment row as read: the request for the processor, its user, and the rejection decided
 /// while reading (`malformed`, `unknown_user`), if any.
-public struct PaymentRow: Sendable {
+public struct DecodedPayment: Sendable {
     public var request: PaymentRequest
     /// The accepted user the row names, `.max` when none.
     public var user: UInt32
@@ -31,7 +31,7 @@ public struct PaymentRowDecoder {
     /// Decodes one row; throws `InputRefusal` when its `payment_id` was seen before.
     public mutating func decode(
         line: Int, malformedColumn: Int?, fields f: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>, tokenized: Bool
-    ) throws -> PaymentRow {
+    ) throws -> DecodedPayment {
         typealias C = Column.Payments
         let id = ids.intern(f[C.id]).id
         while lineOfPayment.count < ids.count { lineOfPayment.append(0) }
@@ -58,7 +58,7 @@ public struct PaymentRowDecoder {
             amountMinor: FieldParsing.int64(f[C.amount]), currency: Currency(codeBytes: f[C.currency]),
             createdAt: createdAt ?? 0, refundOf: refundOf, script: script ?? GatewayScript([.approved])
         )
-        var row = PaymentRow(request: request, user: user, rejection: nil, column: -1, line: line)
+        var row = DecodedPayment(request: request, user: user, rejection: nil, column: -1, line: line)
         var badColumn: Int? = malformedColumn
         if tokenized && badColumn == nil {
             if f[C.id].isEmpty { badColumn = C.id }

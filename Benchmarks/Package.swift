@@ -1,0 +1,36 @@
+// swift-tools-version: 6.1
+// The package-benchmark suite, a package of its own so that the main package builds stay fast.
+// Run from this directory: `swift package benchmark`; CI runs `scripts/perf-gate.sh`.
+import PackageDescription
+
+let benchmarkDependencies: [Target.Dependency] = [
+    .product(name: "Benchmark", package: "benchmark"),
+    .product(name: "HealthCore", package: "SimHarness"),
+    .product(name: "PaymentsCore", package: "SimHarness"),
+]
+
+let package = Package(
+    name: "SimHarnessBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "SimHarness", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // Per-event cost: wall clock, throughput, CPU time and malloc counts.
+        .executableTarget(
+            name: "CoreAlgorithms",
+            dependencies: benchmarkDependencies,
+            path: "Benchmarks/CoreAlgorithms",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Peak resident memory, apart: its sampling thread allocates and would spoil the malloc counts.
+        .executableTarget(
+            name: "PeakMemory",
+            dependencies: benchmarkDependencies,
+            path: "Benchmarks/PeakMemory",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,103 @@
+/// Where allocation statistics come from, fixed at build time by the package traits:
+/// `Jemalloc` (jemalloc's own statistics), `MallocInterposer` (the default: counted malloc calls),
+/// or neither (the C library's heap counters only).
+public enum AllocationBackend: String, Sendable, Codable {
+    case jemalloc
+    case mallocInterposer
+    case libc
+
+    /// The backend this build uses; with both traits enabled jemalloc wins.
+    public static var current: AllocationBackend {
+        #if Jemalloc
+        .jemalloc
+        #elseif MallocInterposer
+        .mallocInterposer
+        #else
+        .libc
+        #endif
+    }
+
+    /// Whether `AllocationStatistics.allocations` is available.
+    public var countsAllocations: Bool { self != .libc }
+}
+
+/// A snapshot of the allocator's statistics; a field the backend cannot provide is `nil`.
+///
+/// | field | jemalloc | malloc-interposer | libc (glibc) |
+/// | --- | --- | --- | --- |
+/// | `allocations` | `small.nrequests + large.nrequests` | malloc calls | — |
+/// | `allocatedBytes` | — | bytes requested | — |
+/// | `bytesInUse` | `stats.allocated` | `mallinfo2` | `mallinfo2` |
+/// | `activeBytes`, `residentBytes` | `stats.active`, `stats.resident` | — | — |
+public struct AllocationStatistics: Hashable, Sendable, Codable {
+    /// Allocation calls counted so far (cumulative; only differences between snapshots mean anything).
+    public var allocations: Int?
+    /// Bytes requested by those calls (cumulative).
+    public var allocatedBytes: Int?
+    /// Bytes in live allocations now.
+    public var bytesInUse: Int?
+    /// Bytes in pages the allocator has in use for live allocations (jemalloc `stats.active`).
+    public var activeBytes: Int?
+    /// Bytes of allocator memory that is resident (jemalloc `stats.resident`).
+    public var residentBytes: Int?
+
+    public init(
+        allocations: Int? = nil, allocatedBytes: Int? = nil, bytesInUse: Int? = nil,
+        activeBytes: Int? = nil, residentBytes: Int? = nil
+    ) {
+        self.allocations = allocations
+        self.allocatedBytes = allocatedBytes
+        self.bytesInUse = bytesInUse
+        self.activeBytes = activeBytes
+        self.residentBytes = residentBytes
+    }
+
+    /// The statistics now. With jemalloc this first flushes the calling thread's cache so that its
+    /// requests are counted; other threads' counts arrive when their caches flush, so a multi-threaded
+    /// caller should have each worker call `AllocationStatistics.publishCurrentThread()` when it is done.
+    public static func current() -> AllocationStatistics {
+        AllocatorProbe.read()
+    }
+
+    /// Makes the calling thread's pending allocation counts visible to `current()` (jemalloc's
+    /// per-thread cache); a no-op with the other backends, which count every call as it happens.
+    public static func publishCurrentThread() {
+        AllocatorProbe.flushThreadCache()
+    }
+
+    /// What happened between `earlier` and this snapshot.
+    public func delta(since earlier: AllocationStatistics) -> AllocationDelta {
+        AllocationDelta(
+            allocations: difference(allocations, earlier.allocations),
+            allocatedBytes: difference(allocatedBytes, earlier.allocatedBytes),
+            bytesInUseChange: difference(bytesInUse, earlier.bytesInUse)
+        )
+    }
+
+    private func difference(_ later: Int?, _ earlier: Int?) -> Int? {
+        guard let later, let earlier else { return nil }
+        return later - earlier
+    }
+}
+
+/// Allocation activity over an interval; `nil` where the backend cannot tell.
+public struct AllocationDelta: Hashable, Sendable, Codable {
+    public var allocations: Int?
+    public var allocatedBytes: Int?
+    /// Live bytes at the end minus live bytes at the start (negative when memory was freed).
+    public var bytesInUseChange: Int?
+
+    public init(allocations: Int? = nil, allocatedBytes: Int? = nil, bytesInUseChange: Int? = nil) {
+        self.allocations = allocations
+        self.allocatedBytes = allocatedBytes
+        self.bytesInUseChange = bytesInUseChange
+    }
+
+    /// Runs `body` and reports its allocations (those of other threads in the meantime included).
+    public static func measure<T>(_ body: () throws -> T) rethrows -> (result: T, delta: AllocationDelta) {
+        let before = AllocationStatistics.current()
+        let result = try body()
+        let after = AllocationStatistics.current()
+        return (result, after.delta(since: before))
+    }
+}

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The resident set of this process as Linux reports it in `/proc/self/status`.
+public struct ResidentMemory: Hashable, Sendable, Codable {
+    /// `VmRSS`: resident bytes now.
+    public var currentBytes: Int
+    /// `VmHWM`: the high-water mark of `VmRSS` since start or since `resetPeak()`.
+    public var peakBytes: Int
+
+    public init(currentBytes: Int, peakBytes: Int) {
+        self.currentBytes = currentBytes
+        self.peakBytes = peakBytes
+    }
+
+    /// Reads `/proc/self/status`; `nil` where it does not exist (not Linux) or lacks the fields.
+    public static func current() -> ResidentMemory? {
+        guard let text = readSmallFile("/proc/self/status") else { return nil }
+        return parse(status: text)
+    }
+
+    /// Extracts `VmRSS` and `VmHWM` (in kB) from the text of a `/proc/<pid>/status` file.
+    public static func parse(status text: String) -> ResidentMemory? {
+        var current: Int?
+        var peak: Int?
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("VmRSS:") { current = kilobytes(line) }
+            if line.hasPrefix("VmHWM:") { peak = kilobytes(line) }
+        }
+        guard let current, let peak else { return nil }
+        return ResidentMemory(currentBytes: current * 1024, peakBytes: peak * 1024)
+    }
+
+    /// Resets the high-water mark to the current resident size (`echo 5 > /proc/self/clear_refs`,
+    /// Linux 4.0+), so that the next `peakBytes` covers only what runs after this call.
+    /// Returns false when the kernel refuses it; `peakBytes` then keeps counting from process start.
+    @discardableResult
+    public static func resetPeak() -> Bool {
+        let fd = open("/proc/self/clear_refs", O_WRONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return write(fd, "5", 1) == 1
+    }
+
+    private static func kilobytes(_ line: Substring) -> Int? {
+        line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) }
+    }
+}
+
+/// The contents of a small text file such as those under `/proc`, or `nil` if it cannot be read.
+func readSmallFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 { return nil }
+        if n == 0 { break }
+        bytes.append(contentsOf: chunk[0..<n])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@Suite("generate then analyze, from the command line")
+struct GenerateAnalyzeTests {
+    static let specOutputs = [
+        "fasting_summary.csv", "fasting_daily.csv", "steps_daily.csv", "payments_outcomes.csv", "payments_ledger.csv", "totals.json",
+    ]
+
+    func generateAndAnalyze(_ extra: [String]) throws -> (dataset: URL, results: URL) {
+        let root = try temporaryDirectory()
+        let dataset = root.appendingPathComponent("data"), results = root.appendingPathComponent("out")
+        let generated = try SimHarnessProcess.run(
+            ["generate", "--scenario", "smoke", "--users", "60", "--days", "3", "--seed", "7", "--out", dataset.path] + extra
+        )
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let analyzed = try SimHarnessProcess.run(["analyze", "--input", dataset.path, "--out", results.path])
+        #expect(analyzed.status == 0, "\(analyzed.stderr)")
+        return (dataset, results)
+    }
+
+    @Test("analyze reads every format generate writes, with identical results",
+          arguments: [["--format", "ndjson"], ["--gzip"], ["--format", "ndjson", "--gzip"], ["--format", "sqlite"]])
+    func everyFormat(extra: [String]) throws {
+        // Given the same scenario and seed written as CSV and in another format
+        let csv = try generateAndAnalyze([])
+        let other = try generateAndAnalyze(extra)
+        defer {
+            try? FileManager.default.removeItem(at: csv.dataset.deletingLastPathComponent())
+            try? FileManager.default.removeItem(at: other.dataset.deletingLastPathComponent())
+        }
+        // Then analyze's SPEC outputs are byte-identical
+        for name in Self.specOutputs {
+            let a = try String(contentsOf: csv.results.appendingPathComponent(name), encoding: .utf8)
+            let b = try String(contentsOf: other.results.appendingPathComponent(name), encoding: .utf8)
+            #expect(a == b, "\(name) differs for \(extra)")
+        }
+    }
+
+    @Test("every injected fault is found by analyze with its reason")
+    func faultsAreFound() throws {
+        // Given a generated dataset and its manifest of injected faults
+        let run = try generateAndAnalyze([])
+        defer { try? FileManager.default.removeItem(at: run.dataset.deletingLastPathComponent()) }
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: run.dataset.appendingPathComponent("manifest.json"))) as! [String: Any]
+        let totals = try JSONSerialization.jsonObject(with: Data(contentsOf: run.results.appendingPathComponent("totals.json"))) as! [String: Any]
+        let faults = try #require(manifest["faults"] as? [String: [String: Int]])
+        // Then, for each file, the rejections counted per reason equal the faults injected
+        for kind in ["meals", "steps", "payments"] {
+            let rejected = try #require((totals[kind] as? [String: Any])?["rejected"] as? [String: Int])
+            let injected = try #require(faults[kind]).filter { $0.key != "out_of_order" && $0.value > 0 }
+            #expect(rejected == injected, "\(kind)")
+        }
+    }
+}

@@ -1,0 +1,244 @@
+// Fixed, seeded workloads of the core algorithms, shared by the XCTest performance tests and (through
+// a symbolic link) the package-benchmark suite in Benchmarks/, so both measure the same work.
+import HealthCore
+import PaymentsCore
+
+/// A regression added on purpose to a workload, to show that the performance gates catch it.
+/// Chosen with `SIMHARNESS_INJECT_REGRESSION` (`allocation` or `slowdown`); `none` otherwise.
+enum InjectedRegression: String, Sendable {
+    case none
+    /// One heap allocation (and free) per event.
+    case allocation
+    /// 48 dependent multiply-xorshift rounds per event: about 75 ns, several times the cost of the
+    /// fasting analyzer's work on an event (~10 ns), well past the gates' 2× and 2.5× time tolerances.
+    case slowdown
+
+    /// The regression named by `SIMHARNESS_INJECT_REGRESSION`.
+    static func fromEnvironment(_ environment: [String: String]) -> InjectedRegression {
+        environment["SIMHARNESS_INJECT_REGRESSION"].flatMap(InjectedRegression.init(rawValue:)) ?? .none
+    }
+
+    /// The extra work for the event at `index`; its result feeds the checksum so it cannot be removed.
+    @inline(__always) func perEvent(_ index: Int) -> UInt64 {
+        switch self {
+        case .none:
+            return 0
+        case .allocation:
+            let block = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 8)
+            block.storeBytes(of: UInt64(index), as: UInt64.self)
+            defer { block.deallocate() }
+            return UInt64(UInt(bitPattern: block)) ^ block.load(as: UInt64.self)
+        case .slowdown:
+            var x = UInt64(index)
+            for _ in 0..<48 {
+                x = (x ^ (x >> 31)) &* 0xBF58_476D_1CE4_E5B9
+            }
+            return x
+        }
+    }
+}
+
+/// Uniform draws from a seeded `SplitMix64`.
+struct WorkloadRandom {
+    var generator: SplitMix64
+
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
+
+    mutating func int(_ range: ClosedRange<Int64>) -> Int64 { Int64.random(in: range, using: &generator) }
+
+    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &generator) < percent }
+
+    mutating func utcOffsetMinutes() -> Int32 { Int32(int(-12...14) * 60) }
+}
+
+/// Each user's slice of a contiguous event array, with the user's UTC offset.
+struct UserSlice: Sendable {
+    var events: Range<Int>
+    var utcOffsetMinutes: Int32
+}
+
+/// Exactly `events` meals of as many users as it takes, `days` days each (3 to 5 meals a day, some
+/// overlapping; the last user's history is cut short), each user's sorted by `Meal.precedes`, fed
+/// through `FastingAccumulator`.
+struct FastingWorkload: Sendable {
+    static let firstDay: Int64 = 20_000  // 2024-10-04
+
+    var meals: [Meal] = []
+    var users: [UserSlice] = []
+    var protocols: [FastingProtocol] = []
+
+    init(events: Int, days: Int, seed: UInt64) {
+        var random = WorkloadRandom(seed: seed)
+        meals.reserveCapacity(events + days * 5)
+        var user = 0
+        while meals.count < events {
+            let offset = random.utcOffsetMinutes()
+            let start = meals.count
+            var dayMeals: [Meal] = []
+            for day in 0..<Int64(days) {
+                let midnight = LocalDay(index: Self.firstDay + day).startInstant(utcOffsetMinutes: offset)
+                dayMeals.removeAll(keepingCapacity: true)
+                for hour in [8, 13, 19] as [Int64] {
+                    let start = midnight + hour * 3600 + random.int(-5400...5400)
+                    dayMeals.append(Meal(start: start, end: start + random.int(300...3600), kcalMicros: random.int(100...900) * 1_000_000))
+                }
+                for _ in 0..<random.int(0...2) {
+                    let start = midnight + random.int(6...23) * 3600
+                    dayMeals.append(Meal(start: start, end: start + random.int(0...900), kcalMicros: random.int(50...300) * 1_000_000))
+                }
+                dayMeals.sort(by: Meal.precedes)
+                meals.append(contentsOf: dayMeals)
+            }
+            meals.removeLast(max(0, meals.count - events))
+            users.append(UserSlice(events: start..<meals.count, utcOffsetMinutes: offset))
+            protocols.append(FastingProtocol.allCases[user % FastingProtocol.allCases.count])
+            user += 1
+        }
+    }
+
+    var eventCount: Int { meals.count }
+
+    /// Analyzes every user; returns a checksum of the days and summaries.
+    func run(injecting regression: InjectedRegression) -> UInt64 {
+        var checksum: UInt64 = 0
+        meals.withUnsafeBufferPointer { meals in
+            for (index, user) in users.enumerated() {
+                let configuration = FastingConfiguration(utcOffsetMinutes: user.utcOffsetMinutes, fastingProtocol: protocols[index])
+                var accumulator = FastingAccumulator(configuration: configuration)
+                for event in user.events {
+                    accumulator.add(meals[event]) { checksum &+= UInt64(bitPattern: $0.eatingWindowSeconds) }
+                    checksum &+= regression.perEvent(event)
+                }
+                let summary = accumulator.finish { checksum &+= UInt64(bitPattern: $0.eatingWindowSeconds) }
+                checksum &+= UInt64(bitPattern: summary.totalFastSeconds)
+            }
+        }
+        return checksum
+    }
+}
+
+/// Exactly `events` step samples of as many users as it takes, `days` days each: a watch worn through
+/// the day in 5–15 minute samples with gaps, and a phone reporting overlapping 30–90 minute samples,
+/// each user's sorted by `StepSample.precedes`, fed through `StepAccumulator`.
+struct StepWorkload: Sendable {
+    var samples: [StepSample] = []
+    var users: [UserSlice] = []
+
+    init(events: Int, days: Int, seed: UInt64) {
+        var random = WorkloadRandom(seed: seed)
+        var daySamples: [StepSample] = []
+        samples.reserveCapacity(events + days * 100)
+        while samples.count < events {
+            let offset = random.utcOffsetMinutes()
+            let start = samples.count
+            for day in 0..<Int64(days) {
+                let midnight = LocalDay(index: FastingWorkload.firstDay + day).startInstant(utcOffsetMinutes: offset)
+                daySamples.removeAll(keepingCapacity: true)
+                var t = midnight + 7 * 3600 + random.int(0...3600)
+                while t < midnight + 22 * 3600 {
+                    let end = t + random.int(300...900)
+                    if random.chance(70) {
+                        daySamples.append(StepSample(start: t, end: end, count: Double(random.int(0...1500)), source: .watch))
+                    }
+                    t = end + random.int(0...600)
+                }
+                t = midnight + 6 * 3600 + random.int(0...7200)
+                while t < midnight + 24 * 3600 {
+                    let end = t + random.int(1800...5400)
+                    daySamples.append(StepSample(start: t, end: end, count: Double(random.int(0...6000)), source: .phone))
+                    t = end + random.int(0...3600)
+                }
+                daySamples.sort(by: StepSample.precedes)
+                samples.append(contentsOf: daySamples)
+            }
+            samples.removeLast(max(0, samples.count - events))
+            users.append(UserSlice(events: start..<samples.count, utcOffsetMinutes: offset))
+        }
+    }
+
+    var eventCount: Int { samples.count }
+
+    /// Aggregates every user; returns a checksum of the daily totals.
+    func run(injecting regression: InjectedRegression) -> UInt64 {
+        var checksum: UInt64 = 0
+        samples.withUnsafeBufferPointer { samples in
+            for user in users {
+                var accumulator = StepAccumulator(utcOffsetMinutes: user.utcOffsetMinutes)
+                for event in user.events {
+                    accumulator.add(samples[event]) { checksum &+= UInt64($0.steps) }
+                    checksum &+= regression.perEvent(event)
+                }
+                accumulator.finish { checksum &+= UInt64($0.steps) }
+            }
+        }
+        return checksum
+    }
+}
+
+/// Exactly `events` payments, `perUser` for each user, in processing order: mostly charges that the gateway
+/// approves at once, some declined, timed out, lost or failing every attempt, client retries (same
+/// key and values), idempotency conflicts and refunds of earlier charges. Fed through one
+/// `PaymentProcessor`, restarted for each user.
+struct PaymentWorkload: Sendable {
+    var payments: [PaymentRequest] = []
+    var users: [Range<Int>] = []
+
+    init(events: Int, perUser: Int, seed: UInt64) {
+        var random = WorkloadRandom(seed: seed)
+        let scripts: [GatewayScript] = [
+            GatewayScript([.declined]), GatewayScript([.timedOut, .approved]), GatewayScript([.lost]),
+            GatewayScript([.timedOut, .timedOut, .timedOut]),
+        ]
+        var nextID: UInt32 = 0
+        payments.reserveCapacity(events)
+        while payments.count < events {
+            let start = payments.count
+            var createdAt: Int64 = 1_700_000_000
+            for _ in 0..<min(perUser, events - start) {
+                createdAt += random.int(1...86_400)
+                nextID += 1
+                let previous = payments.count > start ? payments[Int(random.int(Int64(start)...Int64(payments.count - 1)))] : nil
+                var payment = PaymentRequest(
+                    id: nextID, key: nextID, keyLength: 16, kind: .charge, amountMinor: random.int(100...100_000),
+                    currency: Currency.allCases[Int(random.int(0...11))], createdAt: createdAt, refundOf: nil,
+                    script: random.chance(85) ? GatewayScript([.approved]) : scripts[Int(random.int(0...3))]
+                )
+                if let previous, random.chance(10) {
+                    // A client retry: same key and values under a new payment id.
+                    payment.key = previous.key
+                    payment.kind = previous.kind
+                    payment.amountMinor = previous.amountMinor
+                    payment.currency = previous.currency
+                    payment.refundOf = previous.refundOf
+                    if random.chance(10) { payment.amountMinor! += 1 }  // an idempotency conflict
+                } else if let previous, previous.kind == .charge, random.chance(20) {
+                    payment.kind = .refund
+                    payment.refundOf = previous.id
+                    payment.currency = previous.currency
+                    payment.amountMinor = previous.amountMinor.map { max(1, $0 / Int64(random.int(1...4))) }
+                }
+                payments.append(payment)
+            }
+            users.append(start..<payments.count)
+        }
+    }
+
+    var eventCount: Int { payments.count }
+
+    /// Processes every user's payments; returns a checksum of the outcomes.
+    func run(injecting regression: InjectedRegression) -> UInt64 {
+        var processor = PaymentProcessor(seed: 7)
+        var checksum: UInt64 = 0
+        payments.withUnsafeBufferPointer { payments in
+            for user in users {
+                processor.startUser()
+                for event in user {
+                    let outcome = processor.process(payments[event])
+                    checksum &+= UInt64(outcome.attempts) &+ UInt64(bitPattern: outcome.latencyMillis)
+                    checksum &+= regression.perEvent(event)
+                }
+            }
+        }
+        return checksum
+    }
+}
