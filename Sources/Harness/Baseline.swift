@@ -12,7 +12,7 @@ public enum BaselineKind: String, Sendable, Codable, CaseIterable {
     case throughput
     /// Memory, lower is better, not scaled.
     case memory
-    /// Allocation calls: deterministic, more is a regression, fewer an improvement.
+    /// Allocation calls: nearly deterministic, more is a regression, fewer an improvement.
     case allocations
     /// A deterministic count (events, rejections, states, simulated latencies): must not change.
     case exact
@@ -38,7 +38,10 @@ public struct BaselineTolerance: Sendable, Equatable {
         case .cpuTime: BaselineTolerance(relative: 0.25, absolute: 0.05)
         case .throughput: BaselineTolerance(relative: 0.2)
         case .memory: BaselineTolerance(relative: 0.1, absolute: 2)
-        case .allocations, .exact: BaselineTolerance(relative: 0)
+        // The pipeline's allocations are fixed; the Swift runtime's (threads, metadata) vary by a
+        // few dozen from run to run.
+        case .allocations: BaselineTolerance(relative: 0.001, absolute: 64)
+        case .exact: BaselineTolerance(relative: 0)
         }
     }
 }

@@ -2,31 +2,35 @@ import Synchronization
 
 /// A bounded queue between one producing task and one consuming task. `send` waits while
 /// `capacity` items are queued (backpressure) and `receive` while none is; cancelling either task
-/// ends its side at once (`send` returns false, `receive` nil). Items handed back with `recycle`
-/// come out of `reuse`, so batches keep their memory from one round to the next.
+/// ends its side at once (`send` returns false, `receive` nil). Waiting allocates nothing (unsafe
+/// continuations, each resumed exactly once under the lock's protocol below).
 final class BatchChannel<Item: Sendable>: Sendable {
     private struct State {
         var queue: [Item] = []
-        var spare: [Item] = []
         var closed = false
-        var sender: CheckedContinuation<Void, Never>?
-        var receiver: CheckedContinuation<Void, Never>?
+        var sender: UnsafeContinuation<Void, Never>?
+        var receiver: UnsafeContinuation<Void, Never>?
     }
 
     private enum Side { case sender, receiver }
 
     let capacity: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    init(capacity: Int) {
-        precondition(capacity >= 1, "a channel holds at least one item")
+    /// A channel holding up to `capacity` items, starting with `items` queued.
+    init(capacity: Int, holding items: [Item] = []) {
+        precondition(capacity >= 1 && items.count <= capacity, "a channel holds at least one item, and its initial items")
         self.capacity = capacity
+        var initial = State()
+        initial.queue.reserveCapacity(capacity)
+        initial.queue.append(contentsOf: items)
+        state = Mutex(initial)
     }
 
     /// Queues `item`, waiting for room; false when the channel was closed or the task cancelled.
     func send(_ item: Item) async -> Bool {
         while !Task.isCancelled {
-            let (accepted, wake) = state.withLock { s -> (Bool?, CheckedContinuation<Void, Never>?) in
+            let (accepted, wake) = state.withLock { s -> (Bool?, UnsafeContinuation<Void, Never>?) in
                 if s.closed { return (false, nil) }
                 guard s.queue.count < capacity else { return (nil, nil) }
                 s.queue.append(item)
@@ -42,7 +46,7 @@ final class BatchChannel<Item: Sendable>: Sendable {
     /// The next item, waiting for one; nil once the channel is closed and empty, or the task cancelled.
     func receive() async -> Item? {
         while !Task.isCancelled {
-            let (item, finished, wake) = state.withLock { s -> (Item?, Bool, CheckedContinuation<Void, Never>?) in
+            let (item, finished, wake) = state.withLock { s -> (Item?, Bool, UnsafeContinuation<Void, Never>?) in
                 if !s.queue.isEmpty { return (s.queue.removeFirst(), false, s.sender.take()) }
                 return (nil, s.closed, nil)
             }
@@ -64,22 +68,10 @@ final class BatchChannel<Item: Sendable>: Sendable {
         receiver?.resume()
     }
 
-    /// Hands a used item back to the producer (at most `capacity + 1` are kept).
-    func recycle(_ item: Item) {
-        state.withLock { s in
-            if s.spare.count <= capacity { s.spare.append(item) }
-        }
-    }
-
-    /// An item given back by the consumer, if any.
-    func reuse() -> Item? {
-        state.withLock { $0.spare.popLast() }
-    }
-
     /// Suspends until the other side may have changed what `side` waits for, or the task is cancelled.
     private func wait(as side: Side) async {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 let ready = state.withLock { s -> Bool in
                     let satisfied = side == .sender ? s.queue.count < capacity : !s.queue.isEmpty
                     if Task.isCancelled || s.closed || satisfied { return true }

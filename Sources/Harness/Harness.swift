@@ -154,7 +154,8 @@ public enum Harness {
 }
 
 /// A batch on its way from a generating task to an analyzing task and back; one task holds it
-/// at a time (the channel hands it over), so it is reused without copying its arrays.
+/// at a time (the channels hand it over), so it is reused without copying its arrays. Each
+/// partition has a fixed pool of them, so allocations do not depend on timing.
 final class WorkItem: @unchecked Sendable {
     var batch = SimulationBatch()
     /// The batch's place in the whole run: pass × batches per pass + batch index.
@@ -236,9 +237,13 @@ struct Pipeline: Sendable {
         let monitored = monitor.isNeeded
         return await withTaskGroup(of: Finished.self) { group in
             for partition in 0..<tasks {
-                let channel = BatchChannel<WorkItem>(capacity: capacity)
-                group.addTask { await produce(partition: partition, into: channel, start: start, pacer: pacer) }
-                group.addTask { await consume(partition: partition, from: channel, publishing: monitored) }
+                // Generated batches go one way, emptied ones come back: one being generated, one
+                // being analyzed, and `capacity` waiting in between.
+                let pool = capacity + 2
+                let full = BatchChannel<WorkItem>(capacity: capacity)
+                let empty = BatchChannel<WorkItem>(capacity: pool, holding: (0..<pool).map { _ in WorkItem() })
+                group.addTask { await produce(partition: partition, from: empty, into: full, start: start, pacer: pacer) }
+                group.addTask { await consume(partition: partition, from: full, returningTo: empty, publishing: monitored) }
             }
             if monitored { group.addTask { .monitor(await monitor.run()) } }
             var workers = 2 * tasks
@@ -260,8 +265,10 @@ struct Pipeline: Sendable {
         }
     }
 
-    private func produce(partition: Int, into channel: BatchChannel<WorkItem>, start: Duration, pacer: Pacer?) async -> Finished {
-        defer { channel.close() }
+    private func produce(
+        partition: Int, from empty: BatchChannel<WorkItem>, into full: BatchChannel<WorkItem>, start: Duration, pacer: Pacer?
+    ) async -> Finished {
+        defer { full.close() }
         guard !parts.isEmpty else { return .producer }
         var simulator: (pass: Int, value: Simulator)?
         var sequence = partition
@@ -270,7 +277,7 @@ struct Pipeline: Sendable {
             if pass > 0, !load.repeats { break }
             if let limit = load.timeLimit, clock.now() - start >= limit { break }
             if simulator?.pass != pass { simulator = (pass, Simulator(scenario: scenario, seed: seed &+ UInt64(pass))) }
-            let item = channel.reuse() ?? WorkItem()
+            guard let item = await empty.receive() else { break }
             let began = settings.timing ? Stopwatch.now() : 0
             simulator!.value.fill(&item.batch, with: parts[sequence % parts.count])
             item.generationNanos = settings.timing ? Stopwatch.now() &- began : nil
@@ -278,22 +285,24 @@ struct Pipeline: Sendable {
             if let pacer {
                 guard (try? await pacer.admit(events: item.batch.eventCount)) == true else { break }
             }
-            guard await channel.send(item) else { break }
+            guard await full.send(item) else { break }
             sequence += tasks
         }
         return .producer
     }
 
-    private func consume(partition: Int, from channel: BatchChannel<WorkItem>, publishing: Bool) async -> Finished {
+    private func consume(
+        partition: Int, from full: BatchChannel<WorkItem>, returningTo empty: BatchChannel<WorkItem>, publishing: Bool
+    ) async -> Finished {
         var analyzer = BatchAnalyzer(settings: settings)
         var sinceLastPublish = 0
-        while let item = await channel.receive() {
+        while let item = await full.receive() {
             analyzer.recordGeneration(of: item.batch, nanos: item.generationNanos)
             var output: BatchOutput? = sink == nil ? nil : BatchOutput()
             analyzer.analyze(item.batch, output: &output)
             let events = item.batch.eventCount
             let sequence = item.sequence
-            channel.recycle(item)
+            _ = await empty.send(item)
             if let output, let sink {
                 do { try await sink.submit(sequence, output) } catch is CancellationError {
                     break
