@@ -34,7 +34,12 @@ struct MergeCommand: AsyncParsableCommand {
         do { merged = try RunResult.merged(decoded) } catch {
             throw failure("merge", error.message, status: HarnessExit.invalidInput)
         }
-        print(Summary.render(merged, style: stdoutStyle), terminator: "")
+        // With the JSON on stdout, the summary goes to stderr.
+        if json == "-" {
+            FileHandle.standardError.write(Data(Summary.render(merged, style: TextStyle(enabled: false)).utf8))
+        } else {
+            print(Summary.render(merged, style: stdoutStyle), terminator: "")
+        }
         if let json {
             do { try writeOutput(try ResultJSON.encode(merged), to: json) } catch {
                 throw failure("merge", "cannot write \(json): \(error)", status: HarnessExit.internalError)

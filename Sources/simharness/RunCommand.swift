@@ -48,7 +48,12 @@ struct RunCommand: AsyncParsableCommand {
             throw failure("run", "\(error)", status: HarnessExit.internalError)
         }
         progress.clear()
-        print(Summary.render(result, style: stdoutStyle), terminator: "")
+        // With the JSON on stdout, the summary goes to stderr.
+        if json == "-" {
+            FileHandle.standardError.write(Data(Summary.render(result, style: TextStyle(enabled: false)).utf8))
+        } else {
+            print(Summary.render(result, style: stdoutStyle), terminator: "")
+        }
         if let json {
             do { try writeOutput(try ResultJSON.encode(result), to: json) } catch {
                 throw failure("run", "cannot write \(json): \(error)", status: HarnessExit.internalError)

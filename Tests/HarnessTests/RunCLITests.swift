@@ -46,6 +46,16 @@ struct RunCLITests {
         #expect(!sut.stdout.contains("\u{1B}["), "no colours without a terminal")
     }
 
+    @Test("--json - writes the result to stdout and the summary to stderr")
+    func jsonToStdout() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let sut = try HarnessCLI.run(["run", "--scenario", try scenario(in: directory), "--json", "-"])
+        #expect(sut.status == 0)
+        #expect(try ResultJSON.decode(Data(sut.stdout.utf8)).metrics.users == 40)
+        #expect(sut.stderr.contains("simharness run: tiny"))
+    }
+
     @Test("a failed threshold exits 1; an abort_on_fail one stops the run and exits 1", arguments: [
         "thresholds:\n  - users > 40\n", "load:\n  batch_users: 1\nthresholds:\n  - check: users < 0\n    abort_on_fail: true\n",
     ])
