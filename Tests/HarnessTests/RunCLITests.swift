@@ -3,7 +3,7 @@ import Testing
 @testable import Harness
 
 /// Runs the built `simharness` executable.
-private enum HarnessCLI {
+enum HarnessCLI {
     static var executable: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("simharness")
     }
@@ -90,6 +90,40 @@ struct RunCLITests {
         let sut = try HarnessCLI.run(["run", "--scenario", path])
         #expect(sut.status == 2)
         #expect(sut.stderr.contains("\(path):7: unknown metric 'total.events_per_sec' (did you mean 'total.events_per_s'?)"), "\(sut.stderr)")
+    }
+
+    @Test("Ctrl-C stops a run at once: the summary of what was done, exit 130")
+    func interrupted() throws {
+        // Given a run meant to last a minute
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let process = Process()
+        process.executableURL = HarnessCLI.executable
+        process.arguments = ["run", "--scenario", try scenario(in: directory, "load:\n  model: duration\n  duration: 60s\n")]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = Pipe()
+        let started = Date()
+        try process.run()
+        // When SIGINT arrives once the run has set up its handler
+        while !handlesInterrupt(process.processIdentifier), Date().timeIntervalSince(started) < 30 {}
+        process.interrupt()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // Then it ends long before the minute, as cancelled, with 130
+        #expect(process.terminationStatus == 130)
+        #expect(stdout.contains("cancelled in"))
+        #expect(Date().timeIntervalSince(started) < 30)
+    }
+
+    /// Whether process `pid` catches SIGINT (bit 1 of `SigCgt` in its status): the signal source
+    /// that cancels the run is in place.
+    private func handlesInterrupt(_ pid: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+              let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & 2 != 0
     }
 
     @Test("a result that cannot be written is an internal error, exit 3")
