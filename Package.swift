@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Analysis", targets: ["Analysis"]),
         .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "ProcessMetrics", targets: ["ProcessMetrics"]),
+        .library(name: "Harness", targets: ["Harness"]),
     ],
     traits: [
         .trait(
@@ -29,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -63,10 +65,18 @@ let package = Package(
             ]
         ),
         .target(name: "Analysis", dependencies: ["Datasets", "HealthCore", "PaymentsCore"]),
+        .target(
+            name: "Harness",
+            dependencies: [
+                "Simulation", "Analysis", "Datasets", "HealthCore", "PaymentsCore", "ProcessMetrics",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .executableTarget(
             name: "simharness",
             dependencies: [
-                "Analysis", "Datasets", "Simulation", "ProcessMetrics", "CGlibcMalloc",
+                "Analysis", "Datasets", "Simulation", "Harness", "ProcessMetrics", "CGlibcMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -95,6 +105,10 @@ let package = Package(
         ),
         .testTarget(name: "CLITests", dependencies: ["simharness", "TestSupport"]),
         .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"]),
+        .testTarget(
+            name: "HarnessTests",
+            dependencies: ["simharness", "Harness", "Simulation", "Analysis", "Datasets", "HealthCore", "PaymentsCore", "ProcessMetrics"]
+        ),
         .testTarget(
             name: "PerformanceTests",
             dependencies: ["ProcessMetrics", "HealthCore", "PaymentsCore"],

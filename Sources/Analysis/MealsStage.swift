@@ -11,9 +11,9 @@ struct MealDecoding: CandidateDecoding {
 }
 
 /// Meals through the fasting analyzer: `fasting_summary.csv` and `fasting_daily.csv` (SPEC §2).
-enum MealsStage {
-    static let summaryHeader = "user_id,meals,rejected,episodes,fasts,total_fast_s,longest_fast_s,evaluated_days,compliant_days"
-    static let dailyHeader = "user_id,day,episodes,kcal,eating_window_s,fasts_ended,longest_fast_ended_s,compliant"
+public enum MealsStage {
+    public static let summaryHeader = "user_id,meals,rejected,episodes,fasts,total_fast_s,longest_fast_s,evaluated_days,compliant_days"
+    public static let dailyHeader = "user_id,day,episodes,kcal,eating_window_s,fasts_ended,longest_fast_ended_s,compliant"
 
     static func run(
         _ file: DatasetFile?, users: UserDirectory, options: AnalysisOptions, out: OutputDirectory, log: inout RejectionLog

@@ -2,28 +2,28 @@ import Datasets
 import HealthCore
 
 /// Bytes of an output file being formatted, without a `String` per field.
-struct OutputBuffer: Sendable {
-    private(set) var bytes: [UInt8] = []
+public struct OutputBuffer: Sendable {
+    public private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
 
-    init(line: String) { bytes = Array(line.utf8) + [UInt8(ascii: "\n")] }
+    public init(line: String) { bytes = Array(line.utf8) + [UInt8(ascii: "\n")] }
 
-    var isEmpty: Bool { bytes.isEmpty }
+    public var isEmpty: Bool { bytes.isEmpty }
 
-    @inline(__always) mutating func byte(_ b: UInt8) { bytes.append(b) }
-    @inline(__always) mutating func comma() { bytes.append(UInt8(ascii: ",")) }
-    @inline(__always) mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
+    @inline(__always) public mutating func byte(_ b: UInt8) { bytes.append(b) }
+    @inline(__always) public mutating func comma() { bytes.append(UInt8(ascii: ",")) }
+    @inline(__always) public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
 
-    mutating func text(_ s: String) { bytes.append(contentsOf: s.utf8) }
+    public mutating func text(_ s: String) { bytes.append(contentsOf: s.utf8) }
 
-    mutating func append(_ raw: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: raw) }
+    public mutating func append(_ raw: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: raw) }
 
     mutating func id(_ index: Int, in arena: ByteArena) {
         arena.withBytes(index) { bytes.append(contentsOf: $0) }
     }
 
-    mutating func int(_ value: Int64) {
+    public mutating func int(_ value: Int64) {
         if value < 0 {
             byte(UInt8(ascii: "-"))
             unsigned(value == .min ? UInt64(Int64.max) + 1 : UInt64(-value))
@@ -32,9 +32,9 @@ struct OutputBuffer: Sendable {
         }
     }
 
-    mutating func int(_ value: Int) { int(Int64(value)) }
+    public mutating func int(_ value: Int) { int(Int64(value)) }
 
-    mutating func unsigned(_ value: UInt64) {
+    public mutating func unsigned(_ value: UInt64) {
         var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         var n = 0
         var v = value
@@ -52,7 +52,7 @@ struct OutputBuffer: Sendable {
     }
 
     /// A fixed-point value given in thousandths, with 3 decimals.
-    mutating func milli(_ thousandths: Int64) {
+    public mutating func milli(_ thousandths: Int64) {
         if thousandths < 0 { byte(UInt8(ascii: "-")) }
         let magnitude = thousandths.magnitude
         unsigned(magnitude / 1000)
@@ -64,17 +64,17 @@ struct OutputBuffer: Sendable {
     }
 
     /// Millionths printed with 3 decimals, rounded half away from zero.
-    mutating func micros3(_ micros: Int64) {
+    public mutating func micros3(_ micros: Int64) {
         milli(micros >= 0 ? (micros + 500) / 1000 : (micros - 500) / 1000)
     }
 
     /// A `Double` printed with 3 decimals.
-    mutating func decimal3(_ value: Double) {
+    public mutating func decimal3(_ value: Double) {
         milli(Int64((value * 1000).rounded()))
     }
 
     /// `YYYY-MM-DD`.
-    mutating func day(_ day: LocalDay) {
+    public mutating func day(_ day: LocalDay) {
         let (year, month, dayOfMonth) = day.civil
         if year < 0 || year > 9999 {
             text(day.isoString)

@@ -13,12 +13,12 @@ public struct OutputError: Error, CustomStringConvertible, Sendable {
 
 /// Writes output files into a hidden staging directory and moves them into place only when the
 /// whole run succeeded, so a refused or failed run leaves no output file behind.
-final class OutputDirectory {
-    let path: String
+public final class OutputDirectory {
+    public let path: String
     private let staging: String
     private var written: [String] = []
 
-    init(path: String) throws {
+    public init(path: String) throws {
         self.path = path
         staging = path + "/.simharness-staging-\(getpid())"
         try Self.makeDirectories(path)
@@ -26,21 +26,21 @@ final class OutputDirectory {
     }
 
     /// Opens `name` for writing in the staging directory.
-    func create(_ name: String) throws -> OutputFile {
+    public func create(_ name: String) throws -> OutputFile {
         let file = try OutputFile(path: staging + "/" + name)
         if !written.contains(name) { written.append(name) }
         return file
     }
 
     /// Writes a whole file at once.
-    func write(_ name: String, _ buffer: OutputBuffer) throws {
+    public func write(_ name: String, _ buffer: OutputBuffer) throws {
         let file = try create(name)
         try file.write(buffer)
         try file.close()
     }
 
     /// Moves every written file into place.
-    func publish() throws {
+    public func publish() throws {
         for name in written {
             guard rename(staging + "/" + name, path + "/" + name) == 0 else { throw OutputError(path: path + "/" + name, reason: Self.lastError()) }
         }
@@ -48,7 +48,7 @@ final class OutputDirectory {
     }
 
     /// Removes everything written so far.
-    func discard() {
+    public func discard() {
         for name in written { unlink(staging + "/" + name) }
         rmdir(staging)
     }
@@ -65,7 +65,7 @@ final class OutputDirectory {
 }
 
 /// An output file written sequentially.
-final class OutputFile {
+public final class OutputFile {
     private var fd: Int32
     let path: String
 
@@ -77,7 +77,7 @@ final class OutputFile {
 
     deinit { if fd >= 0 { Glibc.close(fd) } }
 
-    func write(_ buffer: OutputBuffer) throws {
+    public func write(_ buffer: OutputBuffer) throws {
         try buffer.bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -89,7 +89,7 @@ final class OutputFile {
         }
     }
 
-    func close() throws {
+    public func close() throws {
         let result = Glibc.close(fd)
         fd = -1
         guard result == 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }

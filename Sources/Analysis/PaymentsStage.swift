@@ -3,9 +3,9 @@ import PaymentsCore
 
 /// Payments through the payment processor: `payments_outcomes.csv` and `payments_ledger.csv`
 /// (SPEC §4). Users are independent, so they are processed on several tasks.
-enum PaymentsStage {
-    static let outcomesHeader = "payment_id,state,reason,attempts"
-    static let ledgerHeader = "user_id,currency,captured_minor,refunded_minor,balance_minor"
+public enum PaymentsStage {
+    public static let outcomesHeader = "payment_id,state,reason,attempts"
+    public static let ledgerHeader = "user_id,currency,captured_minor,refunded_minor,balance_minor"
 
     /// Reads and validates the rows; refuses a repeated `payment_id` before anything is processed.
     static func read(_ file: DatasetFile, users: UserDirectory) throws -> (rows: [DecodedPayment], decoder: PaymentRowDecoder) {

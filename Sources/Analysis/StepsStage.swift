@@ -11,8 +11,8 @@ struct StepDecoding: CandidateDecoding {
 }
 
 /// Step samples through the step aggregator: `steps_daily.csv` (SPEC §3).
-enum StepsStage {
-    static let header = "user_id,day,steps,avg7"
+public enum StepsStage {
+    public static let header = "user_id,day,steps,avg7"
 
     static func run(
         _ file: DatasetFile?, users: UserDirectory, options: AnalysisOptions, out: OutputDirectory, log: inout RejectionLog

@@ -35,6 +35,15 @@ faults:
   payments:
     idempotency_conflict: 0.02
     out_of_order: 0.05
+# simharness run: one pass; the analyzers' defences must all fire, and hold.
+load:
+  model: fixed
+thresholds:
+  - invariant_violations == 0
+  - meals.rejected.duplicate > 0
+  - steps.rejected.duplicate > 0
+  - payments.rejected.idempotency_conflict > 0
+  - payments.deduplicated > 0
 """#,
         "load": #"""
 # A steady, realistic population: about 10 million rows.
@@ -44,6 +53,14 @@ seed: 7
 users: 20000
 days: 28
 start_date: 2025-01-06
+# simharness run: as fast as possible for 30 s.
+load:
+  model: duration
+  duration: 30s
+thresholds:
+  - invariant_violations == 0
+  - total.events_per_s > 2e6
+  - peak_rss_mb < 300
 """#,
         "smoke": #"""
 # A few hundred users over a week: generates in well under a second.
@@ -53,6 +70,18 @@ seed: 42
 users: 300
 days: 7
 start_date: 2025-01-06
+# simharness run (the default scenario): 1 million events/s for 10 s, passes over the population.
+load:
+  model: arrival_rate
+  rate: 1000000
+  duration: 10s
+thresholds:
+  - invariant_violations == 0
+  - total.events_per_s > 900000         # kept up with the arrival rate
+  - total.p99_batch_latency_ms < 250
+  - payments.p99_latency_ms < 2500      # simulated time: retries and backoff included
+  - check: peak_rss_mb < 500
+    abort_on_fail: true
 """#,
         "soak": #"""
 # Few users over a long time: per-user state over a year of data.
@@ -62,6 +91,14 @@ seed: 13
 users: 3000
 days: 365
 start_date: 2024-01-01
+# simharness run: 10 minutes as fast as possible; fails if resident memory keeps growing.
+load:
+  model: soak
+  duration: 10m
+  max_rss_slope_mb_per_min: 1
+thresholds:
+  - invariant_violations == 0
+  - peak_rss_mb < 300
 """#,
         "spike": #"""
 # A burst: many users on a single day, with a payment rush and gateway trouble.
@@ -78,6 +115,20 @@ payments:
     timeout: 0.08
     lost: 0.02
     decline: 0.06
+# simharness run: calm, a sudden 16-fold burst for 10 s, calm again.
+load:
+  model: ramping
+  start_rate: 500000
+  stages:
+    - {duration: 10s, target: 500000}
+    - {duration: 1s, target: 8000000}
+    - {duration: 10s, target: 8000000}
+    - {duration: 1s, target: 500000}
+    - {duration: 10s, target: 500000}
+thresholds:
+  - invariant_violations == 0
+  - payments.p99_latency_ms < 5000
+  - total.p99_batch_latency_ms < 500
 """#,
         "stress": #"""
 # Heavy users: more walking, more payments, more watches; about 60 million rows.
@@ -93,6 +144,19 @@ steps:
 payments:
   per_user_per_day: 2.5
   retry_rate: 0.06
+# simharness run: ramp the arrival rate past what the machine sustains, hold, ramp down.
+load:
+  model: ramping
+  start_rate: 1000000
+  stages:
+    - {duration: 20s, target: 10000000}
+    - {duration: 20s, target: 10000000}
+    - {duration: 10s, target: 0}
+thresholds:
+  - invariant_violations == 0
+  - total.p99_batch_latency_ms < 500
+  - check: peak_rss_mb < 1000
+    abort_on_fail: true
 """#,
     ]
 }

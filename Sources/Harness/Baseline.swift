@@ -1,0 +1,342 @@
+import Foundation
+import PaymentsCore
+import ProcessMetrics
+
+/// How a metric of a baseline is compared.
+public enum BaselineKind: String, Sendable, Codable, CaseIterable {
+    /// Wall-clock time, lower is better, scaled by the machines' calibration ratio.
+    case time
+    /// CPU time, lower is better, scaled by the machines' CPU calibration ratio.
+    case cpuTime = "cpu_time"
+    /// Events per second, higher is better, scaled by the calibration ratio.
+    case throughput
+    /// Memory, lower is better, not scaled.
+    case memory
+    /// Allocation calls: nearly deterministic, more is a regression, fewer an improvement.
+    case allocations
+    /// A deterministic count (events, rejections, states, simulated latencies): must not change.
+    case exact
+}
+
+/// The allowed deviation of a metric: `relative` share of the expected value plus `absolute`
+/// units of the metric.
+public struct BaselineTolerance: Sendable, Equatable {
+    public var relative: Double
+    public var absolute: Double
+
+    public init(relative: Double, absolute: Double = 0) {
+        self.relative = relative
+        self.absolute = absolute
+    }
+
+    /// The defaults: loose on times (shared, loaded machines), tight on memory, none on what is
+    /// deterministic.
+    public static func defaults(for metric: String, kind: BaselineKind) -> BaselineTolerance {
+        switch kind {
+        case .time where metric.contains("p99") || metric.contains("max"): BaselineTolerance(relative: 0.5, absolute: 0.05)
+        case .time: BaselineTolerance(relative: 0.25, absolute: 0.01)
+        case .cpuTime: BaselineTolerance(relative: 0.25, absolute: 0.05)
+        case .throughput: BaselineTolerance(relative: 0.2)
+        case .memory: BaselineTolerance(relative: 0.1, absolute: 2)
+        // The pipeline's allocations are fixed; the Swift runtime's (threads, metadata) vary by a
+        // few dozen from run to run.
+        case .allocations: BaselineTolerance(relative: 0.001, absolute: 64)
+        case .exact: BaselineTolerance(relative: 0)
+        }
+    }
+}
+
+/// The figures a baseline keeps: medians of several runs, the machine and its calibration.
+public struct BaselineMeasurement: Sendable, Equatable {
+    public var scenario: String
+    public var seed: UInt64
+    public var users: Int
+    public var days: Int
+    public var load: String
+    public var tasks: Int
+    public var repetitions: Int
+    public var machine: MachineDescription
+    public var calibration: Calibration
+    /// Metric name → kind and value (medians for measured figures).
+    public var metrics: [String: (kind: BaselineKind, value: Double)]
+    public var outputDigest: String?
+
+    public static func == (a: BaselineMeasurement, b: BaselineMeasurement) -> Bool {
+        a.scenario == b.scenario && a.seed == b.seed && a.users == b.users && a.days == b.days && a.load == b.load
+            && a.tasks == b.tasks && a.repetitions == b.repetitions && a.machine == b.machine && a.calibration == b.calibration
+            && a.outputDigest == b.outputDigest && a.metrics.count == b.metrics.count
+            && a.metrics.allSatisfy { name, entry in b.metrics[name].map { $0.kind == entry.kind && $0.value == entry.value } ?? false }
+    }
+
+    /// The metrics a baseline records and their kinds. Deterministic ones only for the fixed
+    /// load model, whose runs always process the same events.
+    public static func kinds(deterministic: Bool) -> [(String, BaselineKind)] {
+        var kinds: [(String, BaselineKind)] = [("duration_s", .time), ("cpu_user_s", .cpuTime), ("cpu_system_s", .cpuTime), ("peak_rss_mb", .memory)]
+        for stream in ["meals", "steps", "payments", "total", "generation"] {
+            for p in ["p50", "p99"] {
+                kinds.append(("\(stream).\(p)_batch_latency_ms", .time))
+                kinds.append(("\(stream).\(p)_event_latency_ns", .time))
+            }
+            if stream != "generation" { kinds.append(("\(stream).events_per_s", .throughput)) }
+        }
+        guard deterministic else { return kinds }
+        kinds.append(("allocations", .allocations))
+        kinds.append(("users", .exact))
+        kinds.append(("invariant_violations", .exact))
+        for stream in ["meals", "steps", "payments"] {
+            kinds.append(("\(stream).events", .exact))
+            for reason in MetricCatalog.rejectionReasons(of: stream) { kinds.append(("\(stream).rejected.\(reason)", .exact)) }
+        }
+        for state in PaymentState.allCases { kinds.append(("payments.\(state.rawValue)", .exact)) }
+        for p in ["p50", "p90", "p99", "p999", "max"] { kinds.append(("payments.\(p)_latency_ms", .exact)) }
+        return kinds
+    }
+
+    /// Medians over `results` (runs of one configuration), with `calibration` and `machine`.
+    public init(results: [RunResult], deterministic: Bool, calibration: Calibration, machine: MachineDescription) throws(BaselineError) {
+        guard let first = results.first else { throw BaselineError(message: "no run to make a baseline from") }
+        scenario = first.scenario
+        seed = first.seed
+        users = first.users
+        days = first.days
+        load = first.load
+        tasks = first.tasks
+        repetitions = results.count
+        self.machine = machine
+        self.calibration = calibration
+        metrics = [:]
+        for (name, kind) in Self.kinds(deterministic: deterministic) {
+            let values = results.compactMap { MetricCatalog.value(of: name, in: $0) }
+            guard values.count == results.count, let middle = median(values) else { continue }
+            if kind == .exact, Set(values).count > 1 {
+                throw BaselineError(message: "\(name) differs between repetitions (\(values.map(\.compactText).joined(separator: ", "))): not deterministic")
+            }
+            metrics[name] = (kind, middle)
+        }
+        outputDigest = deterministic ? first.digestText : nil
+        if deterministic, let other = results.first(where: { $0.digestText != first.digestText }) {
+            throw BaselineError(message: "the output digest differs between repetitions (\(first.digestText), \(other.digestText))")
+        }
+    }
+
+    public init(
+        scenario: String, seed: UInt64, users: Int, days: Int, load: String, tasks: Int, repetitions: Int, machine: MachineDescription,
+        calibration: Calibration, metrics: [String: (kind: BaselineKind, value: Double)], outputDigest: String?
+    ) {
+        self.scenario = scenario
+        self.seed = seed
+        self.users = users
+        self.days = days
+        self.load = load
+        self.tasks = tasks
+        self.repetitions = repetitions
+        self.machine = machine
+        self.calibration = calibration
+        self.metrics = metrics
+        self.outputDigest = outputDigest
+    }
+}
+
+/// A baseline that cannot be made, read or used.
+public struct BaselineError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}
+
+/// One metric measured again and set against its baseline.
+public struct BaselineComparison: Sendable, Equatable {
+    public enum Verdict: String, Sendable {
+        case held, improved, regressed
+        /// No value now (e.g. allocations are not counted by this build): not compared.
+        case notCompared = "not compared"
+    }
+
+    public var metric: String
+    public var kind: BaselineKind
+    public var baseline: Double
+    /// The baseline scaled to this machine.
+    public var expected: Double
+    public var measured: Double?
+    /// The worst value that still holds.
+    public var limit: Double
+    public var verdict: Verdict
+
+    /// Compares `measured` with `baseline`; `slowdown` and `cpuSlowdown` say how much slower this
+    /// machine is than the baseline's (`Calibration.slowdown(comparedWith:)`).
+    public init(
+        metric: String, kind: BaselineKind, baseline: Double, measured: Double?, tolerance: BaselineTolerance, slowdown: Double, cpuSlowdown: Double
+    ) {
+        self.metric = metric
+        self.kind = kind
+        self.baseline = baseline
+        self.measured = measured
+        switch kind {
+        case .time: expected = baseline * slowdown
+        case .cpuTime: expected = baseline * cpuSlowdown
+        case .throughput: expected = baseline / slowdown
+        case .memory, .allocations, .exact: expected = baseline
+        }
+        let slack = expected * tolerance.relative + tolerance.absolute
+        limit = kind == .throughput ? expected - slack : expected + slack
+        guard let measured else {
+            verdict = .notCompared
+            return
+        }
+        switch kind {
+        case .exact:
+            verdict = measured == expected ? .held : .regressed
+        case .throughput:
+            verdict = measured < limit ? .regressed : measured > expected + slack ? .improved : .held
+        case .time, .cpuTime, .memory, .allocations:
+            verdict = measured > limit ? .regressed : measured < expected - slack ? .improved : .held
+        }
+    }
+
+    /// e.g. `total.events_per_s regressed: baseline 12.3M (10.2M on this machine), measured 8.1M, limit 8.2M`.
+    public var message: String {
+        var text = "\(metric) \(verdict.rawValue): baseline \(Summary.compact(baseline))"
+        if expected != baseline { text += " (\(Summary.compact(expected)) on this machine)" }
+        text += ", measured " + (measured.map(Summary.compact) ?? "nothing")
+        if kind != .exact { text += ", limit \(Summary.compact(limit))" }
+        return text
+    }
+}
+
+/// The outcome of `baseline check`.
+public struct BaselineReport: Sendable, Equatable {
+    public var comparisons: [BaselineComparison]
+    /// How many times slower this machine is than the baseline's (wall clock, CPU).
+    public var slowdown: Double
+    public var cpuSlowdown: Double
+    /// Whether the outputs are the same as when the baseline was recorded (nil: not compared).
+    public var sameOutputs: Bool?
+
+    /// Compares `current` with `baseline`; `relativeTolerances` override the defaults' relative part
+    /// by metric name or by a prefix ending in `*` (the absolute part stays).
+    public init(baseline: BaselineMeasurement, current: BaselineMeasurement, relativeTolerances: [String: Double] = [:]) {
+        let slowdown = current.calibration.slowdown(comparedWith: baseline.calibration)
+        let cpuSlowdown = current.calibration.cpuSlowdown(comparedWith: baseline.calibration)
+        self.slowdown = slowdown
+        self.cpuSlowdown = cpuSlowdown
+        comparisons = baseline.metrics.keys.sorted().map { name in
+            let (kind, value) = baseline.metrics[name]!
+            return BaselineComparison(
+                metric: name, kind: kind, baseline: value, measured: current.metrics[name]?.value,
+                tolerance: Self.tolerance(for: name, kind: kind, overrides: relativeTolerances), slowdown: slowdown, cpuSlowdown: cpuSlowdown
+            )
+        }
+        sameOutputs = baseline.outputDigest.flatMap { expected in current.outputDigest.map { $0 == expected } }
+    }
+
+    public var passed: Bool { sameOutputs != false && !comparisons.contains { $0.verdict == .regressed } }
+
+    public var regressions: [BaselineComparison] { comparisons.filter { $0.verdict == .regressed } }
+    public var improvements: [BaselineComparison] { comparisons.filter { $0.verdict == .improved } }
+
+    static func tolerance(for metric: String, kind: BaselineKind, overrides: [String: Double]) -> BaselineTolerance {
+        var tolerance = BaselineTolerance.defaults(for: metric, kind: kind)
+        let prefixes = overrides.keys.filter { $0.hasSuffix("*") && metric.hasPrefix($0.dropLast()) }
+        if let relative = overrides[metric] ?? prefixes.max(by: { $0.count < $1.count }).flatMap({ overrides[$0] }) {
+            tolerance.relative = relative
+        }
+        return tolerance
+    }
+}
+
+/// The baseline file (`baseline record`), versioned JSON.
+public enum BaselineJSON {
+    public static let schema = "simharness-baseline"
+    public static let version = 1
+
+    public static func encode(_ measurement: BaselineMeasurement) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(BaselineDocument(measurement))
+    }
+
+    public static func decode(_ data: Data) throws(BaselineError) -> BaselineMeasurement {
+        let document: BaselineDocument
+        do { document = try JSONDecoder().decode(BaselineDocument.self, from: data) } catch {
+            throw BaselineError(message: "not a valid baseline file: \(error)")
+        }
+        guard document.schema == schema else { throw BaselineError(message: "not a simharness baseline (schema '\(document.schema)')") }
+        guard document.version == version else {
+            throw BaselineError(message: "baseline version \(document.version) is not supported (this tool reads version \(version))")
+        }
+        return try document.measurement()
+    }
+
+    private struct Entry: Codable {
+        var kind: BaselineKind
+        var value: Double
+    }
+
+    private struct CalibrationDocument: Codable {
+        var score: Double
+        var cpu_score: Double
+    }
+
+    private struct BaselineDocument: Codable {
+        var schema = BaselineJSON.schema
+        var version = BaselineJSON.version
+        var scenario: String
+        var seed: UInt64
+        var users: Int
+        var days: Int
+        var load: String
+        var tasks: Int
+        var repetitions: Int
+        var machine: MachineDocument
+        var calibration: CalibrationDocument
+        var metrics: [String: Entry]
+        var output_digest: String?
+
+        init(_ m: BaselineMeasurement) {
+            scenario = m.scenario
+            seed = m.seed
+            users = m.users
+            days = m.days
+            load = m.load
+            tasks = m.tasks
+            repetitions = m.repetitions
+            machine = MachineDocument(m.machine)
+            calibration = CalibrationDocument(score: m.calibration.score, cpu_score: m.calibration.cpuScore)
+            metrics = m.metrics.mapValues { Entry(kind: $0.kind, value: $0.value) }
+            output_digest = m.outputDigest
+        }
+
+        func measurement() throws(BaselineError) -> BaselineMeasurement {
+            guard calibration.score > 0, calibration.cpu_score > 0 else { throw BaselineError(message: "the baseline's calibration scores must be positive") }
+            let machine: MachineDescription
+            do { machine = try self.machine.machine() } catch { throw BaselineError(message: "\(error)") }
+            return BaselineMeasurement(
+                scenario: scenario, seed: seed, users: users, days: days, load: load, tasks: tasks, repetitions: repetitions, machine: machine,
+                calibration: Calibration(score: calibration.score, cpuScore: calibration.cpu_score),
+                metrics: metrics.mapValues { ($0.kind, $0.value) }, outputDigest: output_digest
+            )
+        }
+    }
+}
+
+/// Measures a plan for `baseline record` and `baseline check`.
+public enum BaselineRunner {
+    /// Calibrates this machine, then runs one fixed-volume pass of the plan's users × days
+    /// `repetitions` times (no monitoring, no output files) and keeps the medians.
+    public static func measure(_ plan: RunPlan, options: RunOptions, repetitions: Int) async throws -> BaselineMeasurement {
+        guard repetitions >= 1 else { throw BaselineError(message: "repetitions must be at least 1") }
+        var plan = plan
+        plan.load = .fixed
+        var options = options
+        options.onProgress = nil
+        options.rssSampleInterval = nil
+        options.outputDirectory = nil
+        let calibration = Calibration.measure()
+        var results: [RunResult] = []
+        for _ in 0..<repetitions {
+            let result = try await Harness.run(plan, options: options)
+            guard result.status == .completed else { throw CancellationError() }
+            results.append(result)
+        }
+        return try BaselineMeasurement(results: results, deterministic: true, calibration: calibration, machine: .current())
+    }
+}

@@ -1,0 +1,240 @@
+import HealthCore
+import PaymentsCore
+import Simulation
+
+/// How batches are analyzed; the same for every partition.
+struct AnalysisSettings: Sendable {
+    var minimumFastSeconds: Int64
+    var policy: RetryPolicy
+    /// Time each stream of each batch (the per-batch and per-event histograms).
+    var timing: Bool
+    /// Format the SPEC output rows.
+    var writesOutput: Bool
+    /// Mixed with the user index to seed each user's backoff jitter.
+    var jitterSeed: UInt64
+}
+
+/// The analyzer state of one partition: runs each batch's users through the SPEC checks, the
+/// fasting analyzer, the step aggregator and the payment processor, as `analyze` would run the
+/// files `generate` writes from the same batches, and counts what happened.
+///
+/// A batch holds every row of its users, so each user is analyzed whole within it; the scratch
+/// arrays keep their memory from user to user, so the steady state allocates nothing per event.
+struct BatchAnalyzer {
+    let settings: AnalysisSettings
+    private(set) var metrics = RunMetrics()
+
+    private let meals = RowBuffer<Meal>()
+    private let samples = RowBuffer<StepSample>()
+    private let seen = OrdinalSet()
+    private let jitter = JitterSource()
+    private var processor: PaymentProcessor<ScriptedGateway, UserJitter, ManualClock>
+    private var order: [(createdAt: Int64, ordinal: UInt32, row: Int)] = []
+    private var outcomes: [PaymentOutcome?] = []
+    private var history: [(request: PaymentRequest, outcome: PaymentOutcome?)] = []
+
+    init(settings: AnalysisSettings) {
+        self.settings = settings
+        processor = PaymentProcessor(
+            policy: settings.policy, gateway: ScriptedGateway(), random: UserJitter(source: jitter), clock: ManualClock()
+        )
+    }
+
+    /// Analyzes every user of `batch`; fills `output` when it is given.
+    mutating func analyze(_ batch: SimulationBatch, output: inout BatchOutput?) {
+        let timing = settings.timing
+        let t0 = timing ? Stopwatch.now() : 0
+        countUsers(batch)
+        analyzeMeals(batch, output: &output)
+        let t1 = timing ? Stopwatch.now() : 0
+        analyzeSteps(batch, output: &output)
+        let t2 = timing ? Stopwatch.now() : 0
+        analyzePayments(batch, output: &output)
+        metrics.total.events += batch.eventCount
+        guard timing else { return }
+        let t3 = Stopwatch.now()
+        metrics.meals.recordBatch(events: batch.meals.count, nanos: t1 &- t0)
+        metrics.steps.recordBatch(events: batch.steps.count, nanos: t2 &- t1)
+        metrics.payments.recordBatch(events: batch.payments.count, nanos: t3 &- t2)
+        metrics.total.recordBatch(events: batch.eventCount, nanos: t3 &- t0)
+    }
+
+    /// Records the time the generator took for `batch`.
+    mutating func recordGeneration(of batch: SimulationBatch, nanos: UInt64?) {
+        metrics.generation.events += batch.eventCount
+        if let nanos { metrics.generation.recordBatch(events: batch.eventCount, nanos: nanos) }
+    }
+
+    private mutating func countUsers(_ batch: SimulationBatch) {
+        metrics.users += batch.users.count
+        for user in batch.users {
+            metrics.userRows += 1
+            switch user.fault {
+            case .malformed?: metrics.userRejections.add(at: 0)
+            case .duplicate?:
+                metrics.userRows += 1
+                metrics.userRejections.add(at: 1)
+            case nil: break
+            }
+        }
+    }
+
+    private mutating func analyzeMeals(_ batch: SimulationBatch, output: inout BatchOutput?) {
+        let minimumFast = settings.minimumFastSeconds
+        metrics.meals.events += batch.meals.count
+        for (i, user) in batch.users.enumerated() {
+            let accepted = user.isAccepted
+            let rows = batch.meals(ofUserAt: i)
+            let room = meals.room(for: rows.count)
+            var kept = 0
+            seen.reset()
+            var rejectedOfUser = 0
+            for row in rows {
+                var reason = row.textRejection(userAccepted: accepted)
+                    ?? MealRejection.check(start: row.start, end: row.end, hasNegativeValue: row.hasNegativeValue)
+                if reason == nil, !seen.insert(row.ordinal) { reason = .duplicate }
+                guard let reason else {
+                    (room + kept).initialize(to: row.meal)
+                    kept += 1
+                    continue
+                }
+                metrics.meals.rejected.add(at: MealRejection.allCases.firstIndex(of: reason)!)
+                if accepted, reason != .unknownUser { rejectedOfUser += 1 }
+            }
+            guard accepted else { continue }
+            let configuration = user.fastingConfiguration(minimumFastSeconds: minimumFast)
+            var hash = DigestHasher(user: user.index, stream: 1)
+            // What `FastingAnalyzer.analyze(sorting:)` does, with a sort suited to nearly sorted rows.
+            let all = UnsafeMutableBufferPointer(start: room, count: kept)
+            sortNearlySorted(all, by: Meal.precedes)
+            var accumulator = FastingAccumulator(configuration: configuration)
+            let onDay = { (day: FastingDay) in
+                hash.add(day.day.index)
+                hash.add(Int64(day.episodes))
+                hash.add(day.kcalMicros)
+                hash.add(day.eatingWindowSeconds)
+                hash.add(Int64(day.fastsEnded))
+                hash.add(day.longestFastEndedSeconds)
+                hash.add(day.compliant.map { $0 ? 1 : 0 } ?? -1)
+                output?.fastingDay(user: user.index, day)
+            }
+            for meal in all { accumulator.add(meal, onDay: onDay) }
+            let summary = accumulator.finish(onDay: onDay)
+            hash.add(Int64(summary.meals))
+            hash.add(Int64(rejectedOfUser))
+            hash.add(Int64(summary.episodes))
+            hash.add(Int64(summary.fasts))
+            hash.add(Int64(summary.evaluatedDays))
+            hash.add(Int64(summary.compliantDays))
+            hash.add(summary.totalFastSeconds)
+            hash.add(summary.longestFastSeconds)
+            metrics.digest &+= hash.value
+            output?.fastingSummary(user: user.index, summary, rejected: rejectedOfUser)
+        }
+    }
+
+    private mutating func analyzeSteps(_ batch: SimulationBatch, output: inout BatchOutput?) {
+        metrics.steps.events += batch.steps.count
+        for (i, user) in batch.users.enumerated() {
+            let accepted = user.isAccepted
+            let rows = batch.steps(ofUserAt: i)
+            let room = samples.room(for: rows.count)
+            var kept = 0
+            seen.reset()
+            for row in rows {
+                let sample = row.sample
+                var reason = row.textRejection(userAccepted: accepted)
+                    ?? StepRejection.check(start: sample.start, end: sample.end, count: sample.count)
+                if reason == nil, !seen.insert(row.ordinal) { reason = .duplicate }
+                guard let reason else {
+                    (room + kept).initialize(to: sample)
+                    kept += 1
+                    continue
+                }
+                metrics.steps.rejected.add(at: StepRejection.allCases.firstIndex(of: reason)!)
+            }
+            guard accepted, kept > 0 else { continue }
+            var hash = DigestHasher(user: user.index, stream: 2)
+            // What `StepAggregator.aggregate(sorting:)` does, with a sort suited to nearly sorted rows.
+            let all = UnsafeMutableBufferPointer(start: room, count: kept)
+            sortNearlySorted(all, by: StepSample.precedes)
+            var accumulator = StepAccumulator(utcOffsetMinutes: user.utcOffsetMinutes)
+            let onDay = { (day: StepDay) in
+                hash.add(day.day.index)
+                hash.add(Int64((day.steps * 1000).rounded()))
+                hash.add(Int64((day.average7 * 1000).rounded()))
+                output?.stepDay(user: user.index, day)
+            }
+            for sample in all { accumulator.add(sample, onDay: onDay) }
+            accumulator.finish(onDay: onDay)
+            metrics.digest &+= hash.value
+        }
+    }
+
+    private mutating func analyzePayments(_ batch: SimulationBatch, output: inout BatchOutput?) {
+        metrics.payments.events += batch.payments.count
+        for (i, user) in batch.users.enumerated() {
+            let rows = batch.payments(ofUserAt: i)
+            guard !rows.isEmpty else { continue }
+            let accepted = user.isAccepted
+            var hash = DigestHasher(user: user.index, stream: 3)
+            var slots = 0
+            for row in rows { slots = max(slots, Int(row.ordinal) + 1) }
+            outcomes.removeAll(keepingCapacity: true)
+            outcomes.append(contentsOf: repeatElement(nil, count: slots))
+            order.removeAll(keepingCapacity: true)
+            for (k, row) in zip(rows.indices, rows) {
+                if let reason = row.textRejection(userAccepted: accepted) {
+                    outcomes[Int(row.ordinal)] = .rejected(reason)
+                } else {
+                    order.append((row.createdAt, row.ordinal, k))
+                }
+            }
+            if !order.isEmpty { process(rows, of: user) }
+            var present = 0
+            for (ordinal, outcome) in outcomes.enumerated() {
+                guard let outcome else { continue }
+                present += 1
+                metrics.paymentStates[PaymentState.allCases.firstIndex(of: outcome.state)!] += 1
+                if let reason = outcome.reason { metrics.payments.rejected.add(at: PaymentRejection.allCases.firstIndex(of: reason)!) }
+                hash.add(Int64(ordinal))
+                hash.add(Int64(PaymentState.allCases.firstIndex(of: outcome.state)!))
+                hash.add(Int64(outcome.reason.map { PaymentRejection.allCases.firstIndex(of: $0)! } ?? -1))
+                hash.add(Int64(outcome.attempts))
+                output?.outcome(user: user.index, ordinal: UInt32(ordinal), outcome)
+            }
+            if present != rows.count {
+                metrics.addViolations(["user \(Ids.user(user.index)): \(rows.count - present) payments share a payment_id with another row"])
+            }
+            if !order.isEmpty {
+                for entry in processor.ledger.entries {
+                    hash.add(Int64(entry.currency.rawValue))
+                    hash.add(entry.capturedMinor)
+                    hash.add(entry.refundedMinor)
+                    output?.ledgerEntry(user: user.index, entry)
+                }
+            }
+            metrics.digest &+= hash.value
+        }
+    }
+
+    /// Runs the user's valid rows through the processor in `(created_at, payment_id)` order and
+    /// checks the invariants of SPEC §4.
+    private mutating func process(_ rows: ArraySlice<PaymentRow>, of user: UserRow) {
+        order.withUnsafeMutableBufferPointer { rows in
+            sortNearlySorted(rows) { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.ordinal < $1.ordinal }
+        }
+        jitter.state = SplitMix64(seed: settings.jitterSeed ^ UInt64(user.index) &* 0x9E37_79B9_7F4A_7C15)
+        processor.startUser()
+        history.removeAll(keepingCapacity: true)
+        for entry in order {
+            let request = rows[entry.row].request
+            let outcome = processor.process(request)
+            outcomes[Int(entry.ordinal)] = outcome
+            history.append((request, outcome))
+            if outcome.attempts > 0 { metrics.paymentLatency.record(UInt64(max(0, outcome.latencyMillis))) }
+        }
+        let problems = PaymentInvariants.violations(payments: history, ledger: processor.ledger, gateway: processor.gateway)
+        if !problems.isEmpty { metrics.addViolations(problems.map { "user \(Ids.user(user.index)): \($0)" }) }
+    }
+}

@@ -1,0 +1,79 @@
+import Histogram
+
+/// An HDR histogram of integer latencies in one unit (2 significant digits: values within 1 %),
+/// mergeable across tasks and shards and stored in JSON as its recorded counts.
+///
+/// It is sized up front for values up to 2³² (4.3 s in nanoseconds), so recording never allocates
+/// below that and the allocation count of a run does not depend on its timings; larger values
+/// still fit (the histogram grows).
+public struct LatencyHistogram: Sendable, Equatable {
+    private var histogram: Histogram<UInt64>
+
+    public init() {
+        histogram = Histogram(lowestDiscernibleValue: 1, highestTrackableValue: 1 << 32, numberOfSignificantValueDigits: .two)
+        histogram.autoResize = true
+    }
+
+    /// Rebuilds a histogram from the `recordedCounts` of another one and its exact `minimum` and
+    /// `maximum`: the same buckets, counts and extremes.
+    public init(recordedCounts: [[UInt64]], minimum: UInt64? = nil, maximum: UInt64? = nil) throws(HistogramDecodingError) {
+        self.init()
+        let last = recordedCounts.count - 1
+        for (index, pair) in recordedCounts.enumerated() {
+            guard pair.count == 2, pair[1] > 0 else { throw HistogramDecodingError(pair: pair) }
+            // The extremes are recorded as themselves, the other values of their bucket as the
+            // extreme too (same bucket, same counts), so that no larger or smaller value appears.
+            let low = index == 0 ? minimum : nil
+            let high = index == last ? maximum : nil
+            for extreme in [low, high].compactMap({ $0 }) where !histogram.valuesAreEquivalent(extreme, pair[0]) {
+                throw HistogramDecodingError(pair: [extreme, pair[0]])
+            }
+            if let low, let high, pair[1] > 1 {
+                histogram.record(low, count: 1)
+                histogram.record(high, count: pair[1] - 1)
+            } else {
+                histogram.record(high ?? low ?? pair[0], count: pair[1])
+            }
+        }
+    }
+
+    @inline(__always) public mutating func record(_ value: UInt64, count: UInt64 = 1) {
+        histogram.record(value, count: count)
+    }
+
+    /// Adds every count of `other`.
+    public mutating func merge(_ other: LatencyHistogram) {
+        histogram.add(other.histogram)
+    }
+
+    /// Values recorded.
+    public var count: UInt64 { histogram.totalCount }
+
+    /// The value at `percentile` (0...100), 0 when empty.
+    public func percentile(_ percentile: Double) -> UInt64 {
+        count == 0 ? 0 : histogram.valueAtPercentile(percentile)
+    }
+
+    /// The highest value recorded, 0 when empty.
+    public var max: UInt64 { count == 0 ? 0 : histogram.maxRecorded }
+
+    /// The lowest value recorded, 0 when empty.
+    public var min: UInt64 { count == 0 ? 0 : histogram.min }
+
+    public var mean: Double { histogram.mean }
+
+    /// `[value, count]` for each non-empty bucket in value order, the value being the highest one
+    /// the bucket holds: recording these again rebuilds an equal histogram.
+    public var recordedCounts: [[UInt64]] {
+        histogram.recordedValues().map { [$0.value, $0.count] }
+    }
+}
+
+/// A histogram's recorded counts in JSON were not `[value, count]` pairs with a positive count, or
+/// its extremes were not in its first and last buckets.
+public struct HistogramDecodingError: Error, CustomStringConvertible {
+    public var pair: [UInt64]
+    public var description: String {
+        "histogram counts must be [value, count] pairs with count > 0 and the minimum and maximum in the first and last buckets, not \(pair)"
+    }
+}

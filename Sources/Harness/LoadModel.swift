@@ -1,0 +1,140 @@
+import ProcessMetrics
+
+/// How a run loads the analyzers (the scenario's `load:` section), like k6's executors.
+public enum LoadModel: Sendable, Equatable {
+    /// Every user of the scenario once (users × days), as fast as possible.
+    case fixed
+    /// Passes over the population, as fast as possible, until the duration has passed.
+    case duration(Duration)
+    /// A constant rate of events per second paced against the wall clock, for a duration.
+    case arrivalRate(eventsPerSecond: Double, duration: Duration)
+    /// An arrival rate that moves linearly from one stage's target to the next (stress, spike).
+    case ramping(startRate: Double, stages: [RampStage])
+    /// Like `duration`, for long runs: fails when resident memory grows faster than the slope.
+    case soak(duration: Duration, maxRSSSlopeMBPerMinute: Double)
+
+    /// The name used in scenario files and reports.
+    public var name: String {
+        switch self {
+        case .fixed: "fixed"
+        case .duration: "duration"
+        case .arrivalRate: "arrival_rate"
+        case .ramping: "ramping"
+        case .soak: "soak"
+        }
+    }
+
+    /// Whether the run makes more than one pass over the population (pass `k` uses seed + k).
+    public var repeats: Bool { self != .fixed }
+
+    /// The wall-clock time after which no new batch starts.
+    public var timeLimit: Duration? {
+        switch self {
+        case .fixed: nil
+        case .duration(let d), .soak(let d, _): d
+        case .arrivalRate, .ramping: schedule.map { .seconds($0.totalSeconds) }
+        }
+    }
+
+    /// The arrival schedule of the paced models.
+    public var schedule: ArrivalSchedule? {
+        switch self {
+        case .fixed, .duration, .soak: nil
+        case .arrivalRate(let rate, let duration):
+            ArrivalSchedule(startRate: rate, stages: [RampStage(duration: duration, target: rate)])
+        case .ramping(let start, let stages): ArrivalSchedule(startRate: start, stages: stages)
+        }
+    }
+
+    /// A short description for reports, e.g. `arrival_rate 2000000/s for 10s`.
+    public var summary: String {
+        switch self {
+        case .fixed: "fixed"
+        case .duration(let d): "duration \(d.shortText)"
+        case .arrivalRate(let rate, let d): "arrival_rate \(rate.compactText)/s for \(d.shortText)"
+        case .ramping(let start, let stages):
+            "ramping from \(start.compactText)/s: " + stages.map { "\($0.target.compactText)/s over \($0.duration.shortText)" }.joined(separator: ", ")
+        case .soak(let d, let slope): "soak \(d.shortText), RSS slope < \(slope.compactText) MB/min"
+        }
+    }
+}
+
+/// One stage of a ramping load: the rate moves linearly to `target` events/s over `duration`.
+public struct RampStage: Sendable, Equatable {
+    public var duration: Duration
+    public var target: Double
+
+    public init(duration: Duration, target: Double) {
+        self.duration = duration
+        self.target = target
+    }
+}
+
+/// A piecewise-linear arrival rate and the instant at which the n-th event is due.
+public struct ArrivalSchedule: Sendable, Equatable {
+    /// Each stage as seconds, starting rate and ending rate.
+    private let segments: [(seconds: Double, from: Double, to: Double)]
+
+    public init(startRate: Double, stages: [RampStage]) {
+        var rate = startRate
+        var segments: [(Double, Double, Double)] = []
+        for stage in stages {
+            segments.append((stage.duration.seconds, rate, stage.target))
+            rate = stage.target
+        }
+        self.segments = segments
+    }
+
+    public static func == (a: ArrivalSchedule, b: ArrivalSchedule) -> Bool {
+        a.segments.elementsEqual(b.segments, by: ==)
+    }
+
+    public var totalSeconds: Double { segments.reduce(0) { $0 + $1.seconds } }
+
+    /// The events the schedule holds in all.
+    public var totalEvents: Double { segments.reduce(0) { $0 + $1.seconds * ($1.from + $1.to) / 2 } }
+
+    /// Seconds from the start at which `events` events have arrived; nil when the schedule ends first.
+    public func dueSeconds(afterEvents events: Double) -> Double? {
+        var elapsed = 0.0
+        var remaining = events
+        for segment in segments {
+            let inSegment = segment.seconds * (segment.from + segment.to) / 2
+            if remaining <= inSegment, inSegment > 0 {
+                return elapsed + Self.time(toReach: remaining, from: segment.from, to: segment.to, over: segment.seconds)
+            }
+            remaining -= inSegment
+            elapsed += segment.seconds
+        }
+        return remaining <= 0 ? elapsed : nil
+    }
+
+    /// Solves `n = r0·t + (r1 − r0)·t² / (2T)` for t in [0, T].
+    private static func time(toReach n: Double, from r0: Double, to r1: Double, over span: Double) -> Double {
+        let a = (r1 - r0) / (2 * span)
+        if abs(a) < 1e-12 { return n / r0 }
+        let t = (-r0 + (r0 * r0 + 4 * a * n).squareRoot()) / (2 * a)
+        return min(max(t, 0), span)
+    }
+}
+
+extension Duration {
+    /// `500ms`, `10s`, `5m`, `1h30m`: the shortest exact spelling.
+    var shortText: String {
+        let millis = Int64((seconds * 1000).rounded())
+        if millis % 1000 != 0 { return "\(millis)ms" }
+        var s = millis / 1000
+        var text = ""
+        if s >= 3600 { text += "\(s / 3600)h"; s %= 3600 }
+        if s >= 60 { text += "\(s / 60)m"; s %= 60 }
+        if s > 0 || text.isEmpty { text += "\(s)s" }
+        return text
+    }
+}
+
+extension Double {
+    /// An integer without a fraction when it is one (`2000000`), else the shortest decimal.
+    var compactText: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
+    }
+}

@@ -1,0 +1,135 @@
+import HealthCore
+import PaymentsCore
+
+/// Rows rejected per reason, in the reasons' SPEC order.
+public struct RejectionCounts: Sendable, Equatable {
+    public let reasons: [String]
+    public private(set) var counts: [Int]
+
+    public init(reasons: [String]) {
+        self.reasons = reasons
+        counts = [Int](repeating: 0, count: reasons.count)
+    }
+
+    @inline(__always) mutating func add(at index: Int, _ n: Int = 1) { counts[index] += n }
+
+    /// Sets the count of `reason`; false when the reason is not one of `reasons`.
+    mutating func set(_ reason: String, to count: Int) -> Bool {
+        guard let index = reasons.firstIndex(of: reason) else { return false }
+        counts[index] = count
+        return true
+    }
+
+    public var total: Int { counts.reduce(0, +) }
+
+    /// The count of `reason`, 0 for a reason of another file.
+    public subscript(reason: String) -> Int {
+        reasons.firstIndex(of: reason).map { counts[$0] } ?? 0
+    }
+
+    /// The reasons that occurred, with their counts, in SPEC order.
+    public var nonZero: [(reason: String, count: Int)] {
+        zip(reasons, counts).filter { $0.1 > 0 }.map { ($0.0, $0.1) }
+    }
+
+    mutating func merge(_ other: RejectionCounts) {
+        for i in counts.indices { counts[i] += other.counts[i] }
+    }
+}
+
+/// What one stream (meals, steps, payments), or the generator, or all streams together went through.
+public struct StreamMetrics: Sendable, Equatable {
+    /// Rows (events) read.
+    public var events = 0
+    /// Batches timed.
+    public var batches = 0
+    /// Time spent processing the stream, in nanoseconds (0 when timing is off).
+    public var busyNanos: Int64 = 0
+    public var rejected: RejectionCounts
+    /// Processing time per batch, in microseconds.
+    public var batchLatency = LatencyHistogram()
+    /// Processing time per event within each batch, in nanoseconds (one value per event).
+    public var eventLatency = LatencyHistogram()
+
+    public init(reasons: [String] = []) {
+        rejected = RejectionCounts(reasons: reasons)
+    }
+
+    public var accepted: Int { events - rejected.total }
+
+    /// Records one batch of `events` that took `nanos`.
+    mutating func recordBatch(events: Int, nanos: UInt64) {
+        batches += 1
+        busyNanos += Int64(nanos)
+        batchLatency.record((nanos + 999) / 1000)
+        if events > 0 { eventLatency.record((nanos + UInt64(events) / 2) / UInt64(events), count: UInt64(events)) }
+    }
+
+    mutating func merge(_ other: StreamMetrics) {
+        events += other.events
+        batches += other.batches
+        busyNanos += other.busyNanos
+        rejected.merge(other.rejected)
+        batchLatency.merge(other.batchLatency)
+        eventLatency.merge(other.eventLatency)
+    }
+}
+
+/// The counters and histograms of a run, or of one partition of it: they merge by adding.
+public struct RunMetrics: Sendable, Equatable {
+    /// The most invariant messages kept.
+    public static let messageLimit = 20
+
+    /// Users generated (one per `users` row, duplicated rows counted once).
+    public var users = 0
+    /// `users` rows as `analyze` would read them (a duplicated row twice).
+    public var userRows = 0
+    public var userRejections = RejectionCounts(reasons: ["malformed", "duplicate"])
+    public var meals = StreamMetrics(reasons: MealRejection.allCases.map(\.rawValue))
+    public var steps = StreamMetrics(reasons: StepRejection.allCases.map(\.rawValue))
+    public var payments = StreamMetrics(reasons: PaymentRejection.allCases.map(\.rawValue))
+    /// Final payment states, in `PaymentState.allCases` order.
+    public var paymentStates = [Int](repeating: 0, count: PaymentState.allCases.count)
+    /// Simulated time from submission to final answer of each payment that reached the gateway
+    /// (retries and backoff included), in milliseconds.
+    public var paymentLatency = LatencyHistogram()
+    /// Generating the batches.
+    public var generation = StreamMetrics()
+    /// Analyzing whole batches, all three streams.
+    public var total = StreamMetrics()
+    public var invariantViolations = 0
+    /// The first violations found.
+    public var invariantMessages: [String] = []
+    /// A sum over users of a hash of their results: equal digests, equal outputs.
+    public var digest: UInt64 = 0
+
+    public init() {}
+
+    public var events: Int { meals.events + steps.events + payments.events }
+
+    /// The count of `state`.
+    public func count(of state: PaymentState) -> Int {
+        paymentStates[PaymentState.allCases.firstIndex(of: state)!]
+    }
+
+    mutating func addViolations(_ messages: [String]) {
+        invariantViolations += messages.count
+        for message in messages where invariantMessages.count < Self.messageLimit { invariantMessages.append(message) }
+    }
+
+    public mutating func merge(_ other: RunMetrics) {
+        users += other.users
+        userRows += other.userRows
+        userRejections.merge(other.userRejections)
+        meals.merge(other.meals)
+        steps.merge(other.steps)
+        payments.merge(other.payments)
+        for i in paymentStates.indices { paymentStates[i] += other.paymentStates[i] }
+        paymentLatency.merge(other.paymentLatency)
+        generation.merge(other.generation)
+        total.merge(other.total)
+        invariantViolations += other.invariantViolations
+        for message in other.invariantMessages where invariantMessages.count < Self.messageLimit { invariantMessages.append(message) }
+        digest &+= other.digest
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import Harness
+
+struct BaselineCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "baseline",
+        abstract: "Records a scenario's performance baseline, or checks a new build against it.",
+        discussion: """
+            Both run one fixed-volume pass of the scenario's users × days several times and keep the medians, with \
+            the machine's description and a calibration score, so that times recorded on one machine are scaled \
+            to another. Exit status: 0 recorded / no regression (improvements are reported, never failures), \
+            1 regression, 2 invalid scenario, option or baseline file, 3 internal error, 130 interrupted.
+            """,
+        subcommands: [BaselineRecordCommand.self, BaselineCheckCommand.self]
+    )
+}
+
+struct BaselineRecordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "record", abstract: "Runs the scenario and stores its baseline.")
+
+    @OptionGroup var workload: RunWorkloadArguments
+
+    @Option(help: "Runs to take the medians of.")
+    var repetitions = "5"
+
+    @Option(help: "The baseline file (default: Baselines/<scenario>.json).")
+    var file: String?
+
+    func run() async throws {
+        let (plan, options): (RunPlan, RunOptions)
+        let count: Int
+        do {
+            (plan, options) = try workload.resolve()
+            count = try RunWorkloadArguments.integer(repetitions, "--repetitions", 1...1000)
+        } catch let error as InvalidInput {
+            throw failure("baseline record", error.message, status: HarnessExit.invalidInput)
+        }
+        let path = file ?? "Baselines/\(plan.scenario.name).json"
+        let measurement = try await measure(plan, options, count, command: "baseline record")
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try writeOutput(try BaselineJSON.encode(measurement), to: path)
+        } catch {
+            throw failure("baseline record", "cannot write \(path): \(error)", status: HarnessExit.internalError)
+        }
+        let throughput = measurement.metrics["total.events_per_s"].map { Summary.compact($0.value) } ?? "?"
+        print("recorded \(path): \(measurement.repetitions) runs of \(plan.scenario.name) (\(measurement.users) users × \(measurement.days) days, "
+            + "\(measurement.tasks) tasks), median \(throughput) events/s, calibration \(Summary.compact(measurement.calibration.score)) "
+            + "on \(measurement.machine.summary)")
+    }
+}
+
+struct BaselineCheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Runs the scenario as recorded and compares it with its baseline.",
+        discussion: "Seed, users, days and tasks are the baseline's unless given (then they must match it)."
+    )
+
+    @OptionGroup var workload: RunWorkloadArguments
+
+    @Option(help: "Runs to take the medians of.")
+    var repetitions = "3"
+
+    @Option(help: "The baseline file (default: Baselines/<scenario>.json).")
+    var file: String?
+
+    @Option(help: "A relative tolerance as METRIC=FRACTION (METRIC may end in *), e.g. total.events_per_s=0.1; repeatable.")
+    var tolerance: [String] = []
+
+    func run() async throws {
+        var (plan, options): (RunPlan, RunOptions)
+        let count: Int
+        let baseline: BaselineMeasurement
+        var tolerances: [String: Double] = [:]
+        do {
+            (plan, options) = try workload.resolve()
+            count = try RunWorkloadArguments.integer(repetitions, "--repetitions", 1...1000)
+            let path = file ?? "Baselines/\(plan.scenario.name).json"
+            guard let data = FileManager.default.contents(atPath: path) else { throw InvalidInput(message: "cannot read the baseline \(path)") }
+            do { baseline = try BaselineJSON.decode(data) } catch { throw InvalidInput(message: "\(path): \(error.message)") }
+            guard baseline.scenario == plan.scenario.name else {
+                throw InvalidInput(message: "\(path) is a baseline of '\(baseline.scenario)', not of '\(plan.scenario.name)'")
+            }
+            try match(workload.users, baseline.users, "--users")
+            try match(workload.days, baseline.days, "--days")
+            try match(workload.seed, baseline.seed, "--seed")
+            try match(workload.tasks, baseline.tasks, "--tasks")
+            plan.scenario.users = baseline.users
+            plan.scenario.days = baseline.days
+            options.seed = baseline.seed
+            options.tasks = baseline.tasks
+            for entry in tolerance {
+                let parts = entry.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, let value = Double(parts[1]), value >= 0 else {
+                    throw InvalidInput(message: "--tolerance must be METRIC=FRACTION, not '\(entry)'")
+                }
+                tolerances[String(parts[0])] = value
+            }
+        } catch let error as InvalidInput {
+            throw failure("baseline check", error.message, status: HarnessExit.invalidInput)
+        }
+        let current = try await measure(plan, options, count, command: "baseline check")
+        let report = BaselineReport(baseline: baseline, current: current, relativeTolerances: tolerances)
+        print(Summary.render(report, scenario: plan.scenario.name, baseline: baseline, current: current, style: stdoutStyle), terminator: "")
+        if !report.passed { throw ExitCode(HarnessExit.failed) }
+    }
+
+    private func match<T: Equatable & LosslessStringConvertible>(_ given: String?, _ recorded: T, _ name: String) throws {
+        guard let given else { return }
+        guard T(given) == recorded else { throw InvalidInput(message: "\(name) \(given) differs from the baseline's \(recorded)") }
+    }
+}
+
+/// Runs the baseline measurement, mapping failures to exit statuses.
+private func measure(_ plan: RunPlan, _ options: RunOptions, _ repetitions: Int, command: String) async throws -> BaselineMeasurement {
+    do {
+        return try await cancellingOnInterrupt { try await BaselineRunner.measure(plan, options: options, repetitions: repetitions) }
+    } catch is CancellationError {
+        throw failure(command, "interrupted", status: HarnessExit.interrupted)
+    } catch let error as BaselineError {
+        throw failure(command, error.message, status: HarnessExit.internalError)
+    } catch {
+        throw failure(command, "\(error)", status: HarnessExit.internalError)
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import Harness
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Streams a scenario's simulated traffic through the analyzers in memory and checks its thresholds.",
+        discussion: """
+            The scenario's load: section sets the load model (fixed volume, duration, arrival rate, ramping, soak) and \
+            its thresholds: section the pass/fail rules; without --scenario, runs the embedded smoke scenario (about 10 s). \
+            Exit status: 0 every threshold held, 1 a threshold failed (or aborted the run), 2 invalid scenario or option \
+            value, 3 internal error, 130 interrupted (Ctrl-C; the summary covers what was done), 64 command-line syntax error.
+            """
+    )
+
+    @OptionGroup var workload: RunWorkloadArguments
+
+    @Option(help: "Also write the SPEC output files here, as analyze would (fixed load model only).")
+    var out: String?
+
+    @Option(help: "Write every metric and histogram as versioned JSON to this file ('-' for stdout).")
+    var json: String?
+
+    @Flag(inversion: .prefixedNo, help: "Time each batch (latency histograms); --no-timing measures what timing costs.")
+    var timing = true
+
+    func run() async throws {
+        let plan: RunPlan
+        var options: RunOptions
+        do { (plan, options) = try workload.resolve() } catch let error as InvalidInput {
+            throw failure("run", error.message, status: HarnessExit.invalidInput)
+        }
+        options.outputDirectory = out
+        options.timing = timing
+        options.rssSampleInterval = .seconds(1)
+        let progress = RunProgressLine(enabled: isatty(STDERR_FILENO) == 1)
+        if progress.enabled { options.onProgress = { progress.show($0) } }
+        let runOptions = options
+        let result: RunResult
+        do {
+            result = try await cancellingOnInterrupt { try await Harness.run(plan, options: runOptions) }
+        } catch let error as RunConfigurationError {
+            progress.clear()
+            throw failure("run", error.message, status: HarnessExit.invalidInput)
+        } catch {
+            progress.clear()
+            throw failure("run", "\(error)", status: HarnessExit.internalError)
+        }
+        progress.clear()
+        // With the JSON on stdout, the summary goes to stderr.
+        if json == "-" {
+            FileHandle.standardError.write(Data(Summary.render(result, style: TextStyle(enabled: false)).utf8))
+        } else {
+            print(Summary.render(result, style: stdoutStyle), terminator: "")
+        }
+        if let json {
+            do { try writeOutput(try ResultJSON.encode(result), to: json) } catch {
+                throw failure("run", "cannot write \(json): \(error)", status: HarnessExit.internalError)
+            }
+        }
+        if result.status == .cancelled { throw ExitCode(HarnessExit.interrupted) }
+        if !result.passed { throw ExitCode(HarnessExit.failed) }
+    }
+}

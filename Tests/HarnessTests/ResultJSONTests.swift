@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import Harness
+
+@Suite("Run results: JSON and merging")
+struct ResultJSONTests {
+    private static let builder = ScenarioBuilder(users: 90, days: 3, seed: 21).faulty()
+
+    private func run(shard: Int = 0, of shards: Int = 1, tasks: Int = 2) async throws -> RunResult {
+        var options = RunOptions.test(tasks: tasks)
+        options.shard = shard
+        options.shardCount = shards
+        return try await Harness.run(Self.builder.plan(thresholds: [try ThresholdParser.parse("payments.p99_latency_ms < 60000")]), options: options)
+    }
+
+    @Test("a result survives encoding and decoding unchanged")
+    func roundTrip() async throws {
+        // Given a run's result
+        let result = try await run()
+        // When it is written as JSON and read back
+        let sut = try ResultJSON.decode(try ResultJSON.encode(result))
+        // Then nothing is lost
+        #expect(sut == result)
+    }
+
+    @Test("the document names its schema and version")
+    func versioned() async throws {
+        let json = try JSONSerialization.jsonObject(with: try ResultJSON.encode(try await run())) as! [String: Any]
+        #expect(json["schema"] as? String == "simharness-run")
+        #expect(json["version"] as? Int == 1)
+    }
+
+    @Test("a document of another schema or version is refused", arguments: [
+        (#"{"schema": "k6", "version": 1}"#, "not a simharness run result (schema 'k6')"),
+        (#"{"schema": "simharness-run", "version": 2}"#, "result schema version 2 is not supported (this tool reads version 1)"),
+        ("[]", "not a valid run result"),
+    ])
+    func refused(text: String, message: String) {
+        let error = #expect(throws: ResultDecodingError.self) { try ResultJSON.decode(Data(text.utf8)) }
+        #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "no error")")
+    }
+
+    @Test("merged shard results count what the whole run counts")
+    func mergeShards() async throws {
+        // Given the whole run and its two shards, the shards passed through JSON as from two machines
+        let whole = try await run()
+        let first = try ResultJSON.decode(try ResultJSON.encode(try await run(shard: 0, of: 2)))
+        let second = try ResultJSON.decode(try ResultJSON.encode(try await run(shard: 1, of: 2, tasks: 1)))
+        // When they are merged
+        let sut = try RunResult.merged([first, second])
+        // Then every count, the payment latencies and the output digest equal the whole run's
+        #expect(sut.shards == ["0/2", "1/2"])
+        #expect(sut.metrics.users == whole.metrics.users)
+        #expect(sut.metrics.userRejections == whole.metrics.userRejections)
+        #expect(sut.metrics.meals.events == whole.metrics.meals.events)
+        #expect(sut.metrics.meals.rejected == whole.metrics.meals.rejected)
+        #expect(sut.metrics.steps.rejected == whole.metrics.steps.rejected)
+        #expect(sut.metrics.payments.rejected == whole.metrics.payments.rejected)
+        #expect(sut.metrics.paymentStates == whole.metrics.paymentStates)
+        #expect(sut.metrics.paymentLatency == whole.metrics.paymentLatency)
+        #expect(sut.metrics.digest == whole.metrics.digest)
+        // And the histograms hold every batch, rates add, the thresholds are evaluated again
+        #expect(sut.metrics.total.batchLatency.count == first.metrics.total.batchLatency.count + second.metrics.total.batchLatency.count)
+        #expect(sut.eventsPerSecond.total == first.eventsPerSecond.total + second.eventsPerSecond.total)
+        #expect(sut.thresholds.map(\.threshold.text) == ["payments.p99_latency_ms < 60000", "invariant_violations == 0"])
+        #expect(sut.passed)
+    }
+
+    @Test("results of different runs, or the same shard twice, do not merge")
+    func mismatch() async throws {
+        let result = try await run(shard: 0, of: 2)
+        var other = result
+        other.shards = ["1/2"]
+        other.seed += 1
+        #expect(throws: MergeError.self) { try RunResult.merged([result, other]) }
+        #expect(throws: MergeError(message: "shard 0/2 appears in more than one result")) { try RunResult.merged([result, result]) }
+    }
+}

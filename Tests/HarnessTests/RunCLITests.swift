@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+@testable import Harness
+
+/// Runs the built `simharness` executable.
+enum HarnessCLI {
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("simharness")
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// The exit statuses of `run`, `merge` and `baseline` (0 success, 1 threshold or baseline failure,
+/// 2 invalid input, 3 internal error).
+@Suite("run, merge and baseline from the command line")
+struct RunCLITests {
+    /// Writes a small scenario file with extra YAML lines and returns its path.
+    private func scenario(in directory: TemporaryDirectory, _ extra: String = "") throws -> String {
+        let path = directory.file("tiny.yaml")
+        try ("name: tiny\nseed: 3\nusers: 40\ndays: 2\n" + extra).write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("a run whose thresholds hold exits 0 and prints the summary")
+    func success() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let sut = try HarnessCLI.run(["run", "--scenario", try scenario(in: directory, "thresholds:\n  - users == 40\n"), "--tasks", "2"])
+        #expect(sut.status == 0, "\(sut.stderr)")
+        #expect(sut.stdout.contains("pass  users == 40"))
+        #expect(sut.stdout.contains("invariant violations: 0"))
+        #expect(!sut.stdout.contains("\u{1B}["), "no colours without a terminal")
+    }
+
+    @Test("--json - writes the result to stdout and the summary to stderr")
+    func jsonToStdout() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let sut = try HarnessCLI.run(["run", "--scenario", try scenario(in: directory), "--json", "-"])
+        #expect(sut.status == 0)
+        #expect(try ResultJSON.decode(Data(sut.stdout.utf8)).metrics.users == 40)
+        #expect(sut.stderr.contains("simharness run: tiny"))
+    }
+
+    @Test("a failed threshold exits 1; an abort_on_fail one stops the run and exits 1", arguments: [
+        "thresholds:\n  - users > 40\n", "load:\n  batch_users: 1\nthresholds:\n  - check: users < 0\n    abort_on_fail: true\n",
+    ])
+    func thresholdFailure(extra: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let sut = try HarnessCLI.run(["run", "--scenario", try scenario(in: directory, extra)])
+        #expect(sut.status == 1)
+        #expect(sut.stdout.contains("FAIL"))
+    }
+
+    @Test("an invalid scenario or option value exits 2 and says why", arguments: [
+        (["--tasks", "0"], "--tasks must be an integer in 1...1024, not '0'"),
+        (["--shard", "2/2"], "--shard must be k/n with 0 <= k < n, not '2/2'"),
+        (["--scenario", "no-such-scenario"], "invalid scenario: no-such-scenario: no such scenario"),
+        (["--out", "/tmp/unused-harness-out"], "output files need the fixed load model"),
+    ])
+    func invalidInput(arguments: [String], message: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let base = arguments.contains("--scenario") ? [] : ["--scenario", try scenario(in: directory, "load:\n  model: duration\n  duration: 1s\n")]
+        let sut = try HarnessCLI.run(["run"] + base + arguments)
+        #expect(sut.status == 2)
+        #expect(sut.stderr.contains(message), "\(sut.stderr)")
+    }
+
+    @Test("a threshold on an unknown metric exits 2 naming the file and line")
+    func unknownMetric() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try scenario(in: directory, "thresholds:\n  - peak_rss_mb < 300\n  - total.events_per_sec > 1\n")
+        let sut = try HarnessCLI.run(["run", "--scenario", path])
+        #expect(sut.status == 2)
+        #expect(sut.stderr.contains("\(path):7: unknown metric 'total.events_per_sec' (did you mean 'total.events_per_s'?)"), "\(sut.stderr)")
+    }
+
+    @Test("Ctrl-C stops a run at once: the summary of what was done, exit 130")
+    func interrupted() throws {
+        // Given a run meant to last a minute
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let process = Process()
+        process.executableURL = HarnessCLI.executable
+        process.arguments = ["run", "--scenario", try scenario(in: directory, "load:\n  model: duration\n  duration: 60s\n")]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = Pipe()
+        let started = Date()
+        try process.run()
+        // When SIGINT arrives once the run has set up its handler
+        while !handlesInterrupt(process.processIdentifier), Date().timeIntervalSince(started) < 30 {}
+        process.interrupt()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // Then it ends long before the minute, as cancelled, with 130
+        #expect(process.terminationStatus == 130)
+        #expect(stdout.contains("cancelled in"))
+        #expect(Date().timeIntervalSince(started) < 30)
+    }
+
+    /// Whether process `pid` catches SIGINT (bit 1 of `SigCgt` in its status): the signal source
+    /// that cancels the run is in place.
+    private func handlesInterrupt(_ pid: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+              let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & 2 != 0
+    }
+
+    @Test("a result that cannot be written is an internal error, exit 3")
+    func internalError() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let sut = try HarnessCLI.run(["run", "--scenario", try scenario(in: directory), "--json", directory.file("missing/dir/result.json")])
+        #expect(sut.status == 3)
+        #expect(sut.stderr.contains("cannot write"))
+    }
+
+    @Test("merge combines shard results (exit 0) and refuses mismatched or unreadable ones (exit 2)")
+    func merge() throws {
+        // Given the two shards of a run, written as JSON
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try scenario(in: directory)
+        for shard in ["0/2", "1/2"] {
+            let name = directory.file("shard\(shard.first!).json")
+            let run = try HarnessCLI.run(["run", "--scenario", path, "--shard", shard, "--json", name])
+            try #require(run.status == 0, "\(run.stderr)")
+        }
+        _ = try HarnessCLI.run(["run", "--scenario", path, "--seed", "4", "--shard", "1/2", "--json", directory.file("other.json")])
+        // When they are merged
+        let merged = try HarnessCLI.run(["merge", directory.file("shard0.json"), directory.file("shard1.json"), "--json", directory.file("all.json")])
+        let mismatched = try HarnessCLI.run(["merge", directory.file("shard0.json"), directory.file("other.json")])
+        let unreadable = try HarnessCLI.run(["merge", directory.file("shard0.json"), directory.file("nothing.json")])
+        // Then the merge covers all 40 users, and the bad inputs are refused
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let result = try ResultJSON.decode(try #require(contents(directory.file("all.json"))))
+        #expect(result.metrics.users == 40)
+        #expect(result.shards == ["0/2", "1/2"])
+        #expect(mismatched.status == 2)
+        #expect(mismatched.stderr.contains("cannot merge"))
+        #expect(unreadable.status == 2)
+    }
+
+    @Test("baseline record then check passes (exit 0); a doctored baseline fails the check (exit 1)")
+    func baseline() throws {
+        // Given a recorded baseline
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try scenario(in: directory)
+        let file = directory.file("tiny.json")
+        let record = try HarnessCLI.run(["baseline", "record", "--scenario", path, "--repetitions", "2", "--tasks", "2", "--file", file])
+        try #require(record.status == 0, "\(record.stderr)")
+        // When it is checked as recorded (times loosely: this machine is shared), and against a
+        // copy that expects one more meal
+        let loose = ["--tolerance", "*=100"]
+        let check = try HarnessCLI.run(["baseline", "check", "--scenario", path, "--repetitions", "1", "--file", file] + loose)
+        var doctored = try BaselineJSON.decode(try #require(contents(file)))
+        doctored.metrics["meals.events"]!.value += 1
+        try BaselineJSON.encode(doctored).write(to: URL(fileURLWithPath: directory.file("doctored.json")))
+        let regressed = try HarnessCLI.run(["baseline", "check", "--scenario", path, "--repetitions", "1", "--file", directory.file("doctored.json")] + loose)
+        let mismatched = try HarnessCLI.run(["baseline", "check", "--scenario", path, "--users", "41", "--file", file])
+        // Then the first holds, the second regresses on that count, the third is refused
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("no regression"))
+        #expect(regressed.status == 1)
+        #expect(regressed.stdout.contains("meals.events regressed"))
+        #expect(mismatched.status == 2)
+        #expect(mismatched.stderr.contains("--users 41 differs from the baseline's 40"))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Harness
+import Simulation
+import Synchronization
+
+/// Builds small scenarios and run plans for tests.
+struct ScenarioBuilder {
+    private var scenario = Scenario(name: "test")
+
+    init(users: Int = 60, days: Int = 3, seed: UInt64 = 5) {
+        scenario.users = users
+        scenario.days = days
+        scenario.seed = seed
+    }
+
+    func with(_ change: (inout Scenario) -> Void) -> ScenarioBuilder {
+        var copy = self
+        change(&copy.scenario)
+        return copy
+    }
+
+    /// Every fault of SPEC at a visible rate, a flaky gateway, many refunds and retries.
+    func faulty() -> ScenarioBuilder {
+        with {
+            $0.faults.defaultRate = 0.02
+            $0.faults.users = [.malformed: 0.03, .duplicate: 0.03]
+            $0.faults.mealsOutOfOrder = 0.05
+            $0.faults.stepsOutOfOrder = 0.05
+            $0.faults.paymentsOutOfOrder = 0.05
+            $0.payments.perUserPerDay = 3
+            $0.payments.refundRate = 0.3
+            $0.payments.retryRate = 0.1
+            $0.payments.timeoutRate = 0.1
+            $0.payments.lostRate = 0.05
+            $0.payments.declineRate = 0.1
+        }
+    }
+
+    func build() -> Scenario { scenario }
+
+    func plan(load: LoadModel = .fixed, thresholds: [Threshold] = [], batchUsers: Int? = 8) -> RunPlan {
+        RunPlan(scenario: scenario, load: load, thresholds: thresholds, batchUsers: batchUsers)
+    }
+}
+
+/// A fresh directory under the system's temporary directory, removed by `remove()`.
+struct TemporaryDirectory {
+    let path: String
+
+    init(_ label: String = #function) throws {
+        path = NSTemporaryDirectory() + "harness-tests-" + label.filter(\.isLetter) + "-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+extension RunOptions {
+    /// Options for tests: `tasks` partitions, no monitoring.
+    static func test(tasks: Int, out: String? = nil, timing: Bool = true) -> RunOptions {
+        var options = RunOptions(tasks: tasks)
+        options.outputDirectory = out
+        options.timing = timing
+        return options
+    }
+}
+
+/// A clock that never sleeps: `sleep(until:)` moves its time to the deadline at once (never
+/// back) and records the deadline; each reading of `now()` moves it on by `step`.
+final class FakeClock: HarnessClock {
+    private let state = Mutex((now: Duration.zero, deadlines: [Duration]()))
+    private let step: Duration
+
+    init(step: Duration = .zero) { self.step = step }
+
+    func now() -> Duration {
+        state.withLock { s in
+            defer { s.now += step }
+            return s.now
+        }
+    }
+
+    func sleep(until deadline: Duration) async throws {
+        try Task.checkCancellation()
+        state.withLock { s in
+            s.deadlines.append(deadline)
+            s.now = max(s.now, deadline)
+        }
+        await Task.yield()
+    }
+
+    /// Every deadline slept until, in order.
+    var deadlines: [Duration] { state.withLock { $0.deadlines } }
+}
