@@ -31,6 +31,7 @@ public final class LineChunkReader {
     private var atEnd = false
 
     public init(path: String, gzip: Bool, chunkSize: Int = 4 << 20) throws {
+        precondition(chunkSize > 0, "chunkSize must be positive")
         file = String(path.split(separator: "/").last ?? Substring(path))
         self.chunkSize = chunkSize
         if gzip {

@@ -53,7 +53,7 @@ public struct PaymentRowDecoder {
             : FieldParsing.equal(f[C.kind], Self.refund.withUnsafeBufferPointer { $0 }) ? .refund : nil
         let createdAt = FieldParsing.int64(f[C.createdAt])
         let script = GatewayScript(bytes: f[C.gateway])
-        var request = PaymentRequest(
+        let request = PaymentRequest(
             id: id, key: keys.intern(keyField).id, keyLength: FieldParsing.scalarCount(keyField), kind: kind ?? .charge,
             amountMinor: FieldParsing.int64(f[C.amount]), currency: Currency(codeBytes: f[C.currency]),
             createdAt: createdAt ?? 0, refundOf: refundOf, script: script ?? GatewayScript([.approved])
@@ -75,7 +75,6 @@ public struct PaymentRowDecoder {
             row.rejection = .unknownUser
             row.column = Int8(C.user)
         }
-        request.refundOf = refundOf
         return row
     }
 

@@ -23,8 +23,7 @@ public enum SQLiteTables {
         let columns = file.kind.columns
         try queue.read { db in
             let present = try Set(Row.fetchAll(db, sql: "PRAGMA table_info(\(file.kind.rawValue))").map { $0["name"] as String })
-            for (index, column) in columns.enumerated() where !present.contains(column) && !file.kind.optionalKeys.contains(column) {
-                _ = index
+            for column in columns where !present.contains(column) && !file.kind.optionalKeys.contains(column) {
                 throw InputRefusal(file: "\(file.name):\(file.kind.rawValue)", reason: "missing required column '\(column)'")
             }
             let selected = columns.map { present.contains($0) ? "\"\($0)\"" : "NULL" }.joined(separator: ", ")

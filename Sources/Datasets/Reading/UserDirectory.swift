@@ -17,7 +17,7 @@ public struct UserDirectory: Sendable {
         }
         let order = table.strings.sortedIndices()
         var ids = ByteArena()
-        for interned in order { table.strings.withBytes(interned) { ids.append($0) } }
+        for interned in order { table.strings.withBytes(interned) { _ = ids.append($0) } }
         var index = ShortIdIndex(capacity: order.count)
         for rank in 0..<order.count { ids.withBytes(rank) { index.insert($0, value: UInt32(rank)) } }
         self.index = index
