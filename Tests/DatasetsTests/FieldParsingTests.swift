@@ -87,6 +87,38 @@ struct FieldParsingTests {
         #expect(sut == nil)
     }
 
+    @Test("int64 is exact at the edge of its 18-digit fast path", arguments: [
+        ("999999999999999999", Int64(999_999_999_999_999_999)), ("-999999999999999999", -999_999_999_999_999_999),
+        ("1000000000000000000", 1_000_000_000_000_000_000), ("000000000000000000001", 1),
+    ])
+    func int64FastPathEdge(text: String, expected: Int64) {
+        // Given integers of 18 digits and just above
+        // When they are parsed
+        let sut = withBytes(text) { FieldParsing.int64($0) }
+        // Then both paths agree on the exact value
+        #expect(sut == expected)
+    }
+
+    @Test("decimalIsNegative tells the sign of a well-formed decimal", arguments: [
+        ("0", false), ("12.5", false), ("-0", false), ("-0.000", false), ("-0.001", true), ("-3", true), ("007.10", false),
+    ])
+    func decimalIsNegative(text: String, negative: Bool) {
+        // Given a decimal
+        // When only its sign is read
+        let sut = withBytes(text) { FieldParsing.decimalIsNegative($0) }
+        // Then it is below zero exactly when a minus sign precedes a non-zero digit
+        #expect(sut == negative)
+    }
+
+    @Test("decimalIsNegative refuses text outside the grammar", arguments: malformedDecimals)
+    func decimalIsNegativeMalformed(text: String) {
+        // Given text outside `-?[0-9]+(\.[0-9]+)?`
+        // When its sign is read
+        let sut = withBytes(text) { FieldParsing.decimalIsNegative($0) }
+        // Then the field is malformed
+        #expect(sut == nil)
+    }
+
     @Test("decimal reads the value as a Double", arguments: [
         ("0", 0.0), ("12", 12), ("12.5", 12.5), ("-12.5", -12.5), ("0.1", 0.1), ("1234.5", 1234.5), ("007.25", 7.25),
         ("0.000001", 0.000001), ("-0.001", -0.001), ("61.50", 61.5), ("0.0000000000000000000001", 1e-22),

@@ -13,6 +13,15 @@ public enum FieldParsing {
         if negative { i = 1 }
         guard i < b.count else { return nil }
         var value: UInt64 = 0
+        if b.count - i <= 18 {
+            while i < b.count {
+                let d = b[i] &- UInt8(ascii: "0")
+                guard d < 10 else { return nil }
+                value = value &* 10 &+ UInt64(d)
+                i += 1
+            }
+            return negative ? -Int64(value) : Int64(value)
+        }
         while i < b.count {
             let d = b[i] &- UInt8(ascii: "0")
             guard d < 10 else { return nil }
@@ -69,6 +78,31 @@ public enum FieldParsing {
         let total = integer * 1_000_000 + fraction
         let magnitude = saturated || total > UInt64(Int64.max) ? Int64.max : Int64(total)
         return (minus ? -magnitude : magnitude, minus && nonZero)
+    }
+
+    /// Whether `b` is a decimal `-?[0-9]+(\.[0-9]+)?` below zero; `nil` when the grammar does not
+    /// match. Cheaper than parsing when only the sign matters.
+    @inlinable public static func decimalIsNegative(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var i = 0
+        let minus = b.count > 0 && b[0] == UInt8(ascii: "-")
+        if minus { i = 1 }
+        let digitsStart = i
+        var nonZero = false
+        var point = -1
+        while i < b.count {
+            let c = b[i]
+            if c == UInt8(ascii: ".") {
+                guard point < 0, i > digitsStart else { return nil }
+                point = i
+            } else {
+                let d = c &- UInt8(ascii: "0")
+                guard d < 10 else { return nil }
+                if d != 0 { nonZero = true }
+            }
+            i += 1
+        }
+        guard i > digitsStart, point != b.count - 1 else { return nil }
+        return minus && nonZero
     }
 
     /// A decimal `-?[0-9]+(\.[0-9]+)?` as a `Double`; `nil` when the grammar does not match.

@@ -127,10 +127,10 @@ public enum RowDecoders {
         guard let end = FieldParsing.int64(f[C.end]) else { return .rejected(reason: malformed, column: Int8(C.end), user: user) }
         guard isMealType(f[C.type]) else { return .rejected(reason: malformed, column: Int8(C.type), user: user) }
         guard let kcal = FieldParsing.decimalMicros(f[C.kcal]) else { return .rejected(reason: malformed, column: Int8(C.kcal), user: user) }
-        guard let protein = FieldParsing.decimalMicros(f[C.protein]) else { return .rejected(reason: malformed, column: Int8(C.protein), user: user) }
-        guard let carbs = FieldParsing.decimalMicros(f[C.carbs]) else { return .rejected(reason: malformed, column: Int8(C.carbs), user: user) }
-        guard let fat = FieldParsing.decimalMicros(f[C.fat]) else { return .rejected(reason: malformed, column: Int8(C.fat), user: user) }
-        let negative = kcal.negative || protein.negative || carbs.negative || fat.negative
+        guard let protein = FieldParsing.decimalIsNegative(f[C.protein]) else { return .rejected(reason: malformed, column: Int8(C.protein), user: user) }
+        guard let carbs = FieldParsing.decimalIsNegative(f[C.carbs]) else { return .rejected(reason: malformed, column: Int8(C.carbs), user: user) }
+        guard let fat = FieldParsing.decimalIsNegative(f[C.fat]) else { return .rejected(reason: malformed, column: Int8(C.fat), user: user) }
+        let negative = kcal.negative || protein || carbs || fat
         guard user != .max else { return .rejected(reason: unknownUser, column: Int8(C.user), user: user) }
         if let reason = MealRejection.check(start: start, end: end, hasNegativeValue: negative) {
             return .rejected(reason: UInt8(MealRejection.allCases.firstIndex(of: reason)!), column: -1, user: user)

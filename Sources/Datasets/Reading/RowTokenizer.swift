@@ -78,17 +78,19 @@ public final class RowTokenizer {
         var fieldStart = 0
         var i = 0
         let n = line.count
-        while true {
-            if i == n || base[i] == UInt8(ascii: ",") {
-                if field < headerFieldCount {
-                    let column = columnOfField[field]
-                    if column >= 0 { fields[column] = UnsafeBufferPointer(start: base + fieldStart, count: i - fieldStart) }
+        columnOfField.withUnsafeBufferPointer { columns in
+            while true {
+                if i == n || base[i] == UInt8(ascii: ",") {
+                    if field < headerFieldCount {
+                        let column = columns[field]
+                        if column >= 0 { fields[column] = UnsafeBufferPointer(start: base + fieldStart, count: i - fieldStart) }
+                    }
+                    field += 1
+                    if i == n { break }
+                    fieldStart = i + 1
                 }
-                field += 1
-                if i == n { break }
-                fieldStart = i + 1
+                i += 1
             }
-            i += 1
         }
         if field == headerFieldCount { return .row }
         for missing in field..<max(field, headerFieldCount) where columnOfField[missing] >= 0 {
