@@ -40,52 +40,58 @@ public enum MealsStage {
     static func analyze(
         partition p: Int, of table: KeyedTable<MealCandidate>, users: UserDirectory, minimumFast: Int64
     ) -> (OutputBuffer, OutputBuffer) {
-        var (range, starts, meals) = table.gather(partition: p) { $0.meal }
+        let (range, starts, gathered) = table.gather(partition: p) { $0.meal }
+        var meals = consume gathered
         var summaryRows = OutputBuffer(capacity: range.count * 48)
         var dailyRows = OutputBuffer(capacity: meals.count * 24)
-        meals.withUnsafeMutableBufferPointer { all in
-            for user in range {
-                let slot = user - range.lowerBound
-                let profile = users.profiles[user]
-                let configuration = FastingConfiguration(
-                    utcOffsetMinutes: profile.utcOffsetMinutes, fastingProtocol: profile.fastingProtocol, minimumFastSeconds: minimumFast
-                )
-                let mine = UnsafeMutableBufferPointer(rebasing: all[starts[slot]..<starts[slot + 1]])
-                let result = FastingAnalyzer.analyze(sorting: mine, configuration: configuration) { day in
-                    dailyRows.id(user, in: users.ids)
-                    dailyRows.comma()
-                    dailyRows.day(day.day)
-                    dailyRows.comma()
-                    dailyRows.int(day.episodes)
-                    dailyRows.comma()
-                    dailyRows.micros3(day.kcalMicros)
-                    dailyRows.comma()
-                    dailyRows.int(day.eatingWindowSeconds)
-                    dailyRows.comma()
-                    dailyRows.int(day.fastsEnded)
-                    dailyRows.comma()
-                    dailyRows.int(day.longestFastEndedSeconds)
-                    dailyRows.comma()
-                    if let compliant = day.compliant { dailyRows.byte(compliant ? UInt8(ascii: "1") : UInt8(ascii: "0")) }
-                    dailyRows.newline()
-                }
-                summaryRows.id(user, in: users.ids)
-                for value in [result.meals, Int(table.rejectedPerUser[user]), result.episodes, result.fasts] {
+        let configurations = range.map { user in
+            FastingConfiguration(
+                utcOffsetMinutes: users.profiles[user].utcOffsetMinutes, fastingProtocol: users.profiles[user].fastingProtocol,
+                minimumFastSeconds: minimumFast
+            )
+        }
+        let idRanges = range.map { users.ids.range($0) }
+        let rejected = range.map { Int(table.rejectedPerUser[$0]) }
+        users.ids.bytes.withUnsafeBufferPointer { idBytes in
+            meals.withUnsafeMutableBufferPointer { all in
+                for slot in 0..<range.count {
+                    let id = UnsafeBufferPointer(rebasing: idBytes[idRanges[slot]])
+                    let mine = UnsafeMutableBufferPointer(rebasing: all[starts[slot]..<starts[slot + 1]])
+                    let result = FastingAnalyzer.analyze(sorting: mine, configuration: configurations[slot]) { day in
+                        dailyRows.append(id)
+                        dailyRows.comma()
+                        dailyRows.day(day.day)
+                        dailyRows.comma()
+                        dailyRows.int(day.episodes)
+                        dailyRows.comma()
+                        dailyRows.micros3(day.kcalMicros)
+                        dailyRows.comma()
+                        dailyRows.int(day.eatingWindowSeconds)
+                        dailyRows.comma()
+                        dailyRows.int(day.fastsEnded)
+                        dailyRows.comma()
+                        dailyRows.int(day.longestFastEndedSeconds)
+                        dailyRows.comma()
+                        if let compliant = day.compliant { dailyRows.byte(compliant ? UInt8(ascii: "1") : UInt8(ascii: "0")) }
+                        dailyRows.newline()
+                    }
+                    summaryRows.append(id)
+                    for value in [result.meals, rejected[slot], result.episodes, result.fasts] {
+                        summaryRows.comma()
+                        summaryRows.int(value)
+                    }
                     summaryRows.comma()
-                    summaryRows.int(value)
+                    summaryRows.int(result.totalFastSeconds)
+                    summaryRows.comma()
+                    summaryRows.int(result.longestFastSeconds)
+                    summaryRows.comma()
+                    summaryRows.int(result.evaluatedDays)
+                    summaryRows.comma()
+                    summaryRows.int(result.compliantDays)
+                    summaryRows.newline()
                 }
-                summaryRows.comma()
-                summaryRows.int(result.totalFastSeconds)
-                summaryRows.comma()
-                summaryRows.int(result.longestFastSeconds)
-                summaryRows.comma()
-                summaryRows.int(result.evaluatedDays)
-                summaryRows.comma()
-                summaryRows.int(result.compliantDays)
-                summaryRows.newline()
             }
         }
-        _ = range
         return (summaryRows, dailyRows)
     }
 }

@@ -31,25 +31,29 @@ public enum StepsStage {
     }
 
     static func analyze(partition p: Int, of table: KeyedTable<StepCandidate>, users: UserDirectory) -> OutputBuffer {
-        var (range, starts, samples) = table.gather(partition: p) { $0.sample }
+        let (range, starts, gathered) = table.gather(partition: p) { $0.sample }
+        var samples = consume gathered
         var rows = OutputBuffer(capacity: samples.count * 16)
-        samples.withUnsafeMutableBufferPointer { all in
-            for user in range {
-                let slot = user - range.lowerBound
-                let mine = UnsafeMutableBufferPointer(rebasing: all[starts[slot]..<starts[slot + 1]])
-                StepAggregator.aggregate(sorting: mine, utcOffsetMinutes: users.profiles[user].utcOffsetMinutes) { day in
-                    rows.id(user, in: users.ids)
-                    rows.comma()
-                    rows.day(day.day)
-                    rows.comma()
-                    rows.decimal3(day.steps)
-                    rows.comma()
-                    rows.decimal3(day.average7)
-                    rows.newline()
+        let offsets = range.map { users.profiles[$0].utcOffsetMinutes }
+        let idRanges = range.map { users.ids.range($0) }
+        users.ids.bytes.withUnsafeBufferPointer { idBytes in
+            samples.withUnsafeMutableBufferPointer { all in
+                for slot in 0..<range.count {
+                    let id = UnsafeBufferPointer(rebasing: idBytes[idRanges[slot]])
+                    let mine = UnsafeMutableBufferPointer(rebasing: all[starts[slot]..<starts[slot + 1]])
+                    StepAggregator.aggregate(sorting: mine, utcOffsetMinutes: offsets[slot]) { day in
+                        rows.append(id)
+                        rows.comma()
+                        rows.day(day.day)
+                        rows.comma()
+                        rows.decimal3(day.steps)
+                        rows.comma()
+                        rows.decimal3(day.average7)
+                        rows.newline()
+                    }
                 }
             }
         }
-        _ = range
         return rows
     }
 }
