@@ -59,36 +59,10 @@ public enum MealsStage {
                     let mine = UnsafeMutableBufferPointer(rebasing: all[starts[slot]..<starts[slot + 1]])
                     let result = FastingAnalyzer.analyze(sorting: mine, configuration: configurations[slot]) { day in
                         dailyRows.append(id)
-                        dailyRows.comma()
-                        dailyRows.day(day.day)
-                        dailyRows.comma()
-                        dailyRows.int(day.episodes)
-                        dailyRows.comma()
-                        dailyRows.micros3(day.kcalMicros)
-                        dailyRows.comma()
-                        dailyRows.int(day.eatingWindowSeconds)
-                        dailyRows.comma()
-                        dailyRows.int(day.fastsEnded)
-                        dailyRows.comma()
-                        dailyRows.int(day.longestFastEndedSeconds)
-                        dailyRows.comma()
-                        if let compliant = day.compliant { dailyRows.byte(compliant ? UInt8(ascii: "1") : UInt8(ascii: "0")) }
-                        dailyRows.newline()
+                        dailyRows.fastingDayFields(day)
                     }
                     summaryRows.append(id)
-                    for value in [result.meals, rejected[slot], result.episodes, result.fasts] {
-                        summaryRows.comma()
-                        summaryRows.int(value)
-                    }
-                    summaryRows.comma()
-                    summaryRows.int(result.totalFastSeconds)
-                    summaryRows.comma()
-                    summaryRows.int(result.longestFastSeconds)
-                    summaryRows.comma()
-                    summaryRows.int(result.evaluatedDays)
-                    summaryRows.comma()
-                    summaryRows.int(result.compliantDays)
-                    summaryRows.newline()
+                    summaryRows.fastingSummaryFields(result, rejected: rejected[slot])
                 }
             }
         }

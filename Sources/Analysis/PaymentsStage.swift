@@ -91,15 +91,7 @@ public enum PaymentsStage {
             }
             for entry in processor.ledger.entries {
                 result.ledger.id(user, in: ids)
-                result.ledger.comma()
-                result.ledger.text(entry.currency.code)
-                result.ledger.comma()
-                result.ledger.int(entry.capturedMinor)
-                result.ledger.comma()
-                result.ledger.int(entry.refundedMinor)
-                result.ledger.comma()
-                result.ledger.int(entry.balanceMinor)
-                result.ledger.newline()
+                result.ledger.ledgerFields(entry)
             }
         }
         return result
@@ -134,13 +126,7 @@ public enum PaymentsStage {
         for i in order {
             let outcome = outcomes[i]!
             text.id(Int(rows[i].request.id), in: ids.strings)
-            text.comma()
-            text.text(outcome.state.rawValue)
-            text.comma()
-            if let reason = outcome.reason { text.text(reason.rawValue) }
-            text.comma()
-            text.int(outcome.attempts)
-            text.newline()
+            text.outcomeFields(outcome)
         }
         try out.write("payments_outcomes.csv", text)
         return totals

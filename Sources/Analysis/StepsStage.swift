@@ -43,13 +43,7 @@ public enum StepsStage {
                     let mine = UnsafeMutableBufferPointer(rebasing: all[starts[slot]..<starts[slot + 1]])
                     StepAggregator.aggregate(sorting: mine, utcOffsetMinutes: offsets[slot]) { day in
                         rows.append(id)
-                        rows.comma()
-                        rows.day(day.day)
-                        rows.comma()
-                        rows.decimal3(day.steps)
-                        rows.comma()
-                        rows.decimal3(day.average7)
-                        rows.newline()
+                        rows.stepDayFields(day)
                     }
                 }
             }

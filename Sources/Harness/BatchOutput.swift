@@ -15,51 +15,19 @@ struct BatchOutput: Sendable {
     /// A `fasting_daily.csv` row.
     mutating func fastingDay(user: UInt32, _ day: FastingDay) {
         daily.userId(user)
-        daily.comma()
-        daily.day(day.day)
-        daily.comma()
-        daily.int(day.episodes)
-        daily.comma()
-        daily.micros3(day.kcalMicros)
-        daily.comma()
-        daily.int(day.eatingWindowSeconds)
-        daily.comma()
-        daily.int(day.fastsEnded)
-        daily.comma()
-        daily.int(day.longestFastEndedSeconds)
-        daily.comma()
-        if let compliant = day.compliant { daily.byte(compliant ? UInt8(ascii: "1") : UInt8(ascii: "0")) }
-        daily.newline()
+        daily.fastingDayFields(day)
     }
 
     /// A `fasting_summary.csv` row.
     mutating func fastingSummary(user: UInt32, _ result: FastingSummary, rejected: Int) {
         summary.userId(user)
-        for value in [result.meals, rejected, result.episodes, result.fasts] {
-            summary.comma()
-            summary.int(value)
-        }
-        for value in [result.totalFastSeconds, result.longestFastSeconds] {
-            summary.comma()
-            summary.int(value)
-        }
-        summary.comma()
-        summary.int(result.evaluatedDays)
-        summary.comma()
-        summary.int(result.compliantDays)
-        summary.newline()
+        summary.fastingSummaryFields(result, rejected: rejected)
     }
 
     /// A `steps_daily.csv` row.
     mutating func stepDay(user: UInt32, _ day: StepDay) {
         steps.userId(user)
-        steps.comma()
-        steps.day(day.day)
-        steps.comma()
-        steps.decimal3(day.steps)
-        steps.comma()
-        steps.decimal3(day.average7)
-        steps.newline()
+        steps.stepDayFields(day)
     }
 
     /// A `payments_outcomes.csv` row.
@@ -67,25 +35,13 @@ struct BatchOutput: Sendable {
         outcomes.paddedId(UInt8(ascii: "p"), UInt64(user), width: Ids.userWidth)
         outcomes.byte(UInt8(ascii: "-"))
         outcomes.padded(UInt64(ordinal), width: Ids.ordinalWidth)
-        outcomes.comma()
-        outcomes.text(outcome.state.rawValue)
-        outcomes.comma()
-        if let reason = outcome.reason { outcomes.text(reason.rawValue) }
-        outcomes.comma()
-        outcomes.int(outcome.attempts)
-        outcomes.newline()
+        outcomes.outcomeFields(outcome)
     }
 
     /// A `payments_ledger.csv` row.
     mutating func ledgerEntry(user: UInt32, _ entry: LedgerEntry) {
         ledger.userId(user)
-        ledger.comma()
-        ledger.text(entry.currency.code)
-        for value in [entry.capturedMinor, entry.refundedMinor, entry.balanceMinor] {
-            ledger.comma()
-            ledger.int(value)
-        }
-        ledger.newline()
+        ledger.ledgerFields(entry)
     }
 }
 
