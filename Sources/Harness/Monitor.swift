@@ -27,7 +27,7 @@ struct Monitor: Sendable {
         var deadline = start
         while true {
             deadline += tick
-            do { try await clock.sleep(until: deadline) } catch { break }
+            do { try await clock.wait(until: deadline) } catch { break }
             let now = clock.now()
             if let interval = options.rssSampleInterval, now >= nextSample {
                 sample(into: &samples)

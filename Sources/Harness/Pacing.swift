@@ -6,7 +6,7 @@ public protocol HarnessClock: Sendable {
     /// Time since the clock's origin.
     func now() -> Duration
     /// Returns once `now() >= deadline`; throws `CancellationError` when the task is cancelled.
-    func sleep(until deadline: Duration) async throws
+    func wait(until deadline: Duration) async throws
 }
 
 /// The real clock: `ContinuousClock` from the moment this value was made.
@@ -17,7 +17,7 @@ public struct SystemClock: HarnessClock {
 
     public func now() -> Duration { ContinuousClock.now - origin }
 
-    public func sleep(until deadline: Duration) async throws {
+    public func wait(until deadline: Duration) async throws {
         try await ContinuousClock().sleep(until: origin + deadline)
     }
 }
@@ -44,7 +44,7 @@ final class Pacer: Sendable {
             return due
         }
         guard let due else { return false }
-        try await clock.sleep(until: start + .seconds(due))
+        try await clock.wait(until: start + .seconds(due))
         return true
     }
 }

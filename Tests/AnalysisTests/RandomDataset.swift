@@ -57,9 +57,10 @@ struct RandomDataset {
     /// so which comes first does not matter).
     func csv(shuffledWith seed: UInt64? = nil) -> [String: String] {
         var random = SplitMix64(seed: seed ?? 0)
+        let shuffled = seed != nil
         func text(_ header: String, _ rows: [String]) -> String {
             var ordered = rows
-            if seed != nil { ordered.shuffle(using: &random) }
+            if shuffled { ordered.shuffle(using: &random) }
             return ([header] + ordered).joined(separator: "\n") + "\n"
         }
         return [

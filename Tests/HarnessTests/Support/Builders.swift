@@ -69,7 +69,7 @@ extension RunOptions {
     }
 }
 
-/// A clock that never sleeps: `sleep(until:)` moves its time to the deadline at once (never
+/// A clock that never sleeps: `wait(until:)` moves its time to the deadline at once (never
 /// back) and records the deadline; each reading of `now()` moves it on by `step`.
 final class FakeClock: HarnessClock {
     private let state = Mutex((now: Duration.zero, deadlines: [Duration]()))
@@ -84,7 +84,7 @@ final class FakeClock: HarnessClock {
         }
     }
 
-    func sleep(until deadline: Duration) async throws {
+    func wait(until deadline: Duration) async throws {
         try Task.checkCancellation()
         state.withLock { s in
             s.deadlines.append(deadline)
