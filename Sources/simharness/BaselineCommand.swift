@@ -32,7 +32,7 @@ struct BaselineRecordCommand: AsyncParsableCommand {
         let count: Int
         do {
             (plan, options) = try workload.resolve()
-            count = try RunWorkloadArguments.integer(repetitions, "--repetitions", 1...1000)
+            count = try OptionValues.integer(repetitions, "--repetitions", 1...1000)
         } catch let error as InvalidInput {
             throw failure("baseline record", error.message, status: HarnessExit.invalidInput)
         }
@@ -76,7 +76,7 @@ struct BaselineCheckCommand: AsyncParsableCommand {
         var tolerances: [String: Double] = [:]
         do {
             (plan, options) = try workload.resolve()
-            count = try RunWorkloadArguments.integer(repetitions, "--repetitions", 1...1000)
+            count = try OptionValues.integer(repetitions, "--repetitions", 1...1000)
             let path = file ?? "Baselines/\(plan.scenario.name).json"
             guard let data = FileManager.default.contents(atPath: path) else { throw InvalidInput(message: "cannot read the baseline \(path)") }
             do { baseline = try BaselineJSON.decode(data) } catch { throw InvalidInput(message: "\(path): \(error.message)") }

@@ -45,7 +45,7 @@ struct GenerateCommand: AsyncParsableCommand {
             request = try resolve()
         } catch let error as ScenarioError {
             fail("invalid scenario: \(error)")
-        } catch let error as InvalidOption {
+        } catch let error as InvalidInput {
             fail(error.message)
         }
         let (scenario, seed, selection, options) = request
@@ -68,34 +68,18 @@ struct GenerateCommand: AsyncParsableCommand {
         }
     }
 
-    private struct InvalidOption: Error { var message: String }
-
     private func resolve() throws -> (Scenario, UInt64?, UserSelection, ExportOptions) {
         var loaded = try ScenarioCatalog.load(scenario)
         guard let format = ExportOptions.Format(rawValue: format) else {
-            throw InvalidOption(message: "--format must be csv, ndjson or sqlite, not '\(format)'")
+            throw InvalidInput(message: "--format must be csv, ndjson or sqlite, not '\(format)'")
         }
-        if gzip, format == .sqlite { throw InvalidOption(message: "--gzip applies to csv and ndjson only") }
-        let seedValue = try seed.map { text -> UInt64 in
-            guard let v = UInt64(text) else { throw InvalidOption(message: "--seed must be an integer in 0...\(UInt64.max), not '\(text)'") }
-            return v
-        }
-        if let users { loaded.users = try Self.integer(users, "--users", 1...Scenario.maximumUsers) }
-        if let days { loaded.days = try Self.integer(days, "--days", 1...Scenario.maximumDays) }
-        let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(k) else {
-            throw InvalidOption(message: "--shard must be k/n with 0 <= k < n, not '\(shard)'")
-        }
-        let jobCount = try jobs.map { try Self.integer($0, "--jobs", 1...256) } ?? ProcessInfo.processInfo.activeProcessorCount
+        if gzip, format == .sqlite { throw InvalidInput(message: "--gzip applies to csv and ndjson only") }
+        let seedValue = try seed.map(OptionValues.seed)
+        try OptionValues.override(&loaded, users: users, days: days)
+        let (k, n) = try OptionValues.shard(shard)
+        let jobCount = try jobs.map { try OptionValues.integer($0, "--jobs", 1...256) } ?? ProcessInfo.processInfo.activeProcessorCount
         let options = ExportOptions(directory: out, format: format, gzip: gzip, jobs: jobCount)
         return (loaded, seedValue, UserSelection(users: 0..<loaded.users, shard: k, shardCount: n), options)
-    }
-
-    private static func integer(_ text: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
-        guard let v = Int(text), range.contains(v) else {
-            throw InvalidOption(message: "\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
-        }
-        return v
     }
 
     private func fail(_ message: String) -> Never {

@@ -59,29 +59,13 @@ struct RunWorkloadArguments: ParsableArguments {
     func resolve() throws -> (RunPlan, RunOptions) {
         var plan: RunPlan
         do { plan = try RunPlan.load(scenario) } catch { throw InvalidInput(message: "invalid scenario: \(error)") }
-        if let users { plan.scenario.users = try Self.integer(users, "--users", 1...Scenario.maximumUsers) }
-        if let days { plan.scenario.days = try Self.integer(days, "--days", 1...Scenario.maximumDays) }
-        var options = RunOptions(tasks: try tasks.map { try Self.integer($0, "--tasks", 1...1024) } ?? ProcessInfo.processInfo.activeProcessorCount)
-        if let seed {
-            guard let value = UInt64(seed) else { throw InvalidInput(message: "--seed must be an integer in 0...\(UInt64.max), not '\(seed)'") }
-            options.seed = value
-        }
-        let parts = shard.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(k) else {
-            throw InvalidInput(message: "--shard must be k/n with 0 <= k < n, not '\(shard)'")
-        }
-        options.shard = k
-        options.shardCount = n
-        if let minFast { options.minimumFastSeconds = Int64(try Self.integer(minFast, "--min-fast", 0...Int(Int32.max))) }
-        if let maxAttempts { options.maxAttempts = try Self.integer(maxAttempts, "--max-attempts", 1...32) }
+        try OptionValues.override(&plan.scenario, users: users, days: days)
+        var options = RunOptions(tasks: try tasks.map { try OptionValues.integer($0, "--tasks", 1...1024) } ?? ProcessInfo.processInfo.activeProcessorCount)
+        if let seed { options.seed = try OptionValues.seed(seed) }
+        (options.shard, options.shardCount) = try OptionValues.shard(shard)
+        if let minFast { options.minimumFastSeconds = Int64(try OptionValues.integer(minFast, "--min-fast", 0...Int(Int32.max))) }
+        if let maxAttempts { options.maxAttempts = try OptionValues.integer(maxAttempts, "--max-attempts", 1...32) }
         return (plan, options)
-    }
-
-    static func integer(_ text: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
-        guard let value = Int(text), range.contains(value) else {
-            throw InvalidInput(message: "\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
-        }
-        return value
     }
 }
 
