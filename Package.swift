@@ -36,6 +36,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CJemalloc", path: "Sources/CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .systemLibrary(name: "CGlibcMalloc", path: "Sources/CGlibcMalloc"),
+        .target(name: "CPrefetch"),
         .target(
             name: "ProcessMetrics",
             dependencies: [
@@ -64,7 +65,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .target(name: "Analysis", dependencies: ["Datasets", "HealthCore", "PaymentsCore"]),
+        .target(name: "Analysis", dependencies: ["Datasets", "HealthCore", "PaymentsCore", "CPrefetch"]),
         .target(
             name: "Harness",
             dependencies: [

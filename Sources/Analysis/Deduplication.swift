@@ -1,45 +1,66 @@
+import CPrefetch
 import Datasets
 
-/// A candidate row with an id that must be unique across the file.
-protocol Deduplicable: Sendable {
-    var idHash: UInt64 { get }
-    var duplicate: Bool { get set }
+/// A row whose id an earlier row of its file already has: its index among the chunk's accepted
+/// rows in input order, and its user.
+struct DuplicateRow: Equatable {
+    var row: Int
+    var user: UInt32
 }
 
-extension MealCandidate: Deduplicable {}
-extension StepCandidate: Deduplicable {}
-
-/// Marks the candidates whose id an earlier candidate of the file already has (SPEC §2, §3: the
-/// first accepted row in input order counts). Ids are compared by a 64-bit hash of their bytes.
-/// The hash space is split into shards so each task owns its sets and memory stays small.
+/// Marks the rows whose id an earlier accepted row of the file already has (SPEC §2, §3: the first
+/// accepted row in input order counts). Ids are compared by a 64-bit hash of their bytes. The scan
+/// files each chunk's hashes under one of `shardCount` shards by their top bits, so each task owns
+/// whole shards and a shard's set is small enough to stay in cache.
 enum Deduplication {
-    /// The most ids one shard's set holds before the work is split into more shards.
-    static let idsPerShard = 2_500_000
+    static let shardCount = 64
 
-    static func markDuplicates<C: Deduplicable>(_ chunks: inout [ScannedChunk<C>], tasks: Int) async -> Int {
-        let found = await findDuplicates(chunks, tasks: max(1, tasks))
-        for (chunk, index) in found { chunks[Int(chunk)].candidates[Int(index)].duplicate = true }
-        return found.count
+    @inline(__always) static func shard(of idHash: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: idHash >> 58) }
+
+    /// Marks the duplicates and returns them, per chunk in input order.
+    static func markDuplicates<C: UserOwned>(_ chunks: inout [ScannedChunk<C>], tasks: Int) async -> [[DuplicateRow]] {
+        var perChunk = [[Int]](repeating: [], count: chunks.count)
+        for (chunk, position) in await findDuplicates(chunks, tasks: max(1, tasks)) { perChunk[Int(chunk)].append(Int(position)) }
+        return perChunk.enumerated().map { c, positions in mark(hashPositions: positions, in: &chunks[c]) }
     }
 
-    private static func findDuplicates<C: Deduplicable>(_ chunks: [ScannedChunk<C>], tasks: Int) async -> [(UInt32, UInt32)] {
-        let total = chunks.reduce(0) { $0 + $1.candidates.count }
-        let rounds = max(1, (total + tasks * idsPerShard - 1) / (tasks * idsPerShard))
-        let shards = tasks * rounds
-        let tableSize = max(16, (total / shards * 3 / 2 + 1).nextPowerOfTwo)
-        return await withTaskGroup(of: [(UInt32, UInt32)].self) { group in
+    /// Sets `duplicate` on the rows whose hashes sit at `positions` of the chunk's `idHashes`:
+    /// replays the scan's filing by shard and by partition to find each row's input order and place.
+    private static func mark<C: UserOwned>(hashPositions positions: [Int], in chunk: inout ScannedChunk<C>) -> [DuplicateRow] {
+        guard !positions.isEmpty else { return [] }
+        var isDuplicate = [Bool](repeating: false, count: chunk.idHashes.count)
+        for position in positions { isDuplicate[position] = true }
+        var hashCursor = chunk.hashOffsets
+        var rowCursor = chunk.offsets
+        var marked: [DuplicateRow] = []
+        marked.reserveCapacity(positions.count)
+        for i in chunk.shardOfRow.indices {
+            let s = Int(chunk.shardOfRow[i]), p = Int(chunk.partitionOfRow[i])
+            if isDuplicate[hashCursor[s]] {
+                chunk.rows[rowCursor[p]].duplicate = true
+                marked.append(DuplicateRow(row: i, user: chunk.rows[rowCursor[p]].user))
+            }
+            hashCursor[s] += 1
+            rowCursor[p] += 1
+        }
+        return marked
+    }
+
+    /// The (chunk, hash position) of every hash that an earlier one of its shard equals.
+    private static func findDuplicates<C>(_ chunks: [ScannedChunk<C>], tasks: Int) async -> [(UInt32, UInt32)] {
+        await withTaskGroup(of: [(UInt32, UInt32)].self) { group in
             for task in 0..<tasks {
                 group.addTask {
-                    var set = HashSet64(capacity: tableSize)
                     var duplicates: [(UInt32, UInt32)] = []
-                    for shard in stride(from: task, to: shards, by: tasks) {
-                        if shard != task { set.removeAll() }
+                    var set = HashSet64(capacity: 0)
+                    for shard in stride(from: task, to: shardCount, by: tasks) {
+                        set.removeAll(reservingCapacity: chunks.reduce(0) { $0 + $1.hashOffsets[shard + 1] - $1.hashOffsets[shard] })
                         for (c, chunk) in chunks.enumerated() {
-                            chunk.candidates.withUnsafeBufferPointer { rows in
-                                for (i, row) in rows.enumerated() {
-                                    let h = row.idHash | 1
-                                    guard Int(truncatingIfNeeded: ((h >> 32) &* UInt64(shards)) >> 32) == shard else { continue }
-                                    if !set.insert(h) { duplicates.append((UInt32(c), UInt32(i))) }
+                            let range = chunk.hashOffsets[shard]..<chunk.hashOffsets[shard + 1]
+                            chunk.idHashes.withUnsafeBufferPointer { hashes in
+                                for i in range {
+                                    if i + prefetchDistance < range.upperBound { set.prefetch(hashes[i + prefetchDistance] | 1) }
+                                    if !set.insert(hashes[i] | 1) { duplicates.append((UInt32(c), UInt32(i))) }
                                 }
                             }
                         }
@@ -52,24 +73,46 @@ enum Deduplication {
             return all
         }
     }
+
+    /// How many hashes ahead the set's slots are loaded into the cache.
+    private static let prefetchDistance = 16
 }
 
 /// A set of nonzero 64-bit hashes: open addressing in a huge-page buffer, grown at 3/4 load.
+/// Its slot is taken from the low bits, so hashes of one shard spread over the whole table.
 struct HashSet64 {
-    private var table: LargeBuffer<UInt64>
+    private var buffer: LargeBuffer<UInt64>
+    /// The table: a power-of-two prefix of the buffer.
+    private var slots: UnsafeMutableBufferPointer<UInt64>
     private var count = 0
 
-    init(capacity: Int) { table = LargeBuffer(zeroedCount: max(16, capacity.nextPowerOfTwo)) }
+    init(capacity: Int) {
+        buffer = LargeBuffer(zeroedCount: Self.tableSize(for: capacity))
+        slots = buffer.elements
+    }
 
-    mutating func removeAll() {
-        table.clear()
+    private static func tableSize(for capacity: Int) -> Int { max(16, (capacity * 4 / 3 + 1).nextPowerOfTwo) }
+
+    /// Empties the set and readies it for `capacity` hashes, reusing its memory when it is big enough.
+    mutating func removeAll(reservingCapacity capacity: Int) {
+        let size = Self.tableSize(for: capacity)
+        if size > buffer.elements.count {
+            buffer = LargeBuffer(zeroedCount: size)
+        } else {
+            slots.update(repeating: 0)
+        }
+        slots = UnsafeMutableBufferPointer(rebasing: buffer.elements[..<size])
         count = 0
+    }
+
+    /// Starts loading the slot where `h` goes into the cache.
+    @inline(__always) func prefetch(_ h: UInt64) {
+        simharness_prefetch_for_write(slots.baseAddress! + (Int(truncatingIfNeeded: h) & (slots.count - 1)))
     }
 
     /// Inserts `h` (never 0); false when it was already there.
     @inline(__always) mutating func insert(_ h: UInt64) -> Bool {
-        if (count + 1) * 4 > table.elements.count * 3 { grow() }
-        let slots = table.elements
+        if (count + 1) * 4 > slots.count * 3 { grow() }
         let mask = slots.count - 1
         var i = Int(truncatingIfNeeded: h) & mask
         while true {
@@ -85,10 +128,13 @@ struct HashSet64 {
     }
 
     private mutating func grow() {
-        let old = table
-        table = LargeBuffer(zeroedCount: old.elements.count * 2)
+        let old = buffer
+        let oldSlots = slots
+        buffer = LargeBuffer(zeroedCount: slots.count * 2)
+        slots = buffer.elements
         count = 0
-        for h in old.elements where h != 0 { _ = insert(h) }
+        for h in oldSlots where h != 0 { _ = insert(h) }
+        withExtendedLifetime(old) {}
     }
 }
 

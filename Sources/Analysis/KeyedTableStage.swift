@@ -1,10 +1,15 @@
 import Datasets
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
-/// The common front of the meals and steps stages: scan the file on every task, mark duplicate ids,
-/// count and log rejections, and group the accepted rows by user partition.
+/// The common front of the meals and steps stages: scan the file on every task, grouping the accepted
+/// rows by user partition as they come, then mark duplicate ids and count and log rejections.
 struct KeyedTable<C: UserOwned>: Sendable {
     let partitions: UserPartitions
-    let chunks: [PartitionedChunk<C>]
+    let chunks: [ScannedChunk<C>]
     /// Rejected rows that name each accepted user, duplicates and malformed rows included.
     let rejectedPerUser: [UInt32]
     let totals: FileTotals
@@ -13,24 +18,23 @@ struct KeyedTable<C: UserOwned>: Sendable {
         _ file: DatasetFile, decoder: Decoder, reasons: [String], options: AnalysisOptions, log: inout RejectionLog
     ) async throws -> KeyedTable<C> where Decoder.Candidate == C {
         let tasks = options.tasks
-        var scanned = try await TableScan.scan(file, decoder: decoder, tasks: tasks, chunkBytes: options.chunkBytes)
-        options.stage("\(file.kind.rawValue): scanned")
-        _ = await Deduplication.markDuplicates(&scanned, tasks: tasks)
-        options.stage("\(file.kind.rawValue): duplicates marked")
         let users = decoder.users.count
+        let partitions = UserPartitions(userCount: users, expectedRows: expectedRows(in: file), tasks: tasks)
+        var scanned = try await TableScan.scan(file, decoder: decoder, partitions: partitions, tasks: tasks, chunkBytes: options.chunkBytes)
+        options.stage("\(file.kind.rawValue): scanned")
+        let duplicatesPerChunk = await Deduplication.markDuplicates(&scanned, tasks: tasks)
+        options.stage("\(file.kind.rawValue): duplicates marked")
         var rejectedPerUser = [UInt32](repeating: 0, count: users)
         var counts = [Int](repeating: 0, count: reasons.count)
         var totals = FileTotals()
-        var accepted = 0
         let lines = ChunkLines(scanned)
         let duplicate = reasons.count - 1
-        for (c, chunk) in scanned.enumerated() {
+        for c in scanned.indices {
+            let chunk = scanned[c]
             totals.read += Int(chunk.lineCount) - chunk.emptyLines.count
-            var duplicates: [Int] = []
-            for (i, row) in chunk.candidates.enumerated() where row.duplicate { duplicates.append(i) }
-            accepted += chunk.candidates.count - duplicates.count
-            var dupLines = ChunkLines.candidateLines(chunk, indices: duplicates)[...]
-            var dupUsers = duplicates.map { chunk.candidates[$0].user }[...]
+            let duplicates = duplicatesPerChunk[c]
+            var dupLines = ChunkLines.candidateLines(chunk, indices: duplicates.map(\.row))[...]
+            var dupUsers = duplicates.map(\.user)[...]
             var rejections = chunk.rejections[...]
             while let next = rejections.first {
                 if let dupLine = dupLines.first, dupLine < next.line {
@@ -47,6 +51,7 @@ struct KeyedTable<C: UserOwned>: Sendable {
             while let dupLine = dupLines.popFirst() {
                 logDuplicate(line: lines.line(chunk: c, local: dupLine), user: dupUsers.removeFirst())
             }
+            scanned[c].dropIdHashes()
         }
         func logDuplicate(line: Int, user: UInt32) {
             counts[duplicate] += 1
@@ -54,10 +59,15 @@ struct KeyedTable<C: UserOwned>: Sendable {
             log.add(file: file.name, line: line, reason: reasons[duplicate], column: file.kind.columns[0])
         }
         totals.setRejected(counts, reasons: reasons)
-        let partitions = UserPartitions(userCount: users, rows: accepted, tasks: tasks)
-        let grouped = await Partitioning.partition(consume scanned, by: partitions, tasks: tasks)
-        options.stage("\(file.kind.rawValue): grouped by user")
-        return KeyedTable(partitions: partitions, chunks: grouped, rejectedPerUser: rejectedPerUser, totals: totals)
+        return KeyedTable(partitions: partitions, chunks: scanned, rejectedPerUser: rejectedPerUser, totals: totals)
+    }
+
+    /// A guess of the number of rows in `file` from its size, to size the partitions.
+    static func expectedRows(in file: DatasetFile) -> Int {
+        var info = stat()
+        guard stat(file.path, &info) == 0 else { return 0 }
+        let bytesPerRow = file.gzip ? 16 : 64
+        return Int(info.st_size) / bytesPerRow
     }
 
     /// The rows of partition `p`, grouped by user: `rows[starts[u - first]..<starts[u - first + 1]]`
@@ -66,14 +76,14 @@ struct KeyedTable<C: UserOwned>: Sendable {
         let users = partitions.users(of: p)
         var starts = [Int](repeating: 0, count: users.count + 1)
         for chunk in chunks {
-            for row in chunk.rows(of: p) { starts[Int(row.user) - users.lowerBound + 1] += 1 }
+            for row in chunk.rows(of: p) where !row.duplicate { starts[Int(row.user) - users.lowerBound + 1] += 1 }
         }
         for i in 0..<users.count { starts[i + 1] += starts[i] }
         var cursor = starts
         let total = starts[users.count]
         let rows = [T](unsafeUninitializedCapacity: total) { buffer, count in
             for chunk in chunks {
-                for row in chunk.rows(of: p) {
+                for row in chunk.rows(of: p) where !row.duplicate {
                     let slot = Int(row.user) - users.lowerBound
                     (buffer.baseAddress! + cursor[slot]).initialize(to: transform(row))
                     cursor[slot] += 1

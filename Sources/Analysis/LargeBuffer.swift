@@ -20,8 +20,5 @@ final class LargeBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
         elements = UnsafeMutableBufferPointer(start: raw.bindMemory(to: Element.self, capacity: count), count: count)
     }
 
-    /// Zeroes the buffer again.
-    func clear() { memset(elements.baseAddress!, 0, bytes) }
-
     deinit { munmap(elements.baseAddress!, bytes) }
 }

@@ -8,30 +8,113 @@ import Darwin
 
 /// Turns the fields of one row into a candidate for the analysis, or a rejection.
 protocol CandidateDecoding: Sendable {
-    associatedtype Candidate: Sendable
+    associatedtype Candidate: UserOwned
     /// The column holding `user_id`.
     static var userColumn: Int { get }
     var users: UserDirectory { get }
     func decode(_ fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>) -> RowVerdict<Candidate>
 }
 
-/// The result of scanning one chunk of a file: accepted-so-far candidates in input order, the
+/// The result of scanning one chunk of a file: its accepted rows grouped by user partition, the
 /// rejected rows, and the lines that hold no row (header, blank lines).
 struct ScannedChunk<Candidate: Sendable>: Sendable {
     var index: Int
-    var candidates: [Candidate] = []
+    /// Accepted rows, grouped by partition in input order: `rows[offsets[p]..<offsets[p + 1]]`
+    /// belong to partition `p`.
+    var rows: [Candidate] = []
+    var offsets: [Int] = []
+    /// The id hashes of the accepted rows, filed by deduplication shard in input order:
+    /// `idHashes[hashOffsets[s]..<hashOffsets[s + 1]]` belong to shard `s`.
+    var idHashes: [UInt64] = []
+    var hashOffsets: [Int] = []
+    /// The shard and the partition of each accepted row, in input order.
+    var shardOfRow: [UInt8] = []
+    var partitionOfRow: [UInt8] = []
     var rejections: [RowRejection] = []
     var emptyLines: [UInt32] = []
     var lineCount: UInt32 = 0
+
+    func rows(of p: Int) -> ArraySlice<Candidate> { rows[offsets[p]..<offsets[p + 1]] }
+
+    /// Drops what only the search for duplicates needs.
+    mutating func dropIdHashes() {
+        idHashes = []
+        hashOffsets = []
+        shardOfRow = []
+        partitionOfRow = []
+    }
+}
+
+/// Collects the accepted rows of one chunk in input order, then files them by partition and their
+/// id hashes by shard. One per task: its storage is reused from chunk to chunk.
+struct ChunkBuilder<Candidate: UserOwned> {
+    let partitions: UserPartitions
+    private var pending: [Candidate] = []
+    private var hashes: [UInt64] = []
+    private var shardOfRow: [UInt8] = []
+    private var partitionOfRow: [UInt8] = []
+    private var rowCounts: [Int]
+    private var hashCounts: [Int]
+
+    init(partitions: UserPartitions) {
+        self.partitions = partitions
+        rowCounts = [Int](repeating: 0, count: partitions.count + 1)
+        hashCounts = [Int](repeating: 0, count: Deduplication.shardCount + 1)
+    }
+
+    @inline(__always) mutating func add(_ row: Candidate, idHash: UInt64) {
+        let p = partitions.partition(ofUser: row.user)
+        let s = Deduplication.shard(of: idHash)
+        pending.append(row)
+        hashes.append(idHash)
+        partitionOfRow.append(p)
+        shardOfRow.append(s)
+        rowCounts[Int(p) + 1] += 1
+        hashCounts[Int(s) + 1] += 1
+    }
+
+    /// Moves the collected rows into `chunk` and starts over.
+    mutating func finish(into chunk: inout ScannedChunk<Candidate>) {
+        chunk.offsets = Self.startOffsets(&rowCounts)
+        chunk.rows = Self.filed(pending, by: partitionOfRow, at: chunk.offsets)
+        chunk.hashOffsets = Self.startOffsets(&hashCounts)
+        chunk.idHashes = Self.filed(hashes, by: shardOfRow, at: chunk.hashOffsets)
+        chunk.shardOfRow = shardOfRow
+        chunk.partitionOfRow = partitionOfRow
+        pending.removeAll(keepingCapacity: true)
+        hashes.removeAll(keepingCapacity: true)
+        shardOfRow.removeAll(keepingCapacity: true)
+        partitionOfRow.removeAll(keepingCapacity: true)
+    }
+
+    /// Turns counts (at `key + 1`) into start offsets and resets the counts.
+    private static func startOffsets(_ counts: inout [Int]) -> [Int] {
+        for k in 1..<counts.count { counts[k] += counts[k - 1] }
+        defer { for k in counts.indices { counts[k] = 0 } }
+        return counts
+    }
+
+    /// `items` grouped by `keys`, stable: a counting sort.
+    private static func filed<T>(_ items: [T], by keys: [UInt8], at offsets: [Int]) -> [T] {
+        var cursor = offsets
+        return [T](unsafeUninitializedCapacity: items.count) { buffer, count in
+            for i in items.indices {
+                let k = Int(keys[i])
+                (buffer.baseAddress! + cursor[k]).initialize(to: items[i])
+                cursor[k] += 1
+            }
+            count = items.count
+        }
+    }
 }
 
 /// Parses a dataset file on several tasks at once: one task reads chunks of whole lines in turn,
 /// each task tokenizes and decodes the chunks it takes. Results come back in file order.
 enum TableScan {
     static func scan<Decoder: CandidateDecoding>(
-        _ file: DatasetFile, decoder: Decoder, tasks: Int, chunkBytes: Int
+        _ file: DatasetFile, decoder: Decoder, partitions: UserPartitions, tasks: Int, chunkBytes: Int
     ) async throws -> [ScannedChunk<Decoder.Candidate>] {
-        if file.format == .sqlite { return try [scanSQLite(file, decoder: decoder)] }
+        if file.format == .sqlite { return try [scanSQLite(file, decoder: decoder, partitions: partitions)] }
         let reader = try LineChunkReader(path: file.path, gzip: file.gzip, chunkSize: chunkBytes)
         guard let first = try reader.next() else { return [] }
         let header: [UInt8]? = file.format == .csv
@@ -44,10 +127,13 @@ enum TableScan {
                 group.addTask {
                     let tokenizer = try header.map { h in try h.withUnsafeBufferPointer { try RowTokenizer(kind: file.kind, csvHeader: $0, file: file.name) } }
                         ?? RowTokenizer(kind: file.kind, format: .ndjson)
+                    var builder = ChunkBuilder<Decoder.Candidate>(partitions: partitions)
                     var done: [ScannedChunk<Decoder.Candidate>] = []
                     while let chunk = try source.next() {
                         try Task.checkCancellation()
-                        done.append(scanChunk(chunk, tokenizer: tokenizer, decoder: decoder, skipHeader: header != nil && chunk.index == 0))
+                        done.append(scanChunk(
+                            chunk, tokenizer: tokenizer, decoder: decoder, into: &builder, skipHeader: header != nil && chunk.index == 0
+                        ))
                         source.recycle(chunk.storage)
                     }
                     return done
@@ -60,18 +146,22 @@ enum TableScan {
     }
 
     /// A SQLite table is read on one task, as a single chunk whose lines are row numbers.
-    static func scanSQLite<Decoder: CandidateDecoding>(_ file: DatasetFile, decoder: Decoder) throws -> ScannedChunk<Decoder.Candidate> {
+    static func scanSQLite<Decoder: CandidateDecoding>(
+        _ file: DatasetFile, decoder: Decoder, partitions: UserPartitions
+    ) throws -> ScannedChunk<Decoder.Candidate> {
         var result = ScannedChunk<Decoder.Candidate>(index: 0)
+        var builder = ChunkBuilder<Decoder.Candidate>(partitions: partitions)
         let tokenizer = RowTokenizer(kind: file.kind, format: .sqlite)
         result.emptyLines.append(0)
         try SQLiteTables.forEachRow(file, tokenizer: tokenizer) { number in
             switch decoder.decode(tokenizer.fields) {
-            case .accepted(let candidate): result.candidates.append(candidate)
+            case .accepted(let candidate, let idHash): builder.add(candidate, idHash: idHash)
             case .rejected(let reason, let column, let user):
                 result.rejections.append(RowRejection(line: UInt32(number), reason: reason, column: column, user: user))
             }
             result.lineCount = UInt32(number) + 1
         }
+        builder.finish(into: &result)
         return result
     }
 
@@ -80,10 +170,10 @@ enum TableScan {
     }
 
     static func scanChunk<Decoder: CandidateDecoding>(
-        _ chunk: LineChunk, tokenizer: RowTokenizer, decoder: Decoder, skipHeader: Bool
+        _ chunk: LineChunk, tokenizer: RowTokenizer, decoder: Decoder, into builder: inout ChunkBuilder<Decoder.Candidate>,
+        skipHeader: Bool
     ) -> ScannedChunk<Decoder.Candidate> {
         var result = ScannedChunk<Decoder.Candidate>(index: chunk.index)
-        result.candidates.reserveCapacity(chunk.count / 24)
         chunk.withBytes { bytes in
             guard let base = bytes.baseAddress else { return }
             var position = 0
@@ -99,7 +189,7 @@ enum TableScan {
                     switch tokenizer.tokenize(text) {
                     case .row:
                         switch decoder.decode(tokenizer.fields) {
-                        case .accepted(let candidate): result.candidates.append(candidate)
+                        case .accepted(let candidate, let idHash): builder.add(candidate, idHash: idHash)
                         case .rejected(let reason, let column, let user):
                             result.rejections.append(RowRejection(line: line, reason: reason, column: column, user: user))
                         }
@@ -115,6 +205,7 @@ enum TableScan {
             }
             result.lineCount = line
         }
+        builder.finish(into: &result)
         return result
     }
 }

@@ -11,8 +11,8 @@ struct MealRowDecoderTests {
         let sut = try decodeMeal(.meal)
         // Then it is a candidate with its start, duration, kcal in millionths and id hash
         #expect(sut == .accepted(MealCandidate(
-            start: 1_700_000_000, kcalMicros: 650_500_000, idHash: hashOf("m0000001"), user: 0, duration: 1_800
-        )))
+            start: 1_700_000_000, kcalMicros: 650_500_000, user: 0, duration: 1_800
+        ), idHash: hashOf("m0000001")))
     }
 
     @Test("the candidate's meal spans [start, start + duration]")
@@ -57,7 +57,7 @@ struct MealRowDecoderTests {
         // When decoded
         let sut = try decodeMeal(CSVRowBuilder.meal.with("type", type))
         // Then it is accepted
-        #expect(sut == .accepted(MealCandidate(start: 1_700_000_000, kcalMicros: 650_500_000, idHash: hashOf("m0000001"), user: 0, duration: 1_800)))
+        #expect(sut == .accepted(MealCandidate(start: 1_700_000_000, kcalMicros: 650_500_000, user: 0, duration: 1_800), idHash: hashOf("m0000001")))
     }
 
     @Test("a user that is not in the directory is unknown_user", arguments: ["u0000003", "U0000001", "u0000001 "])
@@ -77,7 +77,7 @@ struct MealRowDecoderTests {
         let instant = try decodeMeal(CSVRowBuilder.meal.with("start", "2000").with("end", "2000"))
         // Then the first is rejected and the second accepted with duration 0
         #expect(backwards == .rejected("end_before_start", column: nil, user: 0))
-        #expect(instant == .accepted(MealCandidate(start: 2000, kcalMicros: 650_500_000, idHash: hashOf("m0000001"), user: 0, duration: 0)))
+        #expect(instant == .accepted(MealCandidate(start: 2000, kcalMicros: 650_500_000, user: 0, duration: 0), idHash: hashOf("m0000001")))
     }
 
     @Test("a meal longer than 14400 s is too_long; 14400 s is allowed")
@@ -88,7 +88,7 @@ struct MealRowDecoderTests {
         let limit = try decodeMeal(CSVRowBuilder.meal.with("start", "0").with("end", "14400"))
         // Then only the longer one is rejected
         #expect(long == .rejected("too_long", column: nil, user: 0))
-        #expect(limit == .accepted(MealCandidate(start: 0, kcalMicros: 650_500_000, idHash: hashOf("m0000001"), user: 0, duration: 14_400)))
+        #expect(limit == .accepted(MealCandidate(start: 0, kcalMicros: 650_500_000, user: 0, duration: 14_400), idHash: hashOf("m0000001")))
     }
 
     @Test("a negative kcal or macro is negative_value", arguments: [
@@ -109,7 +109,7 @@ struct MealRowDecoderTests {
         // When decoded
         let sut = try decodeMeal(row)
         // Then it is accepted with 0 kcal
-        #expect(sut == .accepted(MealCandidate(start: 1_700_000_000, kcalMicros: 0, idHash: hashOf("m0000001"), user: 0, duration: 1_800)))
+        #expect(sut == .accepted(MealCandidate(start: 1_700_000_000, kcalMicros: 0, user: 0, duration: 1_800), idHash: hashOf("m0000001")))
     }
 
     @Test("a rejection records line, reason, column and user as given")

@@ -5,7 +5,7 @@ import Testing
 @Suite("RowDecoders.step: steps.csv rows (SPEC §3)")
 struct StepRowDecoderTests {
     static func candidate(start: Int64 = 1_700_000_000, count: Double = 1234.5, user: UInt32 = 0, duration: UInt32 = 3_600, source: StepSource = .watch) -> StepCandidate {
-        StepCandidate(start: start, count: count, idHash: hashOf("s0000001"), user: user, duration: duration, source: source)
+        StepCandidate(start: start, count: count, user: user, duration: duration, source: source)
     }
 
     @Test("a valid sample becomes a candidate of its user", arguments: [("watch", StepSource.watch), ("phone", .phone)])
@@ -14,7 +14,7 @@ struct StepRowDecoderTests {
         // When decoded from this source
         let sut = try decodeStep(CSVRowBuilder.step.with("source", source))
         // Then it is a candidate with that source
-        #expect(sut == .accepted(Self.candidate(source: expected)))
+        #expect(sut == .accepted(Self.candidate(source: expected), idHash: hashOf("s0000001")))
     }
 
     @Test("the candidate's sample spans [start, start + duration) with its count and source")
@@ -93,7 +93,7 @@ struct StepRowDecoderTests {
         // When decoded
         let sut = try decodeStep(CSVRowBuilder.step.with("start", "\(start)").with("end", "\(start + Int64(duration))"))
         // Then they are accepted
-        #expect(sut == .accepted(Self.candidate(start: start, duration: duration)))
+        #expect(sut == .accepted(Self.candidate(start: start, duration: duration), idHash: hashOf("s0000001")))
     }
 
     @Test("a count below zero is negative_value", arguments: ["-0.5", "-1", "-0.000001"])

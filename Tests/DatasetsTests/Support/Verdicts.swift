@@ -3,12 +3,12 @@ import HealthCore
 
 /// A decoder's verdict with reasons and columns by name, for readable expectations.
 enum Decoded<Row: Equatable & Sendable>: Equatable, Sendable {
-    case accepted(Row)
+    case accepted(Row, idHash: UInt64)
     case rejected(_ reason: String, column: String?, user: UInt32)
 
     /// The accepted row, `nil` when rejected.
     var accepted: Row? {
-        guard case .accepted(let row) = self else { return nil }
+        guard case .accepted(let row, _) = self else { return nil }
         return row
     }
 }
@@ -16,7 +16,7 @@ enum Decoded<Row: Equatable & Sendable>: Equatable, Sendable {
 extension RowVerdict where Row: Equatable & Sendable {
     func named(reasons: [String], columns: [String]) -> Decoded<Row> {
         switch self {
-        case .accepted(let row): .accepted(row)
+        case .accepted(let row, let idHash): .accepted(row, idHash: idHash)
         case .rejected(let reason, let column, let user):
             .rejected(reasons[Int(reason)], column: column < 0 ? nil : columns[Int(column)], user: user)
         }

@@ -1,0 +1,2 @@
+// The module is header-only (CPrefetch.h); SwiftPM needs one source file per C target.
+#include "CPrefetch.h"
