@@ -29,6 +29,7 @@ struct KeyedTable<C: UserOwned>: Sendable {
         var totals = FileTotals()
         let lines = ChunkLines(scanned)
         let duplicate = reasons.count - 1
+        let fileName = file.name, columns = file.kind.columns
         for c in scanned.indices {
             let chunk = scanned[c]
             totals.read += Int(chunk.lineCount) - chunk.emptyLines.count
@@ -45,8 +46,8 @@ struct KeyedTable<C: UserOwned>: Sendable {
                 rejections.removeFirst()
                 counts[Int(next.reason)] += 1
                 if next.user != .max { rejectedPerUser[Int(next.user)] += 1 }
-                log.add(file: file.name, line: lines.line(chunk: c, local: next.line), reason: reasons[Int(next.reason)],
-                        column: next.column >= 0 ? file.kind.columns[Int(next.column)] : "")
+                log.add(file: fileName, line: lines.line(chunk: c, local: next.line), reason: reasons[Int(next.reason)],
+                        column: next.column >= 0 ? columns[Int(next.column)] : "")
             }
             while let dupLine = dupLines.popFirst() {
                 logDuplicate(line: lines.line(chunk: c, local: dupLine), user: dupUsers.removeFirst())
@@ -56,7 +57,7 @@ struct KeyedTable<C: UserOwned>: Sendable {
         func logDuplicate(line: Int, user: UInt32) {
             counts[duplicate] += 1
             rejectedPerUser[Int(user)] += 1
-            log.add(file: file.name, line: line, reason: reasons[duplicate], column: file.kind.columns[0])
+            log.add(file: fileName, line: line, reason: reasons[duplicate], column: columns[0])
         }
         totals.setRejected(counts, reasons: reasons)
         return KeyedTable(partitions: partitions, chunks: scanned, rejectedPerUser: rejectedPerUser, totals: totals)

@@ -15,7 +15,7 @@ enum RowReading {
         var tokenizer: RowTokenizer? = file.format == .csv ? nil : RowTokenizer(kind: file.kind, format: .ndjson)
         var line = 0
         var spare: [UInt8]?
-        while let chunk = try reader.next(reusing: spare) {
+        while let chunk = try reader.next(reusing: spare.take()) {
             try chunk.withBytes { bytes in
                 var start = 0
                 while start < bytes.count {

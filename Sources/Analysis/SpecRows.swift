@@ -6,49 +6,59 @@ import PaymentsCore
 extension OutputBuffer {
     /// `,day,episodes,kcal,eating_window_s,fasts_ended,longest_fast_ended_s,compliant\n` of `fasting_daily.csv`.
     public mutating func fastingDayFields(_ day: FastingDay) {
-        comma()
-        self.day(day.day)
-        comma()
-        int(day.episodes)
-        comma()
-        micros3(day.kcalMicros)
-        comma()
-        int(day.eatingWindowSeconds)
-        comma()
-        int(day.fastsEnded)
-        comma()
-        int(day.longestFastEndedSeconds)
-        comma()
-        if let compliant = day.compliant { byte(compliant ? UInt8(ascii: "1") : UInt8(ascii: "0")) }
-        newline()
+        row(maxBytes: 8 * RowCursor.intBytes) { row in
+            row.comma()
+            row.day(day.day)
+            row.comma()
+            row.int(day.episodes)
+            row.comma()
+            row.micros3(day.kcalMicros)
+            row.comma()
+            row.int(day.eatingWindowSeconds)
+            row.comma()
+            row.int(day.fastsEnded)
+            row.comma()
+            row.int(day.longestFastEndedSeconds)
+            row.comma()
+            if let compliant = day.compliant { row.byte(compliant ? UInt8(ascii: "1") : UInt8(ascii: "0")) }
+            row.newline()
+        }
     }
 
     /// `,meals,rejected,episodes,fasts,total_fast_s,longest_fast_s,evaluated_days,compliant_days\n`.
     public mutating func fastingSummaryFields(_ summary: FastingSummary, rejected: Int) {
-        for value in [summary.meals, rejected, summary.episodes, summary.fasts] {
-            comma()
-            int(value)
+        row(maxBytes: 9 * RowCursor.intBytes) { row in
+            row.comma()
+            row.int(summary.meals)
+            row.comma()
+            row.int(rejected)
+            row.comma()
+            row.int(summary.episodes)
+            row.comma()
+            row.int(summary.fasts)
+            row.comma()
+            row.int(summary.totalFastSeconds)
+            row.comma()
+            row.int(summary.longestFastSeconds)
+            row.comma()
+            row.int(summary.evaluatedDays)
+            row.comma()
+            row.int(summary.compliantDays)
+            row.newline()
         }
-        for value in [summary.totalFastSeconds, summary.longestFastSeconds] {
-            comma()
-            int(value)
-        }
-        for value in [summary.evaluatedDays, summary.compliantDays] {
-            comma()
-            int(value)
-        }
-        newline()
     }
 
     /// `,day,steps,avg7\n` of `steps_daily.csv`.
     public mutating func stepDayFields(_ day: StepDay) {
-        comma()
-        self.day(day.day)
-        comma()
-        decimal3(day.steps)
-        comma()
-        decimal3(day.average7)
-        newline()
+        row(maxBytes: 4 * RowCursor.intBytes) { row in
+            row.comma()
+            row.day(day.day)
+            row.comma()
+            row.decimal3(day.steps)
+            row.comma()
+            row.decimal3(day.average7)
+            row.newline()
+        }
     }
 
     /// `,state,reason,attempts\n` of `payments_outcomes.csv`.

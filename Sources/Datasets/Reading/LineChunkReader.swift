@@ -50,10 +50,11 @@ public final class LineChunkReader {
     }
 
     /// The next chunk of whole lines, or `nil` at the end of the file; reads into `recycled`
-    /// storage when given, so a pipeline can reuse a few buffers instead of mapping new ones.
-    public func next(reusing recycled: [UInt8]? = nil) throws -> LineChunk? {
+    /// storage when given, so a pipeline can reuse a few buffers instead of mapping new ones (pass
+    /// it without keeping a reference, or the first write copies it).
+    public func next(reusing recycled: consuming [UInt8]? = nil) throws -> LineChunk? {
         guard !atEnd else { return nil }
-        var buffer = recycled ?? []
+        var buffer = (consume recycled) ?? []
         let needed = max(chunkSize, carry.count * 2)
         if buffer.count < needed { buffer = [UInt8](repeating: 0, count: needed) }
         var filled = carry.count
