@@ -1,7 +1,7 @@
 import Datasets
 
 /// An accepted row that belongs to one user and may turn out to repeat an earlier row's id.
-protocol UserOwned: Sendable {
+protocol UserOwned: Sendable, BitwiseCopyable {
     var user: UInt32 { get }
     var duplicate: Bool { get set }
 }

@@ -45,69 +45,6 @@ struct ScannedChunk<Candidate: Sendable>: Sendable {
     }
 }
 
-/// Collects the accepted rows of one chunk in input order, then files them by partition and their
-/// id hashes by shard. One per task: its storage is reused from chunk to chunk.
-struct ChunkBuilder<Candidate: UserOwned> {
-    let partitions: UserPartitions
-    private var pending: [Candidate] = []
-    private var hashes: [UInt64] = []
-    private var shardOfRow: [UInt8] = []
-    private var partitionOfRow: [UInt8] = []
-    private var rowCounts: [Int]
-    private var hashCounts: [Int]
-
-    init(partitions: UserPartitions) {
-        self.partitions = partitions
-        rowCounts = [Int](repeating: 0, count: partitions.count + 1)
-        hashCounts = [Int](repeating: 0, count: Deduplication.shardCount + 1)
-    }
-
-    @inline(__always) mutating func add(_ row: Candidate, idHash: UInt64) {
-        let p = partitions.partition(ofUser: row.user)
-        let s = Deduplication.shard(of: idHash)
-        pending.append(row)
-        hashes.append(idHash)
-        partitionOfRow.append(p)
-        shardOfRow.append(s)
-        rowCounts[Int(p) + 1] += 1
-        hashCounts[Int(s) + 1] += 1
-    }
-
-    /// Moves the collected rows into `chunk` and starts over.
-    mutating func finish(into chunk: inout ScannedChunk<Candidate>) {
-        chunk.offsets = Self.startOffsets(&rowCounts)
-        chunk.rows = Self.filed(pending, by: partitionOfRow, at: chunk.offsets)
-        chunk.hashOffsets = Self.startOffsets(&hashCounts)
-        chunk.idHashes = Self.filed(hashes, by: shardOfRow, at: chunk.hashOffsets)
-        chunk.shardOfRow = shardOfRow
-        chunk.partitionOfRow = partitionOfRow
-        pending.removeAll(keepingCapacity: true)
-        hashes.removeAll(keepingCapacity: true)
-        shardOfRow.removeAll(keepingCapacity: true)
-        partitionOfRow.removeAll(keepingCapacity: true)
-    }
-
-    /// Turns counts (at `key + 1`) into start offsets and resets the counts.
-    private static func startOffsets(_ counts: inout [Int]) -> [Int] {
-        for k in 1..<counts.count { counts[k] += counts[k - 1] }
-        defer { for k in counts.indices { counts[k] = 0 } }
-        return counts
-    }
-
-    /// `items` grouped by `keys`, stable: a counting sort.
-    private static func filed<T>(_ items: [T], by keys: [UInt8], at offsets: [Int]) -> [T] {
-        var cursor = offsets
-        return [T](unsafeUninitializedCapacity: items.count) { buffer, count in
-            for i in items.indices {
-                let k = Int(keys[i])
-                (buffer.baseAddress! + cursor[k]).initialize(to: items[i])
-                cursor[k] += 1
-            }
-            count = items.count
-        }
-    }
-}
-
 /// Parses a dataset file on several tasks at once: one task reads chunks of whole lines in turn,
 /// each task tokenizes and decodes the chunks it takes. Results come back in file order.
 enum TableScan {

@@ -24,7 +24,7 @@ public enum RowVerdict<Row> {
 }
 
 /// A meal row that passed every check but `duplicate` (24 bytes: 8 M rows stay in memory).
-public struct MealCandidate: Sendable, Equatable {
+public struct MealCandidate: Sendable, Equatable, BitwiseCopyable {
     public var start: Int64
     public var kcalMicros: Int64
     public var user: UInt32
@@ -36,7 +36,7 @@ public struct MealCandidate: Sendable, Equatable {
 
 /// A step row that passed every check but `duplicate`; duration, source and the duplicate mark
 /// share one word (24 bytes: 23 M rows stay in memory).
-public struct StepCandidate: Sendable, Equatable {
+public struct StepCandidate: Sendable, Equatable, BitwiseCopyable {
     public var start: Int64
     public var count: Double
     public var user: UInt32
