@@ -32,6 +32,15 @@ public struct MealCandidate: Sendable, Equatable {
     public var duration: UInt16
     public var duplicate = false
 
+    @inlinable public init(start: Int64, kcalMicros: Int64, idHash: UInt64, user: UInt32, duration: UInt16, duplicate: Bool = false) {
+        self.start = start
+        self.kcalMicros = kcalMicros
+        self.idHash = idHash
+        self.user = user
+        self.duration = duration
+        self.duplicate = duplicate
+    }
+
     public var meal: Meal { Meal(start: start, end: start + Int64(duration), kcalMicros: kcalMicros) }
 }
 
@@ -42,9 +51,9 @@ public struct StepCandidate: Sendable, Equatable {
     public var count: Double
     public var idHash: UInt64
     public var user: UInt32
-    private var packed: UInt32
+    @usableFromInline var packed: UInt32
 
-    public init(start: Int64, count: Double, idHash: UInt64, user: UInt32, duration: UInt32, source: StepSource) {
+    @inlinable public init(start: Int64, count: Double, idHash: UInt64, user: UInt32, duration: UInt32, source: StepSource) {
         self.start = start
         self.count = count
         self.idHash = idHash
