@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "Datasets",
             dependencies: [
-                "HealthCore", "PaymentsCore", "CZlib",
+                "HealthCore", "PaymentsCore", "CZlib", "CPrefetch",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]

@@ -8,6 +8,10 @@ struct MealDecoding: CandidateDecoding {
     @inline(__always) func decode(_ fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>) -> RowVerdict<MealCandidate> {
         RowDecoders.meal(fields, users: users)
     }
+
+    @inline(__always) func decodeCanonical(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> (MealCandidate, idHash: UInt64, lineEnd: Int)? {
+        CanonicalRows.meal(base, start: start, end: end, users: users)
+    }
 }
 
 /// Meals through the fasting analyzer: `fasting_summary.csv` and `fasting_daily.csv` (SPEC §2).

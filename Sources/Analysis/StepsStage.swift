@@ -8,6 +8,10 @@ struct StepDecoding: CandidateDecoding {
     @inline(__always) func decode(_ fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>) -> RowVerdict<StepCandidate> {
         RowDecoders.step(fields, users: users)
     }
+
+    @inline(__always) func decodeCanonical(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> (StepCandidate, idHash: UInt64, lineEnd: Int)? {
+        CanonicalRows.step(base, start: start, end: end, users: users)
+    }
 }
 
 /// Step samples through the step aggregator: `steps_daily.csv` (SPEC §3).

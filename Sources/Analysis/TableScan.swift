@@ -13,6 +13,9 @@ protocol CandidateDecoding: Sendable {
     static var userColumn: Int { get }
     var users: UserDirectory { get }
     func decode(_ fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>) -> RowVerdict<Candidate>
+    /// The one-pass reading of a plainly valid row of a canonical CSV file (`CanonicalRows`): the
+    /// candidate, its id hash and the offset of the line's end, or `nil` to take the general path.
+    func decodeCanonical(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> (Candidate, idHash: UInt64, lineEnd: Int)?
 }
 
 /// The result of scanning one chunk of a file: its accepted rows grouped by user partition, the
@@ -57,6 +60,7 @@ enum TableScan {
         let header: [UInt8]? = file.format == .csv
             ? first.withBytes { Array($0[..<(firstLineEnd(in: $0))]) } : nil
         if let header { _ = try header.withUnsafeBufferPointer { try RowTokenizer(kind: file.kind, csvHeader: $0, file: file.name) } }
+        let canonical = header?.withUnsafeBufferPointer { CanonicalRows.isCanonical(header: $0, kind: file.kind) } ?? false
         let source = ChunkSource(reader: reader, first: first)
         let workers = max(1, tasks)
         return try await withThrowingTaskGroup(of: [ScannedChunk<Decoder.Candidate>].self) { group in
@@ -69,7 +73,8 @@ enum TableScan {
                     while let chunk = try source.next() {
                         try Task.checkCancellation()
                         done.append(scanChunk(
-                            chunk, tokenizer: tokenizer, decoder: decoder, into: &builder, skipHeader: header != nil && chunk.index == 0
+                            chunk, tokenizer: tokenizer, decoder: decoder, into: &builder,
+                            skipHeader: header != nil && chunk.index == 0, canonical: canonical
                         ))
                         source.recycle(chunk.storage)
                     }
@@ -108,34 +113,40 @@ enum TableScan {
 
     static func scanChunk<Decoder: CandidateDecoding>(
         _ chunk: LineChunk, tokenizer: RowTokenizer, decoder: Decoder, into builder: inout ChunkBuilder<Decoder.Candidate>,
-        skipHeader: Bool
+        skipHeader: Bool, canonical: Bool
     ) -> ScannedChunk<Decoder.Candidate> {
         var result = ScannedChunk<Decoder.Candidate>(index: chunk.index)
         chunk.withBytes { bytes in
             guard let base = bytes.baseAddress else { return }
+            let end = bytes.count
             var position = 0
             var line: UInt32 = 0
-            let end = bytes.count
+            if skipHeader {
+                result.emptyLines.append(0)
+                position = firstLineEnd(in: bytes) + 1
+                line = 1
+            }
             while position < end {
+                if canonical, let (candidate, idHash, lineEnd) = decoder.decodeCanonical(base, start: position, end: end) {
+                    builder.add(candidate, idHash: idHash)
+                    line += 1
+                    position = lineEnd + 1
+                    continue
+                }
                 let newline = memchr(base + position, Int32(UInt8(ascii: "\n")), end - position)
                 let lineEnd = newline.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
-                let text = UnsafeBufferPointer(start: base + position, count: lineEnd - position)
-                if skipHeader && line == 0 {
-                    result.emptyLines.append(0)
-                } else {
-                    switch tokenizer.tokenize(text) {
-                    case .row:
-                        switch decoder.decode(tokenizer.fields) {
-                        case .accepted(let candidate, let idHash): builder.add(candidate, idHash: idHash)
-                        case .rejected(let reason, let column, let user):
-                            result.rejections.append(RowRejection(line: line, reason: reason, column: column, user: user))
-                        }
-                    case .blank:
-                        result.emptyLines.append(line)
-                    case .malformed(let column):
-                        let user = decoder.userOfMalformedRow(tokenizer.fields)
-                        result.rejections.append(RowRejection(line: line, reason: 0, column: Int8(column ?? -1), user: user))
+                switch tokenizer.tokenize(UnsafeBufferPointer(start: base + position, count: lineEnd - position)) {
+                case .row:
+                    switch decoder.decode(tokenizer.fields) {
+                    case .accepted(let candidate, let idHash): builder.add(candidate, idHash: idHash)
+                    case .rejected(let reason, let column, let user):
+                        result.rejections.append(RowRejection(line: line, reason: reason, column: column, user: user))
                     }
+                case .blank:
+                    result.emptyLines.append(line)
+                case .malformed(let column):
+                    let user = decoder.userOfMalformedRow(tokenizer.fields)
+                    result.rejections.append(RowRejection(line: line, reason: 0, column: Int8(column ?? -1), user: user))
                 }
                 line += 1
                 position = lineEnd + 1

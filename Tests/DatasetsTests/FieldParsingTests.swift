@@ -222,6 +222,19 @@ struct FieldParsingTests {
         #expect(sut.count == ids.count)
     }
 
+    @Test("hash(low:high:count:) of an id held in two zero-padded words is hash of its bytes", arguments: 0...16)
+    func hashOfWords(count: Int) throws {
+        // Given the first `count` bytes of a 16-byte id (bytes above 0x7F and a zero included), as two little-endian words
+        let id = Array(Array("a\u{0}cdéfghijklmno".utf8).prefix(count))
+        try #require(Array("a\u{0}cdéfghijklmno".utf8).count == 16)
+        var words: (low: UInt64, high: UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.copyBytes(from: id) }
+        // When hashed from the words
+        let sut = FieldParsing.hash(low: UInt64(littleEndian: words.low), high: UInt64(littleEndian: words.high), count: count)
+        // Then it is the hash of the bytes
+        #expect(sut == id.withUnsafeBufferPointer { FieldParsing.hash($0) })
+    }
+
     @Test("hash has no collision over 100,000 simulator-style ids")
     func hashSpreads() {
         // Given zero-padded ids as the simulator writes them

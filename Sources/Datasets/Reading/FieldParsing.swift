@@ -183,6 +183,27 @@ public enum FieldParsing {
         return h ^ (h >> 29)
     }
 
+    /// `hash(b)` of an id of `count` (at most 16) bytes held little-endian in `low` then `high`,
+    /// zero-padded: the same value, for a parser that already holds the id in registers.
+    @inlinable @inline(__always) public static func hash(low: UInt64, high: UInt64, count: Int) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
+        var tail = low
+        if count >= 8 {
+            h = (h ^ low) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 29
+            tail = high
+            if count == 16 {
+                h = (h ^ high) &* 0xBF58_476D_1CE4_E5B9
+                h ^= h >> 29
+                tail = 0
+            }
+        }
+        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
+        h ^= h >> 32
+        h = h &* 0xBF58_476D_1CE4_E5B9
+        return h ^ (h >> 29)
+    }
+
     /// Byte-wise comparison, as SPEC §0 sorts ids.
     @inlinable public static func less(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = min(a.count, b.count)

@@ -31,6 +31,14 @@ public struct MealCandidate: Sendable, Equatable, BitwiseCopyable {
     public var duration: UInt16
     public var duplicate = false
 
+    @inlinable public init(start: Int64, kcalMicros: Int64, user: UInt32, duration: UInt16, duplicate: Bool = false) {
+        self.start = start
+        self.kcalMicros = kcalMicros
+        self.user = user
+        self.duration = duration
+        self.duplicate = duplicate
+    }
+
     public var meal: Meal { Meal(start: start, end: start + Int64(duration), kcalMicros: kcalMicros) }
 }
 
@@ -40,9 +48,9 @@ public struct StepCandidate: Sendable, Equatable, BitwiseCopyable {
     public var start: Int64
     public var count: Double
     public var user: UInt32
-    private var packed: UInt32
+    @usableFromInline var packed: UInt32
 
-    public init(start: Int64, count: Double, user: UInt32, duration: UInt32, source: StepSource) {
+    @inlinable public init(start: Int64, count: Double, user: UInt32, duration: UInt32, source: StepSource) {
         self.start = start
         self.count = count
         self.user = user

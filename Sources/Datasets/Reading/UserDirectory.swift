@@ -6,7 +6,7 @@ public struct UserDirectory: Sendable {
     /// Ids in index order.
     public let ids: ByteArena
     public let profiles: [UserProfile]
-    private let index: ShortIdIndex
+    @usableFromInline let index: ShortIdIndex
 
     public init(profiles unsorted: [UserProfile]) {
         var table = ByteStringTable(capacity: unsorted.count)
@@ -30,5 +30,17 @@ public struct UserDirectory: Sendable {
     /// The index of the user with id `bytes`, if accepted.
     @inline(__always) public func index(of bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
         index.find(bytes)
+    }
+
+    /// The index of the user whose id is the `count` (at most 16) bytes held little-endian in
+    /// `low` then `high`, zero-padded, if accepted: `index(of:)` for a parser that already holds
+    /// the id in registers.
+    @inlinable @inline(__always) func index(low: UInt64, high: UInt64, count: Int) -> UInt32? {
+        index.find(low: low, high: high, count: count)
+    }
+
+    /// Starts loading what `index(low:high:count:)` will read for this id into the cache.
+    @inlinable @inline(__always) func prefetch(low: UInt64, high: UInt64, count: Int) {
+        index.prefetch(low: low, high: high, count: count)
     }
 }
