@@ -183,11 +183,12 @@ struct CanonicalRowsTests {
     // MARK: the contract on random lines
 
     @Test("on 10,000 random valid and spoiled lines in 3 places, a fast answer is always the general path's, and every valid line gets one",
-          arguments: [DatasetKind.meals, .steps])
-    func contract(kind: DatasetKind) throws {
+          arguments: [DatasetKind.meals, .steps], [false, true])
+    func contract(kind: DatasetKind, numberedUsers: Bool) throws {
         // Given seeded valid lines (even) and spoiled ones (odd), each after another line, and ending a guarded chunk alone
-        // or before two more lines and part of a third (so that no read past the chunk, even to look ahead, goes unnoticed)
-        var rows = RandomRows(seed: kind == .meals ? 20_250_601 : 20_250_602)
+        // or before two more lines and part of a third (so that no read past the chunk, even to look ahead, goes unnoticed),
+        // naming users of a hashed or of a numbered directory
+        var rows = RandomRows(seed: kind == .meals ? 20_250_601 : 20_250_602, numbered: numberedUsers)
         let runner = try PathRunner(kind, users: rows.users.directory)
         let guarded = GuardedChunk()
         var breaches: [String] = [], declinedValid: [String] = [], generalRejected = 0, fastAccepted = 0

@@ -41,7 +41,7 @@ public enum CanonicalRows {
               F.decimal(&p, limit) != nil,
               let lineEnd = F.lineEnd(p, limit, from: base)
         else { return nil }
-        if lineEnd < end { F.prefetchUser(2, linesAfter: base + lineEnd + 1, limit, users) }
+        if lineEnd < end, users.benefitsFromPrefetch { F.prefetchUser(2, linesAfter: base + lineEnd + 1, limit, users) }
         let idHash = FieldParsing.hash(low: id.low, high: id.high, count: id.count)
         return (MealCandidate(start: from, kcalMicros: kcalMicros, user: user, duration: UInt16(to - from)), idHash, lineEnd)
     }
@@ -63,7 +63,7 @@ public enum CanonicalRows {
               StepRejection.check(start: from, end: to, count: count) == nil,
               let lineEnd = F.lineEnd(p, limit, from: base)
         else { return nil }
-        if lineEnd < end { F.prefetchUser(2, linesAfter: base + lineEnd + 1, limit, users) }
+        if lineEnd < end, users.benefitsFromPrefetch { F.prefetchUser(2, linesAfter: base + lineEnd + 1, limit, users) }
         let idHash = FieldParsing.hash(low: id.low, high: id.high, count: id.count)
         let candidate = StepCandidate(start: from, count: count, user: user, duration: UInt32(to - from), source: source)
         return (candidate, idHash, lineEnd)

@@ -13,12 +13,18 @@ struct RandomRows {
     /// Bytes that break grammars.
     static let nastyBytes = Array(",,,\n\r.-+eE \"0159ax".utf8) + [0x00, 0x80, 0xFF]
 
-    init(seed: UInt64) {
+    /// Users with random ids of 1 to 20 bytes (a hashed directory), or with `numbered` ids
+    /// `u0000` to `u0059` (a `NumberedIdIndex`).
+    init(seed: UInt64, numbered: Bool = false) {
         random = SplitMix64(seed: seed)
         var generator = SplitMix64(seed: seed ^ 0x5EED)
         var ids: [[UInt8]] = []
-        for length in 1...20 {
-            for _ in 0..<3 { ids.append((0..<length).map { _ in Self.idBytes.randomElement(using: &generator)! }) }
+        if numbered {
+            ids = (0..<60).map { Array(("u00" + ($0 < 10 ? "0" : "") + String($0)).utf8) }
+        } else {
+            for length in 1...20 {
+                for _ in 0..<3 { ids.append((0..<length).map { _ in Self.idBytes.randomElement(using: &generator)! }) }
+            }
         }
         users = OddUsers(ids: ids)
     }
