@@ -60,6 +60,7 @@ struct KeyedTable<C: UserOwned>: Sendable {
             log.add(file: fileName, line: line, reason: reasons[duplicate], column: columns[0])
         }
         totals.setRejected(counts, reasons: reasons)
+        options.stage("\(file.kind.rawValue): rejections logged")
         return KeyedTable(partitions: partitions, chunks: scanned, rejectedPerUser: rejectedPerUser, totals: totals)
     }
 

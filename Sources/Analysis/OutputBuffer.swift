@@ -5,6 +5,8 @@ import HealthCore
 /// through a `RowCursor` into reserved room and appended at once.
 public struct OutputBuffer: Sendable {
     public private(set) var bytes: [UInt8] = []
+    /// The text of recently written days: the rows of a partition share a few weeks of days.
+    private var recentDays = DayTexts()
 
     public init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
 
@@ -49,7 +51,14 @@ public struct OutputBuffer: Sendable {
     public mutating func decimal3(_ value: Double) { row(maxBytes: RowCursor.intBytes) { $0.decimal3(value) } }
 
     /// `YYYY-MM-DD`.
-    public mutating func day(_ day: LocalDay) { row(maxBytes: RowCursor.intBytes) { $0.day(day) } }
+    public mutating func day(_ day: LocalDay) {
+        let text = dayText(day)
+        row(maxBytes: RowCursor.intBytes) { $0.day(day, text: text) }
+    }
+
+    /// The 10 bytes of `day` as `YYYY-MM-DD`, from the recent days when there; `nil` for a year
+    /// outside 0...9999.
+    mutating func dayText(_ day: LocalDay) -> DayText? { recentDays.text(of: day) }
 }
 
 /// Writes the fields of one row at a pointer, into room reserved by `OutputBuffer.row`.
@@ -68,6 +77,11 @@ public struct RowCursor {
 
     @inline(__always) public mutating func comma() { byte(UInt8(ascii: ",")) }
     @inline(__always) public mutating func newline() { byte(UInt8(ascii: "\n")) }
+
+    /// The UTF-8 bytes of `s` (room for `s.utf8.count` bytes must be reserved).
+    @inline(__always) public mutating func text(_ s: String) {
+        for b in s.utf8 { byte(b) }
+    }
 
     @inline(__always) public mutating func int(_ value: Int64) { position = NumberWriter.signed(value, at: position) }
 
@@ -94,17 +108,53 @@ public struct RowCursor {
         milli(Int64((value * 1000).rounded()))
     }
 
-    /// `YYYY-MM-DD` (at most `intBytes` bytes, whatever the year).
-    @inline(__always) public mutating func day(_ day: LocalDay) {
-        let (year, month, dayOfMonth) = day.civil
-        guard (0...9999).contains(year) else {
+    /// `YYYY-MM-DD` from its `text` (`OutputBuffer.dayText`), or spelled out when `nil` (at most
+    /// `intBytes` bytes, whatever the year).
+    @inline(__always) mutating func day(_ day: LocalDay, text: DayText?) {
+        guard let text else {
             for b in day.isoString.utf8 { byte(b) }
             return
         }
-        position = NumberWriter.padded(UInt64(year), width: 4, at: position)
-        byte(UInt8(ascii: "-"))
-        position = NumberWriter.padded(UInt64(month), width: 2, at: position)
-        byte(UInt8(ascii: "-"))
-        position = NumberWriter.padded(UInt64(dayOfMonth), width: 2, at: position)
+        UnsafeMutableRawPointer(position).storeBytes(of: text.head, as: UInt64.self)
+        UnsafeMutableRawPointer(position + 8).storeBytes(of: text.tail, as: UInt16.self)
+        position += 10
+    }
+}
+
+/// The 10 bytes of a `YYYY-MM-DD` date, as stored in memory.
+struct DayText: Equatable {
+    var head: UInt64
+    var tail: UInt16
+
+    /// The text of `day`, `nil` for a year outside 0...9999.
+    init?(_ day: LocalDay) {
+        let (year, month, dayOfMonth) = day.civil
+        guard (0...9999).contains(year) else { return nil }
+        var bytes: (UInt64, UInt16) = (0, 0)
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            var p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            p = NumberWriter.padded(UInt64(year), width: 4, at: p)
+            p.pointee = UInt8(ascii: "-")
+            p = NumberWriter.padded(UInt64(month), width: 2, at: p + 1)
+            p.pointee = UInt8(ascii: "-")
+            _ = NumberWriter.padded(UInt64(dayOfMonth), width: 2, at: p + 1)
+        }
+        (head, tail) = bytes
+    }
+}
+
+/// A small direct-mapped cache of day texts, by day index.
+struct DayTexts: Sendable {
+    private static let size = 64
+    private var days = [Int64](repeating: .min, count: size)
+    private var texts = [DayText?](repeating: nil, count: size)
+
+    mutating func text(of day: LocalDay) -> DayText? {
+        let slot = Int(truncatingIfNeeded: day.index) & (Self.size - 1)
+        if days[slot] != day.index {
+            days[slot] = day.index
+            texts[slot] = DayText(day)
+        }
+        return texts[slot]
     }
 }

@@ -6,9 +6,10 @@ import PaymentsCore
 extension OutputBuffer {
     /// `,day,episodes,kcal,eating_window_s,fasts_ended,longest_fast_ended_s,compliant\n` of `fasting_daily.csv`.
     public mutating func fastingDayFields(_ day: FastingDay) {
+        let date = dayText(day.day)
         row(maxBytes: 8 * RowCursor.intBytes) { row in
             row.comma()
-            row.day(day.day)
+            row.day(day.day, text: date)
             row.comma()
             row.int(day.episodes)
             row.comma()
@@ -50,9 +51,10 @@ extension OutputBuffer {
 
     /// `,day,steps,avg7\n` of `steps_daily.csv`.
     public mutating func stepDayFields(_ day: StepDay) {
+        let date = dayText(day.day)
         row(maxBytes: 4 * RowCursor.intBytes) { row in
             row.comma()
-            row.day(day.day)
+            row.day(day.day, text: date)
             row.comma()
             row.decimal3(day.steps)
             row.comma()

@@ -53,13 +53,15 @@ struct RejectionLog: Sendable {
     private(set) var buffer = OutputBuffer(line: header)
 
     mutating func add(file: String, line: Int, reason: String, column: String) {
-        buffer.text(file)
-        buffer.comma()
-        buffer.int(line)
-        buffer.comma()
-        buffer.text(reason)
-        buffer.comma()
-        buffer.text(column)
-        buffer.newline()
+        buffer.row(maxBytes: file.utf8.count + reason.utf8.count + column.utf8.count + RowCursor.intBytes + 4) { row in
+            row.text(file)
+            row.comma()
+            row.int(line)
+            row.comma()
+            row.text(reason)
+            row.comma()
+            row.text(column)
+            row.newline()
+        }
     }
 }

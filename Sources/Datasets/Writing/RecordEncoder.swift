@@ -202,7 +202,11 @@ public enum NumberWriter {
     }
 
     @inlinable public static func unsigned(_ v: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        padded(v, width: 1, at: p)
+        if v < 10 {
+            p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+            return p + 1
+        }
+        return padded(v, width: 1, at: p)
     }
 
     @inlinable public static func signed(_ v: Int64, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {

@@ -1,0 +1,64 @@
+@testable import Analysis
+import HealthCore
+import Testing
+
+@Suite("OutputBuffer: the number and date formats of the output files")
+struct OutputBufferTests {
+    static func text(_ fill: (inout OutputBuffer) -> Void) -> String {
+        var sut = OutputBuffer()
+        fill(&sut)
+        return String(decoding: sut.bytes, as: UTF8.self)
+    }
+
+    @Test("days are YYYY-MM-DD; days that share a cache slot and years past 9999 or before 0 too", arguments: [
+        // day index, text: 1970-01-01, its slot's neighbours 64 and 128 days on, a leap day, the last 4-digit year, beyond both ends
+        ([0, 64, 128, 0], "1970-01-01 1970-03-06 1970-05-09 1970-01-01"),
+        ([11_016, 2_932_896, -719_528], "2000-02-29 9999-12-31 0000-01-01"),
+        ([2_932_897, -719_529], "10000-01-01 -0001-12-31"),
+    ])
+    func days(indices: [Int64], expected: String) {
+        // Given day indices, some written twice or in the same cache slot
+        // When each is written, separated by spaces
+        let sut = Self.text { buffer in
+            for (i, index) in indices.enumerated() {
+                if i > 0 { buffer.byte(UInt8(ascii: " ")) }
+                buffer.day(LocalDay(index: index))
+            }
+        }
+        // Then each reads as its own date
+        #expect(sut == expected)
+    }
+
+    @Test("integers, and thousandths and millionths with 3 decimals, rounded half away from zero", arguments: [
+        (Int64(0), "0 0.000 0.000 0.000"), (7, "7 0.007 0.000 7.000"), (-7, "-7 -0.007 0.000 -7.000"),
+        (1_234_500, "1234500 1234.500 1.235 1234500.000"), (-1_234_500, "-1234500 -1234.500 -1.235 -1234500.000"),
+        (-1_234_499, "-1234499 -1234.499 -1.234 -1234499.000"), (999_999_999_999, "999999999999 999999999.999 1000000.000 999999999999.000"),
+    ])
+    func numbers(value: Int64, expected: String) {
+        // Given a value
+        // When written as an integer, as thousandths, as millionths and as a Double with 3 decimals
+        let sut = Self.text { buffer in
+            buffer.int(value)
+            buffer.byte(UInt8(ascii: " "))
+            buffer.milli(value)
+            buffer.byte(UInt8(ascii: " "))
+            buffer.micros3(value)
+            buffer.byte(UInt8(ascii: " "))
+            buffer.decimal3(Double(value))
+        }
+        // Then each reads as worked out by hand
+        #expect(sut == expected)
+    }
+
+    @Test("a rejection is one line: file, line, reason and column")
+    func rejection() {
+        // Given a log
+        var sut = RejectionLog()
+        // When two rejections are added, one without a column
+        sut.add(file: "meals.csv", line: 12, reason: "malformed", column: "kcal")
+        sut.add(file: "steps.csv.gz", line: 3, reason: "duplicate", column: "")
+        // Then the file holds the header and two lines
+        #expect(String(decoding: sut.buffer.bytes, as: UTF8.self)
+            == "file,line,reason,column\nmeals.csv,12,malformed,kcal\nsteps.csv.gz,3,duplicate,\n")
+    }
+}
