@@ -21,29 +21,49 @@ enum Deduplication {
     static func markDuplicates<C: UserOwned>(_ chunks: inout [ScannedChunk<C>], tasks: Int) async -> [[DuplicateRow]] {
         var perChunk = [[Int]](repeating: [], count: chunks.count)
         for (chunk, position) in await findDuplicates(chunks, tasks: max(1, tasks)) { perChunk[Int(chunk)].append(Int(position)) }
-        return perChunk.enumerated().map { c, positions in mark(hashPositions: positions, in: &chunks[c]) }
+        let places = await locate(hashPositions: perChunk, in: chunks, tasks: max(1, tasks))
+        return places.enumerated().map { c, found in
+            found.map { row, place in
+                chunks[c].rows[place].duplicate = true
+                return DuplicateRow(row: row, user: chunks[c].rows[place].user)
+            }
+        }
     }
 
-    /// Sets `duplicate` on the rows whose hashes sit at `positions` of the chunk's `idHashes`:
-    /// replays the scan's filing by shard and by partition to find each row's input order and place.
-    private static func mark<C: UserOwned>(hashPositions positions: [Int], in chunk: inout ScannedChunk<C>) -> [DuplicateRow] {
+    /// For the hashes at `positions[c]` of each chunk's `idHashes`, the row's input order and its
+    /// place in `rows`, in input order: replays the scan's filing by shard and by partition.
+    private static func locate<C: UserOwned>(
+        hashPositions positions: [[Int]], in chunks: [ScannedChunk<C>], tasks: Int
+    ) async -> [[(row: Int, place: Int)]] {
+        await withTaskGroup(of: [(chunk: Int, found: [(row: Int, place: Int)])].self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    stride(from: task, to: chunks.count, by: tasks).map { c in (c, locate(hashPositions: positions[c], in: chunks[c])) }
+                }
+            }
+            var all = [[(row: Int, place: Int)]](repeating: [], count: chunks.count)
+            for await part in group {
+                for (chunk, found) in part { all[chunk] = found }
+            }
+            return all
+        }
+    }
+
+    private static func locate<C: UserOwned>(hashPositions positions: [Int], in chunk: ScannedChunk<C>) -> [(row: Int, place: Int)] {
         guard !positions.isEmpty else { return [] }
         var isDuplicate = [Bool](repeating: false, count: chunk.idHashes.count)
         for position in positions { isDuplicate[position] = true }
         var hashCursor = chunk.hashOffsets
         var rowCursor = chunk.offsets
-        var marked: [DuplicateRow] = []
-        marked.reserveCapacity(positions.count)
+        var found: [(row: Int, place: Int)] = []
+        found.reserveCapacity(positions.count)
         for i in chunk.shardOfRow.indices {
             let s = Int(chunk.shardOfRow[i]), p = Int(chunk.partitionOfRow[i])
-            if isDuplicate[hashCursor[s]] {
-                chunk.rows[rowCursor[p]].duplicate = true
-                marked.append(DuplicateRow(row: i, user: chunk.rows[rowCursor[p]].user))
-            }
+            if isDuplicate[hashCursor[s]] { found.append((i, rowCursor[p])) }
             hashCursor[s] += 1
             rowCursor[p] += 1
         }
-        return marked
+        return found
     }
 
     /// The (chunk, hash position) of every hash that an earlier one of its shard equals.
