@@ -22,7 +22,7 @@ public enum FastingProtocol: UInt8, CaseIterable, Sendable {
 
     /// The protocol spelled by the UTF-8 `bytes` of a file field, as `init(name:)` reads that
     /// text, without making a `String` of it.
-    @inlinable public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         for value in 0..<UInt8(5) {
             let candidate = Self(rawValue: value)!
             if bytes.spells(candidate.spelling) {
@@ -52,7 +52,7 @@ public enum ActivityLevel: String, CaseIterable, Sendable {
 
     /// The level whose raw value is the UTF-8 `bytes` of a file field, as `init(rawValue:)` reads
     /// that text, without making a `String` of it.
-    @inlinable public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         switch bytes.count {
         case 5 where bytes.spells("light"): self = .light
         case 6 where bytes.spells("active"): self = .active
@@ -79,7 +79,7 @@ public enum Sex: String, CaseIterable, Sendable {
 
     /// The sex whose raw value is the UTF-8 `bytes` of a file field, as `init(rawValue:)` reads
     /// that text, without making a `String` of it.
-    @inlinable public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         if bytes.spells("male") {
             self = .male
         } else if bytes.spells("female") {
