@@ -5,6 +5,7 @@ public enum FastingProtocol: UInt8, CaseIterable, Sendable {
     /// The spelling used in dataset files.
     public var name: String { spelling.description }
 
+    /// `name` as a literal, which bytes are compared with.
     @usableFromInline var spelling: StaticString {
         switch self {
         case .sixteenEight: "16:8"
@@ -23,12 +24,13 @@ public enum FastingProtocol: UInt8, CaseIterable, Sendable {
     /// The protocol spelled by the UTF-8 `bytes` of a file field, as `init(name:)` reads that
     /// text, without making a `String` of it.
     @inlinable @inline(__always) public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        for value in 0..<UInt8(5) {
-            let candidate = Self(rawValue: value)!
+        var value: UInt8 = 0
+        while let candidate = Self(rawValue: value) {
             if bytes.spells(candidate.spelling) {
                 self = candidate
                 return
             }
+            value += 1
         }
         return nil
     }
