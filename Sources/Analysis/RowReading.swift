@@ -1,37 +1,67 @@
 import Datasets
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// Reads a dataset file row by row on the calling task (for the small files: users, payments).
 enum RowReading {
+    /// Plain files up to this size are mapped and read in place (no copy into a buffer); larger
+    /// ones are read in chunks, which bounds the memory they take.
+    static let mappedLimit = 16 << 20
+
     /// Calls `body` with each line's number (1-based), what the tokenizer made of it, and the tokenizer.
+    ///
+    /// In a CSV file whose header is canonical (`CanonicalRows.isCanonical`), each line is first
+    /// offered to `canonical` with the chunk's base, the line's start, the chunk's end and the
+    /// line's number: it returns the offset of the line's end when it took the line, or `nil` to
+    /// leave the line to the tokenizer and `body`.
     static func forEachRow(
-        _ file: DatasetFile, _ body: (Int, RowTokenizer.Line, RowTokenizer) throws -> Void
+        _ file: DatasetFile,
+        canonical: (UnsafePointer<UInt8>, Int, Int, Int) throws -> Int? = { _, _, _, _ in nil },
+        _ body: (Int, RowTokenizer.Line, RowTokenizer) throws -> Void
     ) throws {
         if file.format == .sqlite {
             let tokenizer = RowTokenizer(kind: file.kind, format: .sqlite)
             try SQLiteTables.forEachRow(file, tokenizer: tokenizer) { try body($0, .row, tokenizer) }
             return
         }
-        let reader = try LineChunkReader(path: file.path, gzip: file.gzip)
         var tokenizer: RowTokenizer? = file.format == .csv ? nil : RowTokenizer(kind: file.kind, format: .ndjson)
+        var isCanonical = false
         var line = 0
-        var spare: [UInt8]?
-        while let chunk = try reader.next(reusing: spare.take()) {
-            try chunk.withBytes { bytes in
-                var start = 0
-                while start < bytes.count {
-                    let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-                    let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                    line += 1
-                    start = end + 1
-                    guard let active = tokenizer else {
-                        tokenizer = try RowTokenizer(kind: file.kind, csvHeader: text, file: file.name)
-                        continue
-                    }
-                    let verdict = active.tokenize(text)
-                    if verdict != .blank { try body(line, verdict, active) }
+        /// Reads the lines of `bytes` (whole lines).
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+            guard let base = bytes.baseAddress else { return }
+            var start = 0
+            while start < bytes.count {
+                line += 1
+                if isCanonical, let lineEnd = try canonical(base, start, bytes.count, line) {
+                    start = lineEnd + 1
+                    continue
                 }
+                let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+                let end = newline.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? bytes.count
+                let text = UnsafeBufferPointer(start: base + start, count: end - start)
+                start = end + 1
+                guard let active = tokenizer else {
+                    tokenizer = try RowTokenizer(kind: file.kind, csvHeader: text, file: file.name)
+                    isCanonical = CanonicalRows.isCanonical(header: text, kind: file.kind)
+                    continue
+                }
+                let verdict = active.tokenize(text)
+                if verdict != .blank { try body(line, verdict, active) }
             }
-            spare = chunk.storage
+        }
+        if !file.gzip, let mapped = MappedFile(path: file.path, maxBytes: Self.mappedLimit) {
+            try mapped.withBytes { try scan($0) }
+        } else {
+            let reader = try LineChunkReader(path: file.path, gzip: file.gzip)
+            var spare: [UInt8]?
+            while let chunk = try reader.next(reusing: spare.take()) {
+                try chunk.withBytes { try scan($0) }
+                spare = chunk.storage
+            }
         }
         if tokenizer == nil { _ = try RowTokenizer(kind: file.kind, csvHeader: UnsafeBufferPointer(start: nil, count: 0), file: file.name) }
     }

@@ -1,5 +1,10 @@
 import Datasets
 import HealthCore
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// Reads `users`: the directory every other file resolves `user_id` against (SPEC §1).
 enum UsersStage {
@@ -8,28 +13,63 @@ enum UsersStage {
     static func run(_ file: DatasetFile?, log: inout RejectionLog) throws -> (UserDirectory, FileTotals?) {
         guard let file else { return (UserDirectory(profiles: []), nil) }
         var totals = FileTotals()
-        var counts = [0, 0]
-        var seen = ByteStringTable()
+        // The valid rows, their ids and lines; repeated ids are found once all are read.
         var profiles: [UserProfile] = []
-        try RowReading.forEachRow(file) { line, verdict, tokenizer in
+        var ids = ByteArena()
+        var lines: [Int] = []
+        var malformed: [(line: Int, column: Int?)] = []
+        let rows = expectedRows(file)
+        profiles.reserveCapacity(rows)
+        ids.reserveCapacity(strings: rows, bytes: rows * 8)
+        lines.reserveCapacity(rows)
+        try RowReading.forEachRow(file, canonical: { base, start, end, line in
+            guard let (profile, idCount, lineEnd) = CanonicalRows.user(base, start: start, end: end) else { return nil }
             totals.read += 1
-            var failure: (reason: Int, column: Int?)?
+            profiles.append(profile)
+            ids.append(UnsafeBufferPointer(start: base + start, count: idCount))
+            lines.append(line)
+            return lineEnd
+        }) { line, verdict, tokenizer in
+            totals.read += 1
             if case .malformed(let column) = verdict {
-                failure = (0, column)
-            } else {
-                switch RowDecoders.user(tokenizer.fields) {
-                case .failure(let bad): failure = (0, bad.column)
-                case .success(let profile):
-                    if seen.intern(tokenizer.fields[0]).inserted { profiles.append(profile) } else { failure = (1, nil) }
-                }
+                malformed.append((line, column))
+                return
             }
-            if let failure {
-                counts[failure.reason] += 1
-                log.add(file: file.name, line: line, reason: reasons[failure.reason],
-                        column: failure.column.map { file.kind.columns[$0] } ?? "")
+            switch RowDecoders.user(tokenizer.fields) {
+            case .failure(let bad): malformed.append((line, bad.column))
+            case .success(let profile):
+                profiles.append(profile)
+                ids.append(tokenizer.fields[0])
+                lines.append(line)
             }
         }
-        totals.setRejected(counts, reasons: reasons)
-        return (UserDirectory(profiles: profiles), totals)
+        let (directory, repeats) = UserDirectory.firstOfEachId(profiles: profiles, ids: ids)
+        record(malformed: malformed, duplicates: repeats.map { lines[$0] }, of: file, into: &log)
+        totals.setRejected([malformed.count, repeats.count], reasons: reasons)
+        return (directory, totals)
+    }
+
+    /// The rows a plain CSV file may hold, judged by its size (generated rows take some 46 bytes),
+    /// so that the row arrays are allocated once: reserved pages that are never written cost no
+    /// memory. 0 when unknown.
+    private static func expectedRows(_ file: DatasetFile) -> Int {
+        var info = stat()
+        guard file.format == .csv, !file.gzip, stat(file.path, &info) == 0 else { return 0 }
+        return Int(info.st_size) / 32
+    }
+
+    /// Logs the rejected rows in line order.
+    private static func record(malformed: [(line: Int, column: Int?)], duplicates: [Int], of file: DatasetFile, into log: inout RejectionLog) {
+        let name = file.name, columns = file.kind.columns
+        var m = 0, d = 0
+        while m < malformed.count || d < duplicates.count {
+            if d == duplicates.count || m < malformed.count && malformed[m].line < duplicates[d] {
+                log.add(file: name, line: malformed[m].line, reason: reasons[0], column: malformed[m].column.map { columns[$0] } ?? "")
+                m += 1
+            } else {
+                log.add(file: name, line: duplicates[d], reason: reasons[1], column: "")
+                d += 1
+            }
+        }
     }
 }

@@ -1,6 +1,8 @@
 @testable import Datasets
 import HealthCore
+import PaymentsCore
 import Testing
+import TestSupport
 
 @Suite("ByteArena: byte strings in one buffer")
 struct ByteArenaTests {
@@ -30,6 +32,83 @@ struct ByteArenaTests {
         let order = sut.sortedIndices()
         // Then "" < "U1" < "e\u{301}" < "u10" < "u9" < "é" by bytes (0x55 < 0x65 < 0x75 < 0xC3)
         #expect(order == [5, 2, 4, 1, 0, 3])
+    }
+
+    static func arena(_ strings: [String]) -> ByteArena {
+        var arena = ByteArena()
+        for text in strings { withBytes(text) { _ = arena.append($0) } }
+        return arena
+    }
+
+    @Test("sortedIndices puts equal strings in index order, and leaves increasing strings as they are", arguments: [
+        (["b", "a", "b", "a"], [1, 3, 0, 2]),
+        (["u2", "u1", "u2"], [1, 0, 2]),
+        (["u1", "u2", "u3"], [0, 1, 2]),
+        ([], []),
+    ] as [([String], [Int])])
+    func sortedIndicesTies(strings: [String], expected: [Int]) {
+        // Given strings with repeats, or already increasing
+        let sut = Self.arena(strings)
+        // When sorted
+        let order = sut.sortedIndices()
+        // Then byte order, equal strings by index
+        #expect(order == expected)
+    }
+
+    @Test("firstOccurrences: strictly increasing strings need no order and repeat nothing", arguments: [
+        [], ["u1"], ["u0000001", "u0000002", "u0000010"], ["", "U1", "a", "ab", "ab\u{0}", "abc", "e\u{301}", "u10", "u9", "\u{E9}"],
+        ["user-0000000001", "user-00000000010", "user-0000000002"],
+    ])
+    func firstOccurrencesIncreasing(strings: [String]) {
+        // Given strings in strictly increasing byte order (a prefix first, case and UTF-8 by bytes)
+        let sut = Self.arena(strings)
+        // When their first occurrences are found
+        let (first, repeats) = sut.firstOccurrences()
+        // Then there is nothing to sort and nothing repeated
+        #expect(first == nil)
+        #expect(repeats.isEmpty)
+    }
+
+    @Test("firstOccurrences: the first index of each string in byte order, and the repeats in index order", arguments: [
+        // a repeat right after its first occurrence, in otherwise increasing strings
+        (["u1", "u1", "u2"], [0, 2], [1]),
+        // out of order, u3 three times and u1 twice
+        (["u3", "u1", "u3", "u2", "u1", "u3"], [1, 3, 0], [2, 4, 5]),
+        // bytes decide: "U1" (55) < "e\u{301}" (65 CC 81) < "u10" < "u9" < "é" (C3 A9); no normalization
+        (["\u{E9}", "e\u{301}", "u10", "u9", "\u{E9}", "U1", "e\u{301}"], [5, 1, 2, 3, 0], [4, 6]),
+        // ids that share their first 8 bytes: "…01" is a prefix of "…010", which is below "…02"
+        (["user-0000000002", "user-0000000001", "user-00000000010", "user-0000000001"], [1, 2, 0], [3]),
+        // a zero byte is not padding: "ab" < "ab\0"
+        (["ab\u{0}", "ab", "ab"], [1, 0], [2]),
+        // empty strings repeat too
+        (["", "a", ""], [0, 1], [2]),
+    ] as [([String], [Int], [Int])])
+    func firstOccurrencesRepeated(strings: [String], expectedFirst: [Int], expectedRepeats: [Int]) {
+        // Given strings out of order or repeated
+        let sut = Self.arena(strings)
+        // When their first occurrences are found
+        let (first, repeats) = sut.firstOccurrences()
+        // Then each distinct string's first index comes in byte order, and every later one is a repeat
+        #expect(first == expectedFirst)
+        #expect(repeats == expectedRepeats)
+    }
+
+    @Test("firstOccurrences agrees with a set of seen strings on random strings", arguments: [1, 2, 3] as [UInt64])
+    func firstOccurrencesRandom(seed: UInt64) {
+        // Given 2,000 random strings of 0 to 12 bytes from a small alphabet (many repeats and shared prefixes)
+        var random = SplitMix64(seed: seed)
+        let alphabet: [UInt8] = [0x00, 0x30, 0x31, 0x61, 0x62, 0xC3, 0xFF]
+        let strings = (0..<2_000).map { _ in (0..<Int(random.next() % 13)).map { _ in alphabet[Int(random.next() % 7)] } }
+        var sut = ByteArena()
+        for string in strings { string.withUnsafeBufferPointer { _ = sut.append($0) } }
+        // When their first occurrences are found
+        let (first, repeats) = sut.firstOccurrences()
+        // Then they are the strings not seen before, sorted as byte arrays, and the others are repeats
+        var seen = Set<[UInt8]>()
+        let isFirst = strings.map { seen.insert($0).inserted }
+        let expectedFirst = strings.indices.filter { isFirst[$0] }.sorted { strings[$0].lexicographicallyPrecedes(strings[$1]) }
+        #expect(first == expectedFirst)
+        #expect(repeats == strings.indices.filter { !isFirst[$0] })
     }
 }
 
@@ -206,5 +285,46 @@ struct UserDirectoryTests {
         #expect(sut.profiles.map(\.id) == ["u1", "u2"])
         #expect(sut.profiles.map(\.fastingProtocol) == [.sixteenEight, .omad])
         #expect(withBytes("u2") { sut.index(of: $0) } == 1)
+    }
+
+    static func arena(_ ids: [[UInt8]]) -> ByteArena {
+        var arena = ByteArena()
+        for id in ids { id.withUnsafeBufferPointer { _ = arena.append($0) } }
+        return arena
+    }
+
+    @Test("firstOfEachId keeps the first profile of each id and reports the positions of the others", arguments: [
+        // in order, no repeat
+        (["u0000001", "u0000002", "u0000003"], ["u0000001", "u0000002", "u0000003"], [0, 1, 2], []),
+        // in order, a repeat right after the first
+        (["u0000001", "u0000001", "u0000002"], ["u0000001", "u0000002"], [0, 2], [1]),
+        // out of order, repeated before and after other ids
+        (["u3", "u1", "u3", "u2", "u1"], ["u1", "u2", "u3"], [1, 3, 0], [2, 4]),
+        // hashed ids (not numbered) with a non-ASCII id
+        (["\u{E9}", "u10", "\u{E9}", "U1"], ["U1", "u10", "\u{E9}"], [3, 1, 0], [2]),
+    ] as [([String], [String], [Int], [Int])])
+    func firstOfEachId(ids: [String], expectedIds: [String], expectedPositions: [Int], expectedRepeats: [Int]) {
+        // Given profiles in file order, each told apart by its age (its position), and their id bytes
+        let profiles = ids.enumerated().map { position, id in UserProfileBuilder().id(id).age(position).build() }
+        // When the directory is built
+        let (sut, repeats) = UserDirectory.firstOfEachId(profiles: profiles, ids: Self.arena(ids.map { Array($0.utf8) }))
+        // Then it holds each id once in byte order with the profile of its first position, and the other positions are repeats
+        #expect((0..<sut.count).map { sut.ids.string($0) } == expectedIds)
+        #expect(sut.profiles.map(\.age) == expectedPositions)
+        #expect(repeats == expectedRepeats)
+        #expect(expectedIds.map { id in withBytes(id) { sut.index(of: $0) } } == expectedIds.indices.map { UInt32($0) })
+    }
+
+    @Test("firstOfEachId tells ids apart by their bytes, also bytes that are not UTF-8 (SPEC §0)")
+    func idsAreBytes() {
+        // Given two ids that differ only in a byte that is not UTF-8, so their profiles' String ids are equal ("u\u{FFFD}1")
+        let ids: [[UInt8]] = [[0x75, 0xFF, 0x31], [0x75, 0xFE, 0x31]]
+        let profiles = ids.map { UserProfileBuilder().id(String(decoding: $0, as: UTF8.self)).build() }
+        // When the directory is built
+        let (sut, repeats) = UserDirectory.firstOfEachId(profiles: profiles, ids: Self.arena(ids))
+        // Then both users are there, in byte order, and found by their bytes
+        #expect(repeats.isEmpty)
+        #expect((0..<sut.count).map { i in sut.ids.withBytes(i) { Array($0) } } == [ids[1], ids[0]])
+        #expect(ids.map { id in id.withUnsafeBufferPointer { sut.index(of: $0) } } == [1, 0])
     }
 }

@@ -2,7 +2,7 @@ import Datasets
 import HealthCore
 import Testing
 
-@Suite("CanonicalRows: the one-pass fast path for canonical meals.csv and steps.csv rows")
+@Suite("CanonicalRows: the one-pass fast path for canonical meals.csv, steps.csv and users.csv rows")
 struct CanonicalRowsTests {
     // MARK: accepted rows, worked out by hand
 
@@ -183,19 +183,19 @@ struct CanonicalRowsTests {
     // MARK: the contract on random lines
 
     @Test("on 10,000 random valid and spoiled lines in 3 places, a fast answer is always the general path's, and every valid line gets one",
-          arguments: [DatasetKind.meals, .steps], [false, true])
+          arguments: [DatasetKind.meals, .steps, .users], [false, true])
     func contract(kind: DatasetKind, numberedUsers: Bool) throws {
         // Given seeded valid lines (even) and spoiled ones (odd), each after another line, and ending a guarded chunk alone
         // or before two more lines and part of a third (so that no read past the chunk, even to look ahead, goes unnoticed),
         // naming users of a hashed or of a numbered directory
-        var rows = RandomRows(seed: kind == .meals ? 20_250_601 : 20_250_602, numbered: numberedUsers)
+        var rows = RandomRows(seed: [.meals: 20_250_601, .steps: 20_250_602, .users: 20_250_603][kind]!, numbered: numberedUsers)
         let runner = try PathRunner(kind, users: rows.users.directory)
         let guarded = GuardedChunk()
         var breaches: [String] = [], declinedValid: [String] = [], generalRejected = 0, fastAccepted = 0
         for i in 0..<10_000 {
-            let fields = kind == .meals ? rows.mealFields() : rows.stepFields()
+            let fields = rows.fields(of: kind)
             let line = i % 2 == 0 ? Array(fields.joined(separator: [UInt8(ascii: ",")])) : rows.spoiled(fields)
-            let next = Array((kind == .meals ? rows.mealFields() : rows.stepFields()).joined(separator: [UInt8(ascii: ",")]))
+            let next = Array(rows.fields(of: kind).joined(separator: [UInt8(ascii: ",")]))
             let newline = [UInt8(ascii: "\n")]
             let followed = line + newline + next + newline + next + newline + next.prefix(Int.random(in: 0...next.count, using: &rows.random))
             // When both paths parse it in these three places
@@ -232,6 +232,10 @@ struct CanonicalRowsTests {
         ("meal_id,user_id,start,end,type,kcal,protein_g,carbs_g,fat_g\r\r", .meals, false),
         ("\r\u{FEFF}meal_id,user_id,start,end,type,kcal,protein_g,carbs_g,fat_g", .meals, false),
         ("\u{FEFF}\u{FEFF}sample_id,user_id,source,start,end,count", .steps, false),
+        ("user_id,utc_offset_minutes,protocol,sex,age,weight_kg,height_cm,activity", .users, true),
+        ("\u{FEFF}user_id,utc_offset_minutes,protocol,sex,age,weight_kg,height_cm,activity\r", .users, true),
+        ("user_id,utc_offset_minutes,protocol,sex,age,weight_kg,height_cm", .users, false),
+        ("user_id,utc_offset_minutes,protocol,sex,age,weight_kg,height_cm,activity,note", .users, false),
         ("sample_id,user_id,source,start,end,count", .meals, false),
         ("meal_id,user_id,start,end,type,kcal,protein_g,carbs_g,fat_g", .steps, false),
         ("", .steps, false),

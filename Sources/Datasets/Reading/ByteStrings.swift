@@ -2,9 +2,16 @@
 /// file with two allocations instead of one per id.
 public struct ByteArena: Sendable {
     public private(set) var bytes: [UInt8] = []
-    private var ends: [Int] = []
+    /// The end of each string in `bytes`.
+    private(set) var ends: [Int] = []
 
     public init() {}
+
+    /// Makes room for `strings` strings of `bytes` bytes in all.
+    public mutating func reserveCapacity(strings: Int, bytes byteCount: Int) {
+        bytes.reserveCapacity(byteCount)
+        ends.reserveCapacity(strings)
+    }
 
     public var count: Int { ends.count }
 
@@ -28,15 +35,6 @@ public struct ByteArena: Sendable {
 
     public func string(_ index: Int) -> String {
         String(decoding: bytes[range(index)], as: UTF8.self)
-    }
-
-    /// Indices `0..<count` sorted by the bytes of their strings (SPEC §0 id order).
-    public func sortedIndices() -> [Int] {
-        bytes.withUnsafeBufferPointer { all in
-            (0..<count).sorted { a, b in
-                FieldParsing.less(UnsafeBufferPointer(rebasing: all[range(a)]), UnsafeBufferPointer(rebasing: all[range(b)]))
-            }
-        }
     }
 }
 

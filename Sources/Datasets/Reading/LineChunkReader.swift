@@ -56,7 +56,11 @@ public final class LineChunkReader {
         guard !atEnd else { return nil }
         var buffer = (consume recycled) ?? []
         let needed = max(chunkSize, carry.count * 2)
-        if buffer.count < needed { buffer = [UInt8](repeating: 0, count: needed) }
+        if buffer.count < needed {
+            // Left uninitialized: only the bytes read are ever looked at, and a small file then
+            // touches the few pages it fills instead of all of them.
+            buffer = [UInt8](unsafeUninitializedCapacity: needed) { _, count in count = needed }
+        }
         var filled = carry.count
         buffer.withUnsafeMutableBufferPointer { target in
             for i in 0..<carry.count { target[i] = carry[i] }

@@ -17,33 +17,42 @@
     /// the shape, or when their numbers are too sparse for a table (more than 8 slots per id).
     init?(ids: ByteArena) {
         guard ids.count > 0 else { return nil }
-        let length = ids.withBytes(0) { $0.count }
-        guard length <= 8 else { return nil }
-        var prefixLength = 0
-        var words: [UInt64] = []
-        words.reserveCapacity(ids.count)
-        for i in 0..<ids.count {
-            let fits = ids.withBytes(i) { id -> Bool in
-                guard id.count == length else { return false }
-                if let lastNonDigit = id.lastIndex(where: { !Self.isDigit($0) }) { prefixLength = max(prefixLength, lastNonDigit + 1) }
-                words.append(Self.word(id))
-                return true
-            }
-            guard fits else { return nil }
+        let length = ids.range(0).count
+        guard length > 0, length <= 8, ids.bytes.count == length * ids.count else { return nil }
+        let built = ids.bytes.withUnsafeBufferPointer { bytes in
+            ids.ends.withUnsafeBufferPointer { ends in Self.build(bytes: bytes.baseAddress!, ends: ends, length: length) }
         }
+        guard let built else { return nil }
+        (self.length, prefixLength, prefixWord, prefixMask, values) = (length, built.prefixLength, built.prefixWord, built.prefixMask, built.values)
+    }
+
+    /// The fields of an index of the ids ending at `ends` in `bytes` (`length` bytes each, when
+    /// they have the shape), or `nil` when they do not all have it or are too sparse.
+    private static func build(
+        bytes: UnsafePointer<UInt8>, ends: UnsafeBufferPointer<Int>, length: Int
+    ) -> (prefixLength: Int, prefixWord: UInt64, prefixMask: UInt64, values: [UInt32])? {
+        // The first id sets the prefix (its bytes up to its last non-digit): an id that shares
+        // those bytes and has digits after them has no longer prefix of its own.
+        let first = word(UnsafeBufferPointer(start: bytes, count: length))
+        let prefixLength = (0..<length).last { !isDigit(UInt8(truncatingIfNeeded: first >> UInt64(8 * $0))) }.map { $0 + 1 } ?? 0
         guard prefixLength < length else { return nil }
         let prefixMask: UInt64 = prefixLength == 0 ? 0 : ~0 >> (64 - 8 * prefixLength)
-        guard words.allSatisfy({ $0 & prefixMask == words[0] & prefixMask }) else { return nil }
-        self.length = length
-        self.prefixLength = prefixLength
-        self.prefixWord = words[0] & prefixMask
-        self.prefixMask = prefixMask
-        let numbers = words.map { Self.number(of: $0, prefixLength: prefixLength, length: length)! }
-        let size = numbers.max()! + 1
-        guard size <= 8 * ids.count + 4096 else { return nil }
-        var values = [UInt32](repeating: .max, count: size)
-        for (value, number) in numbers.enumerated() { values[number] = UInt32(value) }
-        self.values = values
+        let prefixWord = first & prefixMask
+        // Then every id must have the same length and prefix, and digits after it.
+        var largest = 0
+        for i in ends.indices {
+            guard ends[i] == (i + 1) * length else { return nil }
+            let id = word(UnsafeBufferPointer(start: bytes + i * length, count: length))
+            guard id & prefixMask == prefixWord, let number = number(of: id, prefixLength: prefixLength, length: length) else { return nil }
+            largest = max(largest, number)
+        }
+        guard largest < 8 * ends.count + 4096 else { return nil }
+        var values = [UInt32](repeating: .max, count: largest + 1)
+        for i in ends.indices {
+            let id = word(UnsafeBufferPointer(start: bytes + i * length, count: length))
+            values[number(of: id, prefixLength: prefixLength, length: length)!] = UInt32(i)
+        }
+        return (prefixLength, prefixWord, prefixMask, values)
     }
 
     /// The value of the id of `count` bytes held little-endian in `low` then `high`, zero-padded.
@@ -55,21 +64,18 @@
         return value == .max ? nil : value
     }
 
-    /// The decimal number in bytes `prefixLength..<length` of `word`, `nil` if one is not a digit.
+    /// The decimal number in bytes `prefixLength..<length` of `word` (zero past `length`), `nil`
+    /// if one is not a digit: all digits at once, as `CanonicalFields` reads numbers.
     @inlinable @inline(__always) static func number(of word: UInt64, prefixLength: Int, length: Int) -> Int? {
-        var number = 0
-        var position = prefixLength
-        while position < length {
-            let digit = (word >> UInt64(8 * position)) & 0xFF &- 0x30
-            guard digit < 10 else { return nil }
-            number = number &* 10 &+ Int(digit)
-            position += 1
-        }
-        return number
+        let count = length &- prefixLength
+        let (values, leading) = CanonicalFields.leadingDigits(word &>> UInt64(8 &* prefixLength))
+        guard leading >= count else { return nil }
+        return Int(truncatingIfNeeded: CanonicalFields.digitsValue(values, count))
     }
 
     /// The bytes of an id of at most 8 bytes, little-endian, zero-padded.
-    static func word(_ id: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    @inline(__always) static func word(_ id: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        if id.count == 8 { return UInt64(littleEndian: UnsafeRawPointer(id.baseAddress!).loadUnaligned(as: UInt64.self)) }
         var word: UInt64 = 0
         for (i, byte) in id.enumerated() { word |= UInt64(byte) << UInt64(8 * i) }
         return word

@@ -14,25 +14,40 @@ public struct UserDirectory: Sendable {
         case hashed(ShortIdIndex)
     }
 
-    public init(profiles unsorted: [UserProfile]) {
-        var table = ByteStringTable(capacity: unsorted.count)
-        var firstProfile: [Int] = []
-        for (position, profile) in unsorted.enumerated() {
-            var id = profile.id
-            if id.withUTF8({ table.intern($0).inserted }) { firstProfile.append(position) }
-        }
-        let order = table.strings.sortedIndices()
+    /// The directory of `profiles` (in file order), of which `ids` holds the id bytes, one per
+    /// profile in the same order: the first profile of each id (SPEC §1: the first row counts),
+    /// and the positions of the others, ascending, which repeat an earlier id.
+    public static func firstOfEachId(profiles: [UserProfile], ids: ByteArena) -> (directory: UserDirectory, repeats: [Int]) {
+        precondition(ids.count == profiles.count, "one id per profile")
+        let (first, repeats) = ids.firstOccurrences()
+        guard let first else { return (UserDirectory(ids: ids, profiles: profiles), []) }
+        var sortedIds = ByteArena()
+        sortedIds.reserveCapacity(strings: first.count, bytes: ids.bytes.count)
+        for position in first { ids.withBytes(position) { _ = sortedIds.append($0) } }
+        return (UserDirectory(ids: sortedIds, profiles: first.map { profiles[$0] }), repeats)
+    }
+
+    /// The directory of `profiles`, of which a repeated id keeps the first.
+    public init(profiles: [UserProfile]) {
         var ids = ByteArena()
-        for interned in order { table.strings.withBytes(interned) { _ = ids.append($0) } }
+        for profile in profiles {
+            var id = profile.id
+            id.withUTF8 { _ = ids.append($0) }
+        }
+        self = Self.firstOfEachId(profiles: profiles, ids: ids).directory
+    }
+
+    /// Users whose `ids` increase strictly, with their profiles in the same order.
+    private init(ids: ByteArena, profiles: [UserProfile]) {
         if let numbered = NumberedIdIndex(ids: ids) {
             index = .numbered(numbered)
         } else {
-            var hashed = ShortIdIndex(capacity: order.count)
-            for rank in 0..<order.count { ids.withBytes(rank) { hashed.insert($0, value: UInt32(rank)) } }
+            var hashed = ShortIdIndex(capacity: ids.count)
+            for rank in 0..<ids.count { ids.withBytes(rank) { hashed.insert($0, value: UInt32(rank)) } }
             index = .hashed(hashed)
         }
         self.ids = ids
-        profiles = order.map { unsorted[firstProfile[$0]] }
+        self.profiles = profiles
     }
 
     public var count: Int { profiles.count }

@@ -6,10 +6,12 @@ import Glibc
 import Darwin
 #endif
 
-/// A candidate of either kind with its id hash, so that meal and step checks share one shape.
+/// A candidate of any kind with its id hash (a user with the length of its id), so that the
+/// checks of every kind share one shape.
 enum Candidate: Equatable, CustomStringConvertible {
     case meal(MealCandidate, idHash: UInt64)
     case step(StepCandidate, idHash: UInt64)
+    case user(UserProfile, idCount: Int)
 
     static func meal(start: Int64, kcalMicros: Int64, idHash: UInt64, user: UInt32, duration: UInt16) -> Candidate {
         .meal(MealCandidate(start: start, kcalMicros: kcalMicros, user: user, duration: duration), idHash: idHash)
@@ -23,6 +25,8 @@ enum Candidate: Equatable, CustomStringConvertible {
         switch self {
         case .meal(let c, let h): "meal(start \(c.start), duration \(c.duration), kcal µ \(c.kcalMicros), user \(c.user), hash \(h))"
         case .step(let c, let h): "step(start \(c.start), duration \(c.duration), count \(c.count), \(c.source), user \(c.user), hash \(h))"
+        case .user(let p, let n): "user(\(p.id.debugDescription) of \(n) bytes, \(p.utcOffsetMinutes) min, \(p.fastingProtocol), " +
+            "\(p.sex.map(\.rawValue) ?? "nil"), \(p.age) y, \(p.weightKg) kg, \(p.heightCm) cm, \(p.activity.map(\.rawValue) ?? "nil"))"
         }
     }
 }
@@ -77,6 +81,7 @@ struct PathRunner {
     private func fast(_ chunk: UnsafePointer<UInt8>, start: Int, end: Int) -> (candidate: Candidate, lineEnd: Int)? {
         switch kind {
         case .meals: CanonicalRows.meal(chunk, start: start, end: end, users: users).map { (.meal($0.0, idHash: $0.idHash), $0.lineEnd) }
+        case .users: CanonicalRows.user(chunk, start: start, end: end).map { (.user($0.profile, idCount: $0.idCount), $0.lineEnd) }
         default: CanonicalRows.step(chunk, start: start, end: end, users: users).map { (.step($0.0, idHash: $0.idHash), $0.lineEnd) }
         }
     }
@@ -87,6 +92,9 @@ struct PathRunner {
         case .meals:
             guard case .accepted(let candidate, let idHash) = RowDecoders.meal(tokenizer.fields, users: users) else { return nil }
             return .meal(candidate, idHash: idHash)
+        case .users:
+            guard case .success(let profile) = RowDecoders.user(tokenizer.fields) else { return nil }
+            return .user(profile, idCount: tokenizer.fields[0].count)
         default:
             guard case .accepted(let candidate, let idHash) = RowDecoders.step(tokenizer.fields, users: users) else { return nil }
             return .step(candidate, idHash: idHash)

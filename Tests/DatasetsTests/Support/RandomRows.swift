@@ -1,7 +1,7 @@
 import Datasets
 import PaymentsCore
 
-/// Seeded meal and step lines for property tests: valid lines in every shape the canonical fast
+/// Seeded meal, step and user lines for property tests: valid lines in every shape the canonical fast
 /// path covers, and lines spoiled by field and byte mutations. Only `random` decides, so a seed
 /// reproduces a failing line.
 struct RandomRows {
@@ -47,6 +47,27 @@ struct RandomRows {
         let end = start + Int64.random(in: 1...86_400, using: &random)
         let source = Bool.random(using: &random) ? "watch" : "phone"
         return [id(), shortUserId(), Array(source.utf8), integer(start), integer(end), decimal(integerDigits: 1...10, fractionDigits: 0...8)]
+    }
+
+    /// The fields of a row of `kind` (meals, steps or users) the fast path accepts.
+    mutating func fields(of kind: DatasetKind) -> [[UInt8]] {
+        switch kind {
+        case .meals: mealFields()
+        case .steps: stepFields()
+        default: userFields()
+        }
+    }
+
+    /// The fields of a user the fast path accepts (known or unknown sex and activity, none empty
+    /// but the activity).
+    mutating func userFields() -> [[UInt8]] {
+        let offset = Int64.random(in: -720...840, using: &random)
+        let sex = ["male", "female", "other", "x", "\u{E9}"].randomElement(using: &random)!
+        let activity = ["sedentary", "light", "moderate", "active", "very_active", "lazy", "", "very_active_too"].randomElement(using: &random)!
+        return [id(), (offset < 0 ? Array("-".utf8) : []) + integer(abs(offset)),
+                Array(["16:8", "18:6", "20:4", "omad", "none"].randomElement(using: &random)!.utf8), Array(sex.utf8),
+                integer(Int64.random(in: 0...130, using: &random)), decimal(integerDigits: 1...4, fractionDigits: 0...3),
+                decimal(integerDigits: 1...4, fractionDigits: 0...3), Array(activity.utf8)]
     }
 
     /// An id of 1 to 16 bytes.

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// A regular file mapped into memory and read in place: no copy into a buffer, and the kernel
+/// maps the pages it caches several at a time. For a small file read at once (`LineChunkReader`
+/// reads any file, and explains why one cannot be read).
+public final class MappedFile {
+    private let bytes: UnsafeBufferPointer<UInt8>
+
+    /// The mapping of the regular file at `path`, or `nil` when it cannot be opened, is not a
+    /// regular file, holds more than `maxBytes` bytes or cannot be mapped.
+    public init?(path: String, maxBytes: Int) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let size = Int(info.st_size)
+        guard size <= maxBytes else { return nil }
+        guard size > 0 else {
+            bytes = UnsafeBufferPointer(start: nil, count: 0)
+            return
+        }
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else { return nil }
+        _ = madvise(address, size, MADV_SEQUENTIAL)
+        bytes = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size)
+    }
+
+    deinit {
+        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+    }
+
+    /// Calls `body` with the file's bytes (empty for an empty file), valid during the call.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(self) { try body(bytes) }
+    }
+}
