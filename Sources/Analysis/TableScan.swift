@@ -55,13 +55,11 @@ enum TableScan {
         _ file: DatasetFile, decoder: Decoder, partitions: UserPartitions, tasks: Int, chunkBytes: Int
     ) async throws -> [ScannedChunk<Decoder.Candidate>] {
         if file.format == .sqlite { return try [scanSQLite(file, decoder: decoder, partitions: partitions)] }
-        let reader = try LineChunkReader(path: file.path, gzip: file.gzip, chunkSize: chunkBytes)
-        guard let first = try reader.next() else { return [] }
-        let header: [UInt8]? = file.format == .csv
-            ? first.withBytes { Array($0[..<(firstLineEnd(in: $0))]) } : nil
+        let source: any ChunkSource = try MappedChunks(file, chunkBytes: chunkBytes) ?? ReaderChunks(file, chunkBytes: chunkBytes)
+        guard let firstLine = source.firstLine else { return [] }
+        let header = file.format == .csv ? firstLine : nil
         if let header { _ = try header.withUnsafeBufferPointer { try RowTokenizer(kind: file.kind, csvHeader: $0, file: file.name) } }
         let canonical = header?.withUnsafeBufferPointer { CanonicalRows.isCanonical(header: $0, kind: file.kind) } ?? false
-        let source = ChunkSource(reader: reader, first: first)
         let workers = max(1, tasks)
         return try await withThrowingTaskGroup(of: [ScannedChunk<Decoder.Candidate>].self) { group in
             for _ in 0..<workers {
@@ -70,13 +68,14 @@ enum TableScan {
                         ?? RowTokenizer(kind: file.kind, format: .ndjson)
                     var builder = ChunkBuilder<Decoder.Candidate>(partitions: partitions)
                     var done: [ScannedChunk<Decoder.Candidate>] = []
-                    while let chunk = try source.next() {
+                    while let chunk = try source.withNextChunk({ index, bytes in
+                        scanChunk(
+                            index: index, bytes: bytes, tokenizer: tokenizer, decoder: decoder, into: &builder,
+                            skipHeader: header != nil && index == 0, canonical: canonical
+                        )
+                    }) {
+                        done.append(chunk)
                         try Task.checkCancellation()
-                        done.append(scanChunk(
-                            chunk, tokenizer: tokenizer, decoder: decoder, into: &builder,
-                            skipHeader: header != nil && chunk.index == 0, canonical: canonical
-                        ))
-                        source.recycle(chunk.storage)
                     }
                     return done
                 }
@@ -112,12 +111,11 @@ enum TableScan {
     }
 
     static func scanChunk<Decoder: CandidateDecoding>(
-        _ chunk: LineChunk, tokenizer: RowTokenizer, decoder: Decoder, into builder: inout ChunkBuilder<Decoder.Candidate>,
-        skipHeader: Bool, canonical: Bool
+        index: Int, bytes: UnsafeBufferPointer<UInt8>, tokenizer: RowTokenizer, decoder: Decoder,
+        into builder: inout ChunkBuilder<Decoder.Candidate>, skipHeader: Bool, canonical: Bool
     ) -> ScannedChunk<Decoder.Candidate> {
-        var result = ScannedChunk<Decoder.Candidate>(index: chunk.index)
-        chunk.withBytes { bytes in
-            guard let base = bytes.baseAddress else { return }
+        var result = ScannedChunk<Decoder.Candidate>(index: index)
+        if let base = bytes.baseAddress {
             let end = bytes.count
             var position = 0
             var line: UInt32 = 0
@@ -166,32 +164,3 @@ extension CandidateDecoding {
     }
 }
 
-/// Hands out the chunks of one reader to several tasks, one at a time.
-final class ChunkSource: Sendable {
-    private struct State: ~Copyable {
-        var reader: LineChunkReader
-        var pending: LineChunk?
-        var spare: [[UInt8]] = []
-    }
-
-    private let state: Mutex<State>
-
-    init(reader: sending LineChunkReader, first: LineChunk) {
-        state = Mutex(State(reader: reader, pending: first))
-    }
-
-    func next() throws -> LineChunk? {
-        try state.withLock { state in
-            if let pending = state.pending {
-                state.pending = nil
-                return pending
-            }
-            return try state.reader.next(reusing: state.spare.popLast())
-        }
-    }
-
-    /// Takes back a chunk's storage for a later read.
-    func recycle(_ storage: sending [UInt8]) {
-        state.withLock { $0.spare.append(storage) }
-    }
-}

@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// A regular file mapped into memory and read in place: no copy into a buffer, and the kernel
-/// maps the pages it caches several at a time. For a small file read at once (`LineChunkReader`
-/// reads any file, and explains why one cannot be read).
-public final class MappedFile {
+/// maps the pages it caches several at a time (`LineChunkReader` reads any file, and explains why
+/// one cannot be read).
+public final class MappedFile: @unchecked Sendable { // immutable after init: a read-only mapping
     private let bytes: UnsafeBufferPointer<UInt8>
 
     /// The mapping of the regular file at `path`, or `nil` when it cannot be opened, is not a
@@ -31,6 +31,16 @@ public final class MappedFile {
 
     deinit {
         if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+    }
+
+    /// Lets the kernel drop the pages of `range` from this mapping (they stay cached in the file's
+    /// page cache, and reading them again maps them again): resident memory shrinks.
+    public func release(_ range: Range<Int>) {
+        guard let base = bytes.baseAddress, !range.isEmpty else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = range.lowerBound / page * page
+        let end = min(bytes.count, (range.upperBound + page - 1) / page * page)
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED)
     }
 
     /// Calls `body` with the file's bytes (empty for an empty file), valid during the call.

@@ -1,0 +1,98 @@
+import Datasets
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Hands out the chunks of whole lines of one file to the scan's tasks, one chunk at a time.
+protocol ChunkSource: Sendable {
+    /// The file's first line without its `\n`, `nil` for an empty file.
+    var firstLine: [UInt8]? { get }
+
+    /// Calls `body` with the next chunk's position in the file (from 0) and its bytes, or returns
+    /// `nil` when every chunk was handed out.
+    func withNextChunk<R>(_ body: (_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws -> R) throws -> R?
+}
+
+extension ChunkSource {
+    static func firstLine(of bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        Array(bytes[..<(bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count)])
+    }
+}
+
+/// The chunks of a plain file mapped into memory: a task takes the next `chunkBytes` of the file,
+/// moved to line starts, reads them in place (no copy into a buffer), then lets the kernel unmap
+/// them, so resident memory holds only the chunks being read. (A file truncated while it is read
+/// stops the process: do not change an input during a run.)
+final class MappedChunks: ChunkSource {
+    let firstLine: [UInt8]?
+    private let file: MappedFile
+    private let chunkBytes: Int
+    private let count: Int
+    private let next = Atomic<Int>(0)
+
+    /// The chunks of `file`, or `nil` when it is compressed or cannot be mapped.
+    init?(_ file: DatasetFile, chunkBytes: Int) {
+        guard !file.gzip, let mapped = MappedFile(path: file.path, maxBytes: .max) else { return nil }
+        self.file = mapped
+        self.chunkBytes = max(1, chunkBytes)
+        let size = mapped.withBytes { $0.count }
+        count = (size + self.chunkBytes - 1) / self.chunkBytes
+        firstLine = size == 0 ? nil : mapped.withBytes { Self.firstLine(of: $0) }
+    }
+
+    func withNextChunk<R>(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
+        let index = next.add(1, ordering: .relaxed).oldValue
+        guard index < count else { return nil }
+        return try file.withBytes { all in
+            let start = Self.lineStart(atOrAfter: index * chunkBytes, in: all)
+            let end = index + 1 == count ? all.count : max(start, Self.lineStart(atOrAfter: (index + 1) * chunkBytes, in: all))
+            defer { file.release(start..<end) }
+            return try body(index, UnsafeBufferPointer(rebasing: all[start..<end]))
+        }
+    }
+
+    /// The first line start at or after `offset`: the byte after the first `\n` from `offset - 1` on.
+    static func lineStart(atOrAfter offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard offset > 0 else { return 0 }
+        guard offset <= bytes.count, let newline = memchr(bytes.baseAddress! + offset - 1, Int32(UInt8(ascii: "\n")), bytes.count - offset + 1) else {
+            return bytes.count
+        }
+        return UnsafeRawPointer(newline) - UnsafeRawPointer(bytes.baseAddress!) + 1
+    }
+}
+
+/// The chunks of a file read in turn by a `LineChunkReader` (a gzip file, or one that cannot be
+/// mapped): a task reads the next chunk under a lock, then reads its lines, then hands its buffer
+/// back for a later read.
+final class ReaderChunks: ChunkSource {
+    private struct State: ~Copyable {
+        var reader: LineChunkReader
+        var pending: LineChunk?
+        var spare: [[UInt8]] = []
+    }
+
+    let firstLine: [UInt8]?
+    private let state: Mutex<State>
+
+    init(_ file: DatasetFile, chunkBytes: Int) throws {
+        let reader = try LineChunkReader(path: file.path, gzip: file.gzip, chunkSize: chunkBytes)
+        let first = try reader.next()
+        firstLine = first?.withBytes { Self.firstLine(of: $0) }
+        state = Mutex(State(reader: reader, pending: first))
+    }
+
+    func withNextChunk<R>(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
+        let taken: LineChunk? = try state.withLock { state in
+            if let pending = state.pending.take() { return pending }
+            return try state.reader.next(reusing: state.spare.popLast())
+        }
+        guard let chunk = taken else { return nil }
+        let result = try chunk.withBytes { try body(chunk.index, $0) }
+        let storage = (consume chunk).storage
+        state.withLock { $0.spare.append(storage) }
+        return result
+    }
+}
