@@ -35,7 +35,7 @@ final class MappedChunks: ChunkSource {
 
     /// The chunks of `file`, or `nil` when it is compressed or cannot be mapped.
     init?(_ file: DatasetFile, chunkBytes: Int) {
-        guard !file.gzip, let mapped = MappedFile(path: file.path, maxBytes: .max) else { return nil }
+        guard !file.gzip, let mapped = MappedFile(path: file.path) else { return nil }
         self.file = mapped
         self.chunkBytes = max(1, chunkBytes)
         let size = mapped.withBytes { $0.count }

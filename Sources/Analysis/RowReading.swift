@@ -7,9 +7,8 @@ import Darwin
 
 /// Reads a dataset file row by row on the calling task (for the small files: users, payments).
 enum RowReading {
-    /// Plain files up to this size are mapped and read in place (no copy into a buffer); larger
-    /// ones are read in chunks, which bounds the memory they take.
-    static let mappedLimit = 16 << 20
+    /// The chunks the file is read in, one after another (mapped in place when it is a plain file).
+    static let chunkBytes = 4 << 20
 
     /// Calls `body` with each line's number (1-based), what the tokenizer made of it, and the tokenizer.
     ///
@@ -53,16 +52,8 @@ enum RowReading {
                 if verdict != .blank { try body(line, verdict, active) }
             }
         }
-        if !file.gzip, let mapped = MappedFile(path: file.path, maxBytes: Self.mappedLimit) {
-            try mapped.withBytes { try scan($0) }
-        } else {
-            let reader = try LineChunkReader(path: file.path, gzip: file.gzip)
-            var spare: [UInt8]?
-            while let chunk = try reader.next(reusing: spare.take()) {
-                try chunk.withBytes { try scan($0) }
-                spare = chunk.storage
-            }
-        }
+        let source: any ChunkSource = try MappedChunks(file, chunkBytes: Self.chunkBytes) ?? ReaderChunks(file, chunkBytes: Self.chunkBytes)
+        while try source.withNextChunk({ _, bytes in try scan(bytes) }) != nil {}
         if tokenizer == nil { _ = try RowTokenizer(kind: file.kind, csvHeader: UnsafeBufferPointer(start: nil, count: 0), file: file.name) }
     }
 }

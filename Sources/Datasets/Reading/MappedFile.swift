@@ -11,15 +11,14 @@ public final class MappedFile: @unchecked Sendable { // immutable after init: a 
     private let bytes: UnsafeBufferPointer<UInt8>
 
     /// The mapping of the regular file at `path`, or `nil` when it cannot be opened, is not a
-    /// regular file, holds more than `maxBytes` bytes or cannot be mapped.
-    public init?(path: String, maxBytes: Int) {
+    /// regular file or cannot be mapped.
+    public init?(path: String) {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         let size = Int(info.st_size)
-        guard size <= maxBytes else { return nil }
         guard size > 0 else {
             bytes = UnsafeBufferPointer(start: nil, count: 0)
             return
