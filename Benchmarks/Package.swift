@@ -6,6 +6,7 @@ import PackageDescription
 let benchmarkDependencies: [Target.Dependency] = [
     .product(name: "Benchmark", package: "benchmark"),
     .product(name: "HealthCore", package: "SimHarness"),
+    .product(name: "Datasets", package: "SimHarness"),
     .product(name: "PaymentsCore", package: "SimHarness"),
 ]
 

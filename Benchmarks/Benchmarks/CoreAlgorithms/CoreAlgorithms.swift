@@ -10,6 +10,7 @@ let regression = InjectedRegression.fromEnvironment(ProcessInfo.processInfo.envi
 let fastingWorkload = FastingWorkload(events: eventsPerIteration, days: 365, seed: 1)
 let stepWorkload = StepWorkload(events: eventsPerIteration, days: 180, seed: 2)
 let paymentWorkload = PaymentWorkload(events: eventsPerIteration, perUser: 200, seed: 3)
+let mealRowsWorkload = MealRowsWorkload(lines: eventsPerIteration, users: 100_000, seed: 4)
 
 /// Tolerances against the committed p90 thresholds: loose on times, which the load of a shared
 /// machine alone moves by 2× (wall clock) and 1.7× (CPU time), tight on malloc counts, which are
@@ -54,5 +55,12 @@ let benchmarks: @Sendable () -> Void = {
         configuration: perEventConfiguration(maxDuration: .seconds(5)),
         closure: { _ in blackHole(paymentWorkload.run(injecting: regression)) },
         setup: { blackHole(paymentWorkload.eventCount) }
+    )
+    Benchmark(
+        "MealRows",
+        // ~50 ms of CPU an iteration (one meals.csv line read in one pass is an event).
+        configuration: perEventConfiguration(),
+        closure: { _ in blackHole(mealRowsWorkload.run(injecting: regression)) },
+        setup: { blackHole(mealRowsWorkload.lines) }
     )
 }
