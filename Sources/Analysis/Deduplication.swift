@@ -98,8 +98,9 @@ enum Deduplication {
     private static let prefetchDistance = 16
 }
 
-/// A set of nonzero 64-bit hashes: open addressing in a huge-page buffer, grown at 3/4 load.
-/// Its slot is taken from the low bits, so hashes of one shard spread over the whole table.
+/// A set of nonzero 64-bit hashes: open addressing in a huge-page buffer, readied for a known
+/// number of hashes at most 3/4 of its slots. Its slot is taken from the low bits, so hashes of
+/// one shard spread over the whole table.
 struct HashSet64 {
     private var buffer: LargeBuffer<UInt64>
     /// The table: a power-of-two prefix of the buffer.
@@ -132,7 +133,7 @@ struct HashSet64 {
 
     /// Inserts `h` (never 0); false when it was already there.
     @inline(__always) mutating func insert(_ h: UInt64) -> Bool {
-        if (count + 1) * 4 > slots.count * 3 { grow() }
+        precondition((count + 1) * 4 <= slots.count * 3, "more hashes than the set was readied for")
         let mask = slots.count - 1
         var i = Int(truncatingIfNeeded: h) & mask
         while true {
@@ -145,16 +146,6 @@ struct HashSet64 {
             if slot == h { return false }
             i = (i + 1) & mask
         }
-    }
-
-    private mutating func grow() {
-        let old = buffer
-        let oldSlots = slots
-        buffer = LargeBuffer(zeroedCount: slots.count * 2)
-        slots = buffer.elements
-        count = 0
-        for h in oldSlots where h != 0 { _ = insert(h) }
-        withExtendedLifetime(old) {}
     }
 }
 
