@@ -1,9 +1,4 @@
 import Datasets
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
 
 /// The common front of the meals and steps stages: scan the file on every task, grouping the accepted
 /// rows by user partition as they come, then mark duplicate ids and count and log rejections.
@@ -19,7 +14,7 @@ struct KeyedTable<C: UserOwned>: Sendable {
     ) async throws -> KeyedTable<C> where Decoder.Candidate == C {
         let tasks = options.tasks
         let users = decoder.users.count
-        let partitions = UserPartitions(userCount: users, expectedRows: expectedRows(in: file), tasks: tasks)
+        let partitions = UserPartitions(userCount: users, expectedRows: file.expectedRows(bytesPerRow: 64), tasks: tasks)
         var scanned = try await TableScan.scan(file, decoder: decoder, partitions: partitions, tasks: tasks, chunkBytes: options.chunkBytes)
         options.stage("\(file.kind.rawValue): scanned")
         let duplicatesPerChunk = await Deduplication.markDuplicates(&scanned, tasks: tasks)
@@ -62,14 +57,6 @@ struct KeyedTable<C: UserOwned>: Sendable {
         totals.setRejected(counts, reasons: reasons)
         options.stage("\(file.kind.rawValue): rejections logged")
         return KeyedTable(partitions: partitions, chunks: scanned, rejectedPerUser: rejectedPerUser, totals: totals)
-    }
-
-    /// A guess of the number of rows in `file` from its size, to size the partitions.
-    static func expectedRows(in file: DatasetFile) -> Int {
-        var info = stat()
-        guard stat(file.path, &info) == 0 else { return 0 }
-        let bytesPerRow = file.gzip ? 16 : 64
-        return Int(info.st_size) / bytesPerRow
     }
 
     /// The rows of partition `p`, grouped by user: `rows[starts[u - first]..<starts[u - first + 1]]`

@@ -57,3 +57,14 @@ enum RowReading {
         if tokenizer == nil { _ = try RowTokenizer(kind: file.kind, csvHeader: UnsafeBufferPointer(start: nil, count: 0), file: file.name) }
     }
 }
+
+extension DatasetFile {
+    /// A guess of the rows the file holds, from its size and rows of about `bytesPerRow` bytes
+    /// (four times as many when it is compressed), to size arrays and partitions up front; 0 when
+    /// its size is unknown.
+    func expectedRows(bytesPerRow: Int) -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return 0 }
+        return Int(info.st_size) * (gzip ? 4 : 1) / bytesPerRow
+    }
+}

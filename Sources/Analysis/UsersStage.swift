@@ -1,10 +1,5 @@
 import Datasets
 import HealthCore
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
 
 /// Reads `users`: the directory every other file resolves `user_id` against (SPEC §1).
 enum UsersStage {
@@ -18,7 +13,9 @@ enum UsersStage {
         var ids = ByteArena()
         var lines: [Int] = []
         var malformed: [(line: Int, column: Int?)] = []
-        let rows = expectedRows(file)
+        // Reserved once from the file's size (generated rows take some 46 bytes): reserved pages
+        // that are never written cost no memory.
+        let rows = file.expectedRows(bytesPerRow: 32)
         profiles.reserveCapacity(rows)
         ids.reserveCapacity(strings: rows, bytes: rows * 8)
         lines.reserveCapacity(rows)
@@ -47,15 +44,6 @@ enum UsersStage {
         record(malformed: malformed, duplicates: repeats.map { lines[$0] }, of: file, into: &log)
         totals.setRejected([malformed.count, repeats.count], reasons: reasons)
         return (directory, totals)
-    }
-
-    /// The rows a plain CSV file may hold, judged by its size (generated rows take some 46 bytes),
-    /// so that the row arrays are allocated once: reserved pages that are never written cost no
-    /// memory. 0 when unknown.
-    private static func expectedRows(_ file: DatasetFile) -> Int {
-        var info = stat()
-        guard file.format == .csv, !file.gzip, stat(file.path, &info) == 0 else { return 0 }
-        return Int(info.st_size) / 32
     }
 
     /// Logs the rejected rows in line order.
