@@ -1,5 +1,10 @@
 import Datasets
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// How `generate` writes a dataset.
 public struct ExportOptions: Sendable {
@@ -22,7 +27,21 @@ public struct ExportOptions: Sendable {
     public static let sqliteFileName = "dataset.sqlite"
 
     func fileName(_ file: GeneratedFile) -> String {
+        Self.fileName(file, format: format, gzip: gzip)
+    }
+
+    static func fileName(_ file: GeneratedFile, format: Format, gzip: Bool) -> String {
         file.rawValue + "." + format.rawValue + (gzip ? ".gz" : "")
+    }
+
+    /// The dataset files an export in another format would have written here: an export replaces
+    /// them, so that the directory holds one dataset (`analyze` refuses a file in two formats).
+    var otherFormatsFiles: [String] {
+        let text = GeneratedFile.allCases.flatMap { file in
+            [Format.csv, .ndjson].flatMap { f in [false, true].map { Self.fileName(file, format: f, gzip: $0) } }
+        }
+        let mine = format == .sqlite ? [Self.sqliteFileName] : GeneratedFile.allCases.map(fileName)
+        return (text + [Self.sqliteFileName]).filter { !mine.contains($0) }
     }
 }
 
@@ -137,6 +156,7 @@ struct ExportSink {
 
     init(options: ExportOptions) throws {
         self.options = options
+        for name in options.otherFormatsFiles { unlink(options.directory + "/" + name) }
         if options.format == .sqlite {
             let writer = try SQLiteDatasetWriter(path: options.directory + "/" + ExportOptions.sqliteFileName)
             for file in GeneratedFile.allCases { try writer.createTable(file.rawValue, columns: file.columns) }

@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+@testable import Simulation
+
+@Suite("An export replaces a dataset of another format in its directory")
+struct ExportReplacementTests {
+    private func export(into directory: String, format: ExportOptions.Format, gzip: Bool) async throws {
+        let simulator = Simulator(scenario: ScenarioBuilder(users: 20, days: 2).build())
+        _ = try await DatasetExport.run(simulator, selection: simulator.allUsers,
+                                        options: ExportOptions(directory: directory, format: format, gzip: gzip))
+    }
+
+    @Test("CSV, then gzip NDJSON, then SQLite: each leaves only its own files, the manifest and other files")
+    func replaces() async throws {
+        // Given a directory holding a note and a CSV dataset
+        let directory = temporaryDirectory()
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: directory + "/notes.txt"))
+        try await export(into: directory, format: .csv, gzip: false)
+        // When a gzip NDJSON dataset, then a SQLite one, are written into it
+        try await export(into: directory, format: .ndjson, gzip: true)
+        let afterNDJSON = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        try await export(into: directory, format: .sqlite, gzip: false)
+        let afterSQLite = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        // Then each time only the newest dataset, the manifest and the note are there
+        #expect(afterNDJSON == ["manifest.json", "meals.ndjson.gz", "notes.txt", "payments.ndjson.gz", "steps.ndjson.gz", "users.ndjson.gz"])
+        #expect(afterSQLite == ["dataset.sqlite", "manifest.json", "notes.txt"])
+    }
+}
