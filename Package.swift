@@ -81,7 +81,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Simulation"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(
@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(
             name: "SimulationTests",
             dependencies: [
-                "Simulation", "Datasets", "HealthCore", "PaymentsCore",
+                "Simulation", "Datasets", "HealthCore", "PaymentsCore", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Golden"]
@@ -108,7 +108,10 @@ let package = Package(
         .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"]),
         .testTarget(
             name: "HarnessTests",
-            dependencies: ["simharness", "Harness", "Simulation", "Analysis", "Datasets", "HealthCore", "PaymentsCore", "ProcessMetrics"]
+            dependencies: [
+                "simharness", "Harness", "Simulation", "Analysis", "Datasets", "HealthCore", "PaymentsCore", "ProcessMetrics",
+                "TestSupport",
+            ]
         ),
         .testTarget(
             name: "PerformanceTests",

@@ -2,6 +2,7 @@ import Foundation
 import ProcessMetrics
 import Testing
 @testable import Harness
+import TestSupport
 
 @Suite("Baseline comparison")
 struct BaselineTests {
@@ -124,7 +125,7 @@ struct BaselineTests {
     @Test("medians of real runs: deterministic metrics recorded exactly, the fixed load forced")
     func measuredBaseline() async throws {
         // Given a small scenario measured three times
-        let plan = ScenarioBuilder(users: 30, days: 2).faulty().plan(load: .duration(.seconds(60)))
+        let plan = ScenarioBuilder(users: 30, days: 2, seed: 5).faulty().plan(load: .duration(.seconds(60)))
         // When measured (the duration model is replaced by one fixed pass)
         let sut = try await BaselineRunner.measure(plan, options: .test(tasks: 2), repetitions: 3)
         // Then the counts are those of one pass, and the outputs' digest is kept

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import Harness
 import Simulation
+import TestSupport
 
 /// `run` must give what `generate` + `analyze` give for the same scenario and seed, whatever the
 /// number of tasks.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Harness
+import TestSupport
 
 @Suite("Arrival-rate pacing against a fake clock")
 struct PacingTests {
@@ -50,7 +51,7 @@ struct PacingTests {
     func wholeRun() async throws {
         // Given 20,000 events/s for 2 s on one task
         let clock = FakeClock()
-        let plan = ScenarioBuilder(users: 40, days: 2).plan(load: .arrivalRate(eventsPerSecond: 20_000, duration: .seconds(2)))
+        let plan = ScenarioBuilder(users: 40, days: 2, seed: 5).plan(load: .arrivalRate(eventsPerSecond: 20_000, duration: .seconds(2)))
         // When it runs
         let result = try await Harness.run(plan, options: .test(tasks: 1), clock: clock)
         // Then no more than 40,000 events went through, each batch waited for its due time, and the

@@ -1,5 +1,6 @@
 import Testing
 @testable import Harness
+import TestSupport
 
 @Suite("The concurrent pipeline")
 struct PipelineTests {
@@ -26,7 +27,7 @@ struct PipelineTests {
     @Test("a run's counts equal the injected faults and the invariants hold")
     func countsFaults() async throws {
         // Given a faulty scenario
-        let sut = try await Harness.run(ScenarioBuilder(users: 200, days: 4).faulty().plan(), options: .test(tasks: 2))
+        let sut = try await Harness.run(ScenarioBuilder(users: 200, days: 4, seed: 5).faulty().plan(), options: .test(tasks: 2))
         // Then every rejection reason of SPEC occurred, the events add up, and nothing broke
         #expect(sut.metrics.meals.rejected.counts.allSatisfy { $0 > 0 })
         #expect(sut.metrics.steps.rejected.counts.allSatisfy { $0 > 0 })
@@ -44,7 +45,7 @@ struct PipelineTests {
         let (analyzed, signal) = AsyncStream<Void>.makeStream()
         var options = RunOptions.test(tasks: 2)
         options.onBatch = { _ in signal.yield() }
-        let plan = ScenarioBuilder(users: 200_000, days: 30).plan(batchUsers: 16)
+        let plan = ScenarioBuilder(users: 200_000, days: 30, seed: 5).plan(batchUsers: 16)
         let run = Task { try await Harness.run(plan, options: options) }
         // When it is cancelled once it has analyzed a batch
         for await _ in analyzed { break }
@@ -60,7 +61,7 @@ struct PipelineTests {
     func abortOnFail() async throws {
         // Given a 6,000-user run that must abort once more than 100 users are done
         let abort = try ThresholdParser.parse("users < 100", abortOnFail: true)
-        let plan = ScenarioBuilder(users: 6000, days: 3).plan(thresholds: [abort], batchUsers: 4)
+        let plan = ScenarioBuilder(users: 6000, days: 3, seed: 5).plan(thresholds: [abort], batchUsers: 4)
         // When it runs (the monitor checks on the fake clock, which never waits)
         let sut = try await Harness.run(plan, options: .test(tasks: 2), clock: FakeClock())
         // Then it stopped before the end, says why, and fails
@@ -75,7 +76,7 @@ struct PipelineTests {
         // Given passes of one 20-user batch, 1 s to run, and a clock that moves 50 ms each time it
         // is read (once at the start, then once before each batch)
         let clock = FakeClock(step: .milliseconds(50))
-        let plan = ScenarioBuilder(users: 20, days: 1).plan(load: .duration(.seconds(1)), batchUsers: 20)
+        let plan = ScenarioBuilder(users: 20, days: 1, seed: 5).plan(load: .duration(.seconds(1)), batchUsers: 20)
         // When it runs on one task
         let sut = try await Harness.run(plan, options: .test(tasks: 1), clock: clock)
         // Then batches start at 50, 100, …, 950 ms: 19 passes of 20 users; the 20th read (1 s) stops it
@@ -86,7 +87,7 @@ struct PipelineTests {
 
     @Test("output files are refused for a load model other than fixed")
     func outputNeedsFixed() async throws {
-        let plan = ScenarioBuilder().plan(load: .duration(.seconds(1)))
+        let plan = ScenarioBuilder(users: 60, seed: 5).plan(load: .duration(.seconds(1)))
         await #expect(throws: RunConfigurationError.self) { try await Harness.run(plan, options: .test(tasks: 1, out: "/tmp/unused")) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Harness
+import TestSupport
 
 @Suite("Run results: JSON and merging")
 struct ResultJSONTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Simulation
+import TestSupport
 
 @Suite("Determinism")
 struct DeterminismTests {

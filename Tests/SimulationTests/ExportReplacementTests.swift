@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Simulation
+import TestSupport
 
 @Suite("An export replaces a dataset of another format in its directory")
 struct ExportReplacementTests {

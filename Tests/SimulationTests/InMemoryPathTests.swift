@@ -2,6 +2,7 @@ import HealthCore
 import PaymentsCore
 import Testing
 @testable import Simulation
+import TestSupport
 
 /// The in-memory path of the harness: batches go straight to the core algorithms, and the rows
 /// each rejects are exactly the injected faults.

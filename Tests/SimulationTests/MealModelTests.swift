@@ -1,6 +1,7 @@
 import HealthCore
 import Testing
 @testable import Simulation
+import TestSupport
 
 /// The meal model fits each protocol: its days comply unless the user breaks it.
 @Suite("Meal model")

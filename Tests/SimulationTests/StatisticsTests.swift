@@ -2,6 +2,7 @@ import HealthCore
 import PaymentsCore
 import Testing
 @testable import Simulation
+import TestSupport
 
 /// Generated rates and distributions match the scenario within stated tolerances (fixed seeds).
 @Suite("Statistics")

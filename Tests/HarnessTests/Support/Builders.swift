@@ -2,46 +2,7 @@ import Foundation
 import Harness
 import Simulation
 import Synchronization
-
-/// Builds small scenarios and run plans for tests.
-struct ScenarioBuilder {
-    private var scenario = Scenario(name: "test")
-
-    init(users: Int = 60, days: Int = 3, seed: UInt64 = 5) {
-        scenario.users = users
-        scenario.days = days
-        scenario.seed = seed
-    }
-
-    func with(_ change: (inout Scenario) -> Void) -> ScenarioBuilder {
-        var copy = self
-        change(&copy.scenario)
-        return copy
-    }
-
-    /// Every fault of SPEC at a visible rate, a flaky gateway, many refunds and retries.
-    func faulty() -> ScenarioBuilder {
-        with {
-            $0.faults.defaultRate = 0.02
-            $0.faults.users = [.malformed: 0.03, .duplicate: 0.03]
-            $0.faults.mealsOutOfOrder = 0.05
-            $0.faults.stepsOutOfOrder = 0.05
-            $0.faults.paymentsOutOfOrder = 0.05
-            $0.payments.perUserPerDay = 3
-            $0.payments.refundRate = 0.3
-            $0.payments.retryRate = 0.1
-            $0.payments.timeoutRate = 0.1
-            $0.payments.lostRate = 0.05
-            $0.payments.declineRate = 0.1
-        }
-    }
-
-    func build() -> Scenario { scenario }
-
-    func plan(load: LoadModel = .fixed, thresholds: [Threshold] = [], batchUsers: Int? = 8) -> RunPlan {
-        RunPlan(scenario: scenario, load: load, thresholds: thresholds, batchUsers: batchUsers)
-    }
-}
+import TestSupport
 
 /// A fresh directory under the system's temporary directory, removed by `remove()`.
 struct TemporaryDirectory {
@@ -95,4 +56,10 @@ final class FakeClock: HarnessClock {
 
     /// Every deadline slept until, in order.
     var deadlines: [Duration] { state.withLock { $0.deadlines } }
+}
+
+extension ScenarioBuilder {
+    func plan(load: LoadModel = .fixed, thresholds: [Threshold] = [], batchUsers: Int? = 8) -> RunPlan {
+        RunPlan(scenario: build(), load: load, thresholds: thresholds, batchUsers: batchUsers)
+    }
 }

@@ -1,35 +1,6 @@
 import Foundation
 import Simulation
 
-/// Builds small scenarios for tests.
-struct ScenarioBuilder {
-    private var scenario = Scenario(name: "test")
-
-    init(users: Int = 40, days: Int = 3, seed: UInt64 = 99) {
-        scenario.users = users
-        scenario.days = days
-        scenario.seed = seed
-    }
-
-    func with(_ change: (inout Scenario) -> Void) -> ScenarioBuilder {
-        var copy = self
-        change(&copy.scenario)
-        return copy
-    }
-
-    /// No injected faults at all.
-    func clean() -> ScenarioBuilder {
-        with {
-            $0.faults.defaultRate = 0
-            $0.faults.mealsOutOfOrder = 0
-            $0.faults.stepsOutOfOrder = 0
-            $0.faults.paymentsOutOfOrder = 0
-        }
-    }
-
-    func build() -> Scenario { scenario }
-}
-
 /// A fresh directory under the system's temporary directory.
 func temporaryDirectory(_ label: String = #function) -> String {
     let path = NSTemporaryDirectory() + "simtests-" + label.filter(\.isLetter) + "-" + UUID().uuidString
