@@ -83,9 +83,9 @@ struct BaselineCheckCommand: AsyncParsableCommand {
             guard baseline.scenario == plan.scenario.name else {
                 throw InvalidInput(message: "\(path) is a baseline of '\(baseline.scenario)', not of '\(plan.scenario.name)'")
             }
-            try match(workload.users, baseline.users, "--users")
-            try match(workload.days, baseline.days, "--days")
-            try match(workload.seed, baseline.seed, "--seed")
+            try match(workload.size.users, baseline.users, "--users")
+            try match(workload.size.days, baseline.days, "--days")
+            try match(workload.size.seed, baseline.seed, "--seed")
             try match(workload.tasks, baseline.tasks, "--tasks")
             plan.scenario.users = baseline.users
             plan.scenario.days = baseline.days

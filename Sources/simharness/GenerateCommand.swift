@@ -24,14 +24,7 @@ struct GenerateCommand: AsyncParsableCommand {
     @Flag(help: "Gzip-compress CSV and NDJSON files.")
     var gzip = false
 
-    @Option(help: "Seed (default: the scenario's).")
-    var seed: String?
-
-    @Option(help: "Number of users (default: the scenario's).")
-    var users: String?
-
-    @Option(help: "Number of days (default: the scenario's).")
-    var days: String?
+    @OptionGroup var size: ScenarioSizeArguments
 
     @Option(help: "Write only shard k of n: the users with index mod n == k (as k/n).")
     var shard = "0/1"
@@ -74,8 +67,8 @@ struct GenerateCommand: AsyncParsableCommand {
             throw InvalidInput(message: "--format must be csv, ndjson or sqlite, not '\(format)'")
         }
         if gzip, format == .sqlite { throw InvalidInput(message: "--gzip applies to csv and ndjson only") }
-        let seedValue = try seed.map(OptionValues.seed)
-        try OptionValues.override(&loaded, users: users, days: days)
+        let seedValue = try size.parsedSeed()
+        try size.override(&loaded)
         let (k, n) = try OptionValues.shard(shard)
         let jobCount = try jobs.map { try OptionValues.integer($0, "--jobs", 1...256) } ?? ProcessInfo.processInfo.activeProcessorCount
         let options = ExportOptions(directory: out, format: format, gzip: gzip, jobs: jobCount)

@@ -29,11 +29,8 @@ func failure(_ command: String, _ message: String, status: Int32) -> ExitCode {
     return ExitCode(status)
 }
 
-/// The workload options shared by `run` and `baseline`.
-struct RunWorkloadArguments: ParsableArguments {
-    @Option(help: "A scenario name (\(ScenarioCatalog.names.joined(separator: ", "))) or a YAML file path.")
-    var scenario = "smoke"
-
+/// `--seed`, `--users` and `--days`, shared by `generate`, `run` and `baseline`.
+struct ScenarioSizeArguments: ParsableArguments {
     @Option(help: "Seed (default: the scenario's).")
     var seed: String?
 
@@ -42,6 +39,22 @@ struct RunWorkloadArguments: ParsableArguments {
 
     @Option(help: "Number of days (default: the scenario's).")
     var days: String?
+
+    /// The seed asked for, if any.
+    func parsedSeed() throws -> UInt64? { try seed.map(OptionValues.seed) }
+
+    /// Sets the users and days asked for on `scenario`.
+    func override(_ scenario: inout Scenario) throws {
+        try OptionValues.override(&scenario, users: users, days: days)
+    }
+}
+
+/// The workload options shared by `run` and `baseline`.
+struct RunWorkloadArguments: ParsableArguments {
+    @Option(help: "A scenario name (\(ScenarioCatalog.names.joined(separator: ", "))) or a YAML file path.")
+    var scenario = "smoke"
+
+    @OptionGroup var size: ScenarioSizeArguments
 
     @Option(help: "Partitions, each with a generating and an analyzing task (default: the number of cores).")
     var tasks: String?
@@ -59,9 +72,9 @@ struct RunWorkloadArguments: ParsableArguments {
     func resolve() throws -> (RunPlan, RunOptions) {
         var plan: RunPlan
         do { plan = try RunPlan.load(scenario) } catch { throw InvalidInput(message: "invalid scenario: \(error)") }
-        try OptionValues.override(&plan.scenario, users: users, days: days)
+        try size.override(&plan.scenario)
         var options = RunOptions(tasks: try tasks.map { try OptionValues.integer($0, "--tasks", 1...1024) } ?? ProcessInfo.processInfo.activeProcessorCount)
-        if let seed { options.seed = try OptionValues.seed(seed) }
+        if let seed = try size.parsedSeed() { options.seed = seed }
         (options.shard, options.shardCount) = try OptionValues.shard(shard)
         if let minFast { options.minimumFastSeconds = Int64(try OptionValues.integer(minFast, "--min-fast", 0...Int(Int32.max))) }
         if let maxAttempts { options.maxAttempts = try OptionValues.integer(maxAttempts, "--max-attempts", 1...32) }
