@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "HealthCore", targets: ["HealthCore"]),
         .library(name: "PaymentsCore", targets: ["PaymentsCore"]),
         .library(name: "Datasets", targets: ["Datasets"]),
+        .library(name: "SpecKernel", targets: ["SpecKernel"]),
         .library(name: "Analysis", targets: ["Analysis"]),
         .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "ProcessMetrics", targets: ["ProcessMetrics"]),
@@ -65,11 +66,12 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .target(name: "Analysis", dependencies: ["Datasets", "HealthCore", "PaymentsCore", "CPrefetch"]),
+        .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore"]),
+        .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "HealthCore", "PaymentsCore", "CPrefetch"]),
         .target(
             name: "Harness",
             dependencies: [
-                "Simulation", "Analysis", "Datasets", "HealthCore", "PaymentsCore", "ProcessMetrics",
+                "Simulation", "SpecKernel", "Datasets", "HealthCore", "PaymentsCore", "ProcessMetrics",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -84,6 +86,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Simulation"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
+        .testTarget(name: "SpecKernelTests", dependencies: ["SpecKernel", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "DatasetsTests",
             dependencies: ["Datasets", "HealthCore", "PaymentsCore", "TestSupport", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]

@@ -31,10 +31,7 @@ public struct AnalysisOptions: Sendable {
 /// file's rows at a time; within a file, every stage runs on `options.tasks` child tasks.
 public enum DatasetAnalyzer {
     /// The output files, in the order they are written.
-    public static let outputFiles = [
-        "fasting_summary.csv", "fasting_daily.csv", "steps_daily.csv", "payments_outcomes.csv",
-        "payments_ledger.csv", "totals.json", "rejections.csv",
-    ]
+    public static let outputFiles = SpecOutputFile.allCases.map(\.rawValue) + [RejectionLog.fileName]
 
     /// Runs the analysis. Throws `InputRefusal` (and writes nothing) when the input is refused.
     public static func run(input: String, output: String, options: AnalysisOptions) async throws -> AnalysisTotals {
@@ -68,10 +65,8 @@ public enum DatasetAnalyzer {
         options.stage("meals: analyzed")
         totals.files[.steps] = try await StepsStage.run(files[.steps], users: users, options: options, out: out, log: &log)
         options.stage("steps: analyzed")
-        var json = OutputBuffer()
-        json.text(totals.json())
-        try out.write("totals.json", json)
-        try out.write("rejections.csv", log.buffer)
+        try out.write(SpecOutputFile.totals.rawValue, totals.json())
+        try out.write(RejectionLog.fileName, log.buffer)
         return totals
     }
 }

@@ -1,5 +1,6 @@
 import Datasets
 import HealthCore
+import SpecKernel
 
 struct MealDecoding: CandidateDecoding {
     static let userColumn = 1
@@ -15,17 +16,12 @@ struct MealDecoding: CandidateDecoding {
 }
 
 /// Meals through the fasting analyzer: `fasting_summary.csv` and `fasting_daily.csv` (SPEC §2).
-public enum MealsStage {
-    public static let summaryHeader = "user_id,meals,rejected,episodes,fasts,total_fast_s,longest_fast_s,evaluated_days,compliant_days"
-    public static let dailyHeader = "user_id,day,episodes,kcal,eating_window_s,fasts_ended,longest_fast_ended_s,compliant"
-
+enum MealsStage {
     static func run(
         _ file: DatasetFile?, users: UserDirectory, options: AnalysisOptions, out: OutputDirectory, log: inout RejectionLog
     ) async throws -> FileTotals? {
-        let summary = try out.create("fasting_summary.csv")
-        let daily = try out.create("fasting_daily.csv")
-        try summary.write(OutputBuffer(line: summaryHeader))
-        try daily.write(OutputBuffer(line: dailyHeader))
+        let summary = try out.create(header: .fastingSummary)
+        let daily = try out.create(header: .fastingDaily)
         defer { _ = try? summary.close(); _ = try? daily.close() }
         guard let file else { return nil }
         let table: KeyedTable<MealCandidate> = try await .load(
@@ -35,25 +31,21 @@ public enum MealsStage {
         try await OrderedParallel.run(count: table.partitions.count, width: options.tasks, job: { p in
             analyze(partition: p, of: table, users: users, minimumFast: minimumFast)
         }, consume: { (summaryRows, dailyRows) in
-            try summary.write(summaryRows)
-            try daily.write(dailyRows)
+            try summary.write(summaryRows.buffer)
+            try daily.write(dailyRows.buffer)
         })
         return table.totals
     }
 
     static func analyze(
         partition p: Int, of table: KeyedTable<MealCandidate>, users: UserDirectory, minimumFast: Int64
-    ) -> (OutputBuffer, OutputBuffer) {
+    ) -> (SpecRowWriter, SpecRowWriter) {
         let (range, starts, gathered) = table.gather(partition: p) { $0.meal }
         var meals = consume gathered
-        var summaryRows = OutputBuffer(capacity: range.count * 48)
-        var dailyRows = OutputBuffer(capacity: meals.count * 24)
-        let configurations = range.map { user in
-            FastingConfiguration(
-                utcOffsetMinutes: users.profiles[user].utcOffsetMinutes, fastingProtocol: users.profiles[user].fastingProtocol,
-                minimumFastSeconds: minimumFast
-            )
-        }
+        var summaryRows = SpecRowWriter(capacity: range.count * 48)
+        var dailyRows = SpecRowWriter(capacity: meals.count * 24)
+        let kernel = UserKernel(minimumFastSeconds: minimumFast)
+        let profiles = range.map { users.profiles[$0] }
         let idRanges = range.map { users.ids.range($0) }
         let rejected = range.map { Int(table.rejectedPerUser[$0]) }
         users.ids.bytes.withUnsafeBufferPointer { idBytes in
@@ -61,11 +53,12 @@ public enum MealsStage {
                 for slot in 0..<range.count {
                     let id = UnsafeBufferPointer(rebasing: idBytes[idRanges[slot]])
                     let mine = UnsafeMutableBufferPointer(rebasing: all[starts[slot]..<starts[slot + 1]])
-                    let result = FastingAnalyzer.analyze(sorting: mine, configuration: configurations[slot]) { day in
-                        dailyRows.append(id)
+                    let profile = profiles[slot]
+                    let result = kernel.fasting(mine, utcOffsetMinutes: profile.utcOffsetMinutes, fastingProtocol: profile.fastingProtocol) { day in
+                        dailyRows.id(id)
                         dailyRows.fastingDayFields(day)
                     }
-                    summaryRows.append(id)
+                    summaryRows.id(id)
                     summaryRows.fastingSummaryFields(result, rejected: rejected[slot])
                 }
             }

@@ -1,12 +1,10 @@
 import Datasets
 import PaymentsCore
+import SpecKernel
 
 /// Payments through the payment processor: `payments_outcomes.csv` and `payments_ledger.csv`
 /// (SPEC §4). Users are independent, so they are processed on several tasks.
-public enum PaymentsStage {
-    public static let outcomesHeader = "payment_id,state,reason,attempts"
-    public static let ledgerHeader = "user_id,currency,captured_minor,refunded_minor,balance_minor"
-
+enum PaymentsStage {
     /// Reads and validates the rows; refuses a repeated `payment_id` before anything is processed.
     static func read(_ file: DatasetFile, users: UserDirectory) throws -> (rows: [DecodedPayment], decoder: PaymentRowDecoder) {
         var decoder = PaymentRowDecoder(users: users, file: file.name)
@@ -23,11 +21,10 @@ public enum PaymentsStage {
         rows: [DecodedPayment], decoder: PaymentRowDecoder, file: DatasetFile?, users: UserDirectory, options: AnalysisOptions,
         out: OutputDirectory, log: inout RejectionLog
     ) async throws -> FileTotals? {
-        let ledger = try out.create("payments_ledger.csv")
-        try ledger.write(OutputBuffer(line: ledgerHeader))
+        let ledger = try out.create(header: .paymentsLedger)
         defer { _ = try? ledger.close() }
         guard let file else {
-            try out.write("payments_outcomes.csv", OutputBuffer(line: outcomesHeader))
+            try out.write(SpecOutputFile.paymentsOutcomes.rawValue, SpecRowWriter(headerOf: .paymentsOutcomes).buffer)
             return nil
         }
         var outcomes = [PaymentOutcome?](repeating: nil, count: rows.count)
@@ -46,7 +43,7 @@ public enum PaymentsStage {
             return process(users: first..<last, byUser: byUser, rows: rows, rank: rank, policy: policy, ids: users.ids)
         }, consume: { result in
             for (row, outcome) in result.outcomes { outcomes[Int(row)] = outcome }
-            try ledger.write(result.ledger)
+            try ledger.write(result.ledger.buffer)
             violations += result.violations
         })
         guard violations.isEmpty else { throw InvariantFailure(violations: violations) }
@@ -62,7 +59,7 @@ public enum PaymentsStage {
 
     struct UserBatchResult: Sendable {
         var outcomes: [(Int32, PaymentOutcome)] = []
-        var ledger = OutputBuffer()
+        var ledger = SpecRowWriter(capacity: 1 << 12)
         var violations: [String] = []
     }
 
@@ -70,27 +67,19 @@ public enum PaymentsStage {
         users: Range<Int>, byUser: [[Int32]], rows: [DecodedPayment], rank: [UInt32], policy: RetryPolicy, ids: ByteArena
     ) -> UserBatchResult {
         var result = UserBatchResult()
-        var processor = PaymentProcessor(policy: policy, seed: UInt64(users.lowerBound))
-        var history: [(request: PaymentRequest, outcome: PaymentOutcome?)] = []
+        let kernel = UserKernel(policy: policy)
         for user in users where !byUser[user].isEmpty {
-            let order = byUser[user].sorted { a, b in
-                let x = rows[Int(a)].request, y = rows[Int(b)].request
-                if x.createdAt != y.createdAt { return x.createdAt < y.createdAt }
-                if rank[Int(x.id)] != rank[Int(y.id)] { return rank[Int(x.id)] < rank[Int(y.id)] }
-                return a < b
+            kernel.beginPayments()
+            for row in byUser[user] {
+                let request = rows[Int(row)].request
+                kernel.addPayment(createdAt: request.createdAt, idRank: rank[Int(request.id)], row: row)
             }
-            processor.startUser()
-            history.removeAll(keepingCapacity: true)
-            for row in order {
-                let outcome = processor.process(rows[Int(row)].request)
+            let problems = kernel.processPayments(ofUser: UInt32(user), request: { rows[Int($0)].request }) { row, outcome in
                 result.outcomes.append((row, outcome))
-                history.append((rows[Int(row)].request, outcome))
             }
-            for problem in PaymentInvariants.violations(payments: history, ledger: processor.ledger, gateway: processor.gateway) {
-                result.violations.append("user \(ids.string(user)): \(problem)")
-            }
-            for entry in processor.ledger.entries {
-                result.ledger.id(user, in: ids)
+            for problem in problems { result.violations.append("user \(ids.string(user)): \(problem)") }
+            for entry in kernel.ledger.entries {
+                ids.withBytes(user) { result.ledger.id($0) }
                 result.ledger.ledgerFields(entry)
             }
         }
@@ -120,15 +109,13 @@ public enum PaymentsStage {
             let x = rank[Int(rows[a].request.id)], y = rank[Int(rows[b].request.id)]
             return x != y ? x < y : a < b
         }
-        var text = OutputBuffer(capacity: rows.count * 32)
-        text.text(outcomesHeader)
-        text.newline()
+        var text = SpecRowWriter(headerOf: .paymentsOutcomes)
+        text.buffer.reserve(rows.count * 32)
         for i in order {
-            let outcome = outcomes[i]!
-            text.id(Int(rows[i].request.id), in: ids.strings)
-            text.outcomeFields(outcome)
+            ids.strings.withBytes(Int(rows[i].request.id)) { text.id($0) }
+            text.outcomeFields(outcomes[i]!)
         }
-        try out.write("payments_outcomes.csv", text)
+        try out.write(SpecOutputFile.paymentsOutcomes.rawValue, text.buffer)
         return totals
     }
 }

@@ -1,5 +1,6 @@
 import Datasets
 import HealthCore
+import SpecKernel
 
 struct StepDecoding: CandidateDecoding {
     static let userColumn = 1
@@ -15,14 +16,11 @@ struct StepDecoding: CandidateDecoding {
 }
 
 /// Step samples through the step aggregator: `steps_daily.csv` (SPEC §3).
-public enum StepsStage {
-    public static let header = "user_id,day,steps,avg7"
-
+enum StepsStage {
     static func run(
         _ file: DatasetFile?, users: UserDirectory, options: AnalysisOptions, out: OutputDirectory, log: inout RejectionLog
     ) async throws -> FileTotals? {
-        let output = try out.create("steps_daily.csv")
-        try output.write(OutputBuffer(line: header))
+        let output = try out.create(header: .stepsDaily)
         defer { _ = try? output.close() }
         guard let file else { return nil }
         let table: KeyedTable<StepCandidate> = try await .load(
@@ -30,14 +28,15 @@ public enum StepsStage {
         )
         try await OrderedParallel.run(count: table.partitions.count, width: options.tasks, job: { p in
             analyze(partition: p, of: table, users: users)
-        }, consume: { try output.write($0) })
+        }, consume: { try output.write($0.buffer) })
         return table.totals
     }
 
-    static func analyze(partition p: Int, of table: KeyedTable<StepCandidate>, users: UserDirectory) -> OutputBuffer {
+    static func analyze(partition p: Int, of table: KeyedTable<StepCandidate>, users: UserDirectory) -> SpecRowWriter {
         let (range, starts, gathered) = table.gather(partition: p) { $0.sample }
         var samples = consume gathered
-        var rows = OutputBuffer(capacity: samples.count * 16)
+        var rows = SpecRowWriter(capacity: samples.count * 16)
+        let kernel = UserKernel()
         let offsets = range.map { users.profiles[$0].utcOffsetMinutes }
         let idRanges = range.map { users.ids.range($0) }
         users.ids.bytes.withUnsafeBufferPointer { idBytes in
@@ -45,8 +44,8 @@ public enum StepsStage {
                 for slot in 0..<range.count {
                     let id = UnsafeBufferPointer(rebasing: idBytes[idRanges[slot]])
                     let mine = UnsafeMutableBufferPointer(rebasing: all[starts[slot]..<starts[slot + 1]])
-                    StepAggregator.aggregate(sorting: mine, utcOffsetMinutes: offsets[slot]) { day in
-                        rows.append(id)
+                    kernel.steps(mine, utcOffsetMinutes: offsets[slot]) { day in
+                        rows.id(id)
                         rows.stepDayFields(day)
                     }
                 }

@@ -1,6 +1,8 @@
+import Datasets
 import HealthCore
 import PaymentsCore
 import Simulation
+import SpecKernel
 
 /// How batches are analyzed; the same for every partition.
 struct AnalysisSettings: Sendable {
@@ -24,20 +26,15 @@ struct BatchAnalyzer {
     let settings: AnalysisSettings
     private(set) var metrics = RunMetrics()
 
+    private let kernel: UserKernel
     private let meals = RowBuffer<Meal>()
     private let samples = RowBuffer<StepSample>()
     private let seen = OrdinalSet()
-    private let jitter = JitterSource()
-    private var processor: PaymentProcessor<ScriptedGateway, UserJitter, ManualClock>
-    private var order: [(createdAt: Int64, ordinal: UInt32, row: Int)] = []
     private var outcomes: [PaymentOutcome?] = []
-    private var history: [(request: PaymentRequest, outcome: PaymentOutcome?)] = []
 
     init(settings: AnalysisSettings) {
         self.settings = settings
-        processor = PaymentProcessor(
-            policy: settings.policy, gateway: ScriptedGateway(), random: UserJitter(source: jitter), clock: ManualClock()
-        )
+        kernel = UserKernel(minimumFastSeconds: settings.minimumFastSeconds, policy: settings.policy, jitterSeed: settings.jitterSeed)
     }
 
     /// Analyzes every user of `batch`; fills `output` when it is given.
@@ -80,7 +77,6 @@ struct BatchAnalyzer {
     }
 
     private mutating func analyzeMeals(_ batch: SimulationBatch, output: inout BatchOutput?) {
-        let minimumFast = settings.minimumFastSeconds
         metrics.meals.events += batch.meals.count
         for (i, user) in batch.users.enumerated() {
             let accepted = user.isAccepted
@@ -102,13 +98,9 @@ struct BatchAnalyzer {
                 if accepted, reason != .unknownUser { rejectedOfUser += 1 }
             }
             guard accepted else { continue }
-            let configuration = user.fastingConfiguration(minimumFastSeconds: minimumFast)
             var hash = DigestHasher(user: user.index, stream: 1)
-            // What `FastingAnalyzer.analyze(sorting:)` does, with a sort suited to nearly sorted rows.
             let all = UnsafeMutableBufferPointer(start: room, count: kept)
-            sortNearlySorted(all, by: Meal.precedes)
-            var accumulator = FastingAccumulator(configuration: configuration)
-            let onDay = { (day: FastingDay) in
+            let summary = kernel.fasting(all, utcOffsetMinutes: user.utcOffsetMinutes, fastingProtocol: user.fastingProtocol) { day in
                 hash.add(day.day.index)
                 hash.add(Int64(day.episodes))
                 hash.add(day.kcalMicros)
@@ -118,8 +110,6 @@ struct BatchAnalyzer {
                 hash.add(day.compliant.map { $0 ? 1 : 0 } ?? -1)
                 output?.fastingDay(user: user.index, day)
             }
-            for meal in all { accumulator.add(meal, onDay: onDay) }
-            let summary = accumulator.finish(onDay: onDay)
             hash.add(Int64(summary.meals))
             hash.add(Int64(rejectedOfUser))
             hash.add(Int64(summary.episodes))
@@ -155,18 +145,13 @@ struct BatchAnalyzer {
             }
             guard accepted, kept > 0 else { continue }
             var hash = DigestHasher(user: user.index, stream: 2)
-            // What `StepAggregator.aggregate(sorting:)` does, with a sort suited to nearly sorted rows.
             let all = UnsafeMutableBufferPointer(start: room, count: kept)
-            sortNearlySorted(all, by: StepSample.precedes)
-            var accumulator = StepAccumulator(utcOffsetMinutes: user.utcOffsetMinutes)
-            let onDay = { (day: StepDay) in
+            kernel.steps(all, utcOffsetMinutes: user.utcOffsetMinutes) { day in
                 hash.add(day.day.index)
                 hash.add(Int64((day.steps * 1000).rounded()))
                 hash.add(Int64((day.average7 * 1000).rounded()))
                 output?.stepDay(user: user.index, day)
             }
-            for sample in all { accumulator.add(sample, onDay: onDay) }
-            accumulator.finish(onDay: onDay)
             metrics.digest &+= hash.value
         }
     }
@@ -182,15 +167,17 @@ struct BatchAnalyzer {
             for row in rows { slots = max(slots, Int(row.ordinal) + 1) }
             outcomes.removeAll(keepingCapacity: true)
             outcomes.append(contentsOf: repeatElement(nil, count: slots))
-            order.removeAll(keepingCapacity: true)
+            kernel.beginPayments()
+            var valid = 0
             for (k, row) in zip(rows.indices, rows) {
                 if let reason = row.textRejection(userAccepted: accepted) {
                     outcomes[Int(row.ordinal)] = .rejected(reason)
                 } else {
-                    order.append((row.createdAt, row.ordinal, k))
+                    kernel.addPayment(createdAt: row.createdAt, idRank: row.ordinal, row: Int32(k))
+                    valid += 1
                 }
             }
-            if !order.isEmpty { process(rows, of: user) }
+            if valid > 0 { process(rows, of: user) }
             var present = 0
             for (ordinal, outcome) in outcomes.enumerated() {
                 guard let outcome else { continue }
@@ -206,8 +193,8 @@ struct BatchAnalyzer {
             if present != rows.count {
                 metrics.addViolations(["user \(Ids.user(user.index)): \(rows.count - present) payments share a payment_id with another row"])
             }
-            if !order.isEmpty {
-                for entry in processor.ledger.entries {
+            if valid > 0 {
+                for entry in kernel.ledger.entries {
                     hash.add(Int64(entry.currency.rawValue))
                     hash.add(entry.capturedMinor)
                     hash.add(entry.refundedMinor)
@@ -218,23 +205,13 @@ struct BatchAnalyzer {
         }
     }
 
-    /// Runs the user's valid rows through the processor in `(created_at, payment_id)` order and
-    /// checks the invariants of SPEC §4.
+    /// Runs the user's valid rows through the kernel (SPEC §4 order and processor) and records
+    /// the broken invariants.
     private mutating func process(_ rows: ArraySlice<PaymentRow>, of user: UserRow) {
-        order.withUnsafeMutableBufferPointer { rows in
-            sortNearlySorted(rows) { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.ordinal < $1.ordinal }
-        }
-        jitter.state = SplitMix64(seed: settings.jitterSeed ^ UInt64(user.index) &* 0x9E37_79B9_7F4A_7C15)
-        processor.startUser()
-        history.removeAll(keepingCapacity: true)
-        for entry in order {
-            let request = rows[entry.row].request
-            let outcome = processor.process(request)
-            outcomes[Int(entry.ordinal)] = outcome
-            history.append((request, outcome))
+        let problems = kernel.processPayments(ofUser: user.index, request: { rows[Int($0)].request }) { row, outcome in
+            outcomes[Int(rows[Int(row)].ordinal)] = outcome
             if outcome.attempts > 0 { metrics.paymentLatency.record(UInt64(max(0, outcome.latencyMillis))) }
         }
-        let problems = PaymentInvariants.violations(payments: history, ledger: processor.ledger, gateway: processor.gateway)
         if !problems.isEmpty { metrics.addViolations(problems.map { "user \(Ids.user(user.index)): \($0)" }) }
     }
 }

@@ -1,4 +1,3 @@
-import Analysis
 import Datasets
 import PaymentsCore
 import Synchronization
@@ -16,11 +15,11 @@ final class SpecOutputSink: Sendable {
         let ledger: OutputFile
 
         func write(_ output: BatchOutput) throws {
-            try summary.write(output.summary)
-            try daily.write(output.daily)
-            try steps.write(output.steps)
-            try outcomes.write(output.outcomes)
-            try ledger.write(output.ledger)
+            try summary.write(output.summary.buffer)
+            try daily.write(output.daily.buffer)
+            try steps.write(output.steps.buffer)
+            try outcomes.write(output.outcomes.buffer)
+            try ledger.write(output.ledger.buffer)
         }
     }
 
@@ -35,20 +34,15 @@ final class SpecOutputSink: Sendable {
     private let state: Mutex<State>
 
     /// The SPEC output files `run --out` writes (`analyze` also writes `rejections.csv`).
-    static let fileNames = ["fasting_summary.csv", "fasting_daily.csv", "steps_daily.csv", "payments_outcomes.csv", "payments_ledger.csv", "totals.json"]
+    static let fileNames = SpecOutputFile.allCases.map(\.rawValue)
 
     init(directory path: String, window: Int) throws {
         let directory = try OutputDirectory(path: path)
         let files = Files(
-            directory: directory, summary: try directory.create("fasting_summary.csv"), daily: try directory.create("fasting_daily.csv"),
-            steps: try directory.create("steps_daily.csv"), outcomes: try directory.create("payments_outcomes.csv"),
-            ledger: try directory.create("payments_ledger.csv")
+            directory: directory, summary: try directory.create(header: .fastingSummary),
+            daily: try directory.create(header: .fastingDaily), steps: try directory.create(header: .stepsDaily),
+            outcomes: try directory.create(header: .paymentsOutcomes), ledger: try directory.create(header: .paymentsLedger)
         )
-        try files.summary.write(OutputBuffer(line: MealsStage.summaryHeader))
-        try files.daily.write(OutputBuffer(line: MealsStage.dailyHeader))
-        try files.steps.write(OutputBuffer(line: StepsStage.header))
-        try files.outcomes.write(OutputBuffer(line: PaymentsStage.outcomesHeader))
-        try files.ledger.write(OutputBuffer(line: PaymentsStage.ledgerHeader))
         self.window = window
         state = Mutex(State(files: files))
     }
@@ -77,10 +71,8 @@ final class SpecOutputSink: Sendable {
     /// Writes `totals.json` and moves every file into place.
     func finish(totals: AnalysisTotals) throws {
         try state.withLock { s in
-            var json = OutputBuffer()
-            json.text(totals.json())
             for file in [s.files.summary, s.files.daily, s.files.steps, s.files.outcomes, s.files.ledger] { try file.close() }
-            try s.files.directory.write("totals.json", json)
+            try s.files.directory.write(SpecOutputFile.totals.rawValue, totals.json())
             try s.files.directory.publish()
         }
     }

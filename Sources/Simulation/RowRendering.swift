@@ -33,17 +33,14 @@ public enum RowRendering {
         }
     }
 
-    static let userWidth = Ids.userWidth
-    static let ordinalWidth = Ids.ordinalWidth
-
     @inline(__always) static func userId(_ user: UInt32, known: Bool, into encoder: inout RecordEncoder) {
-        encoder.id(known ? UInt8(ascii: "u") : UInt8(ascii: "z"), UInt64(user), width: userWidth)
+        encoder.id(known ? Ids.user : UInt8(ascii: "z"), UInt64(user))
     }
 
     public static func encode(_ user: UserRow, into encoder: inout RecordEncoder) {
         let broken: UInt8? = user.fault == .malformed ? user.variant : nil
         encoder.beginRecord()
-        if broken == 3 { encoder.text("") } else { encoder.id(UInt8(ascii: "u"), UInt64(user.index), width: userWidth) }
+        if broken == 3 { encoder.text("") } else { encoder.id(Ids.user, UInt64(user.index)) }
         switch broken {
         case 0: encoder.int(9999)
         case 2: encoder.decoratedInt(Int64(user.utcOffsetMinutes.magnitude), prefix: "+")
@@ -64,7 +61,7 @@ public enum RowRendering {
         if broken == 0 {
             encoder.text("")
         } else {
-            encoder.id(UInt8(ascii: "m"), UInt64(meal.user), width: userWidth, UInt64(meal.ordinal), width: ordinalWidth)
+            encoder.id(Ids.meal, owner: UInt64(meal.user), ordinal: UInt64(meal.ordinal))
         }
         userId(meal.user, known: meal.fault != .unknownUser, into: &encoder)
         if broken == 1 { encoder.decoratedInt(meal.start, suffix: ".5") } else { encoder.int(meal.start) }
@@ -83,7 +80,7 @@ public enum RowRendering {
         if broken == 0 {
             encoder.text("")
         } else {
-            encoder.id(UInt8(ascii: "s"), UInt64(step.user), width: userWidth, UInt64(step.ordinal), width: ordinalWidth)
+            encoder.id(Ids.sample, owner: UInt64(step.user), ordinal: UInt64(step.ordinal))
         }
         userId(step.user, known: step.fault != .unknownUser, into: &encoder)
         if broken == 1 { encoder.text("tablet") } else { encoder.text(step.source == .watch ? "watch" : "phone") }
@@ -98,11 +95,11 @@ public enum RowRendering {
         let broken: UInt8? = fault == .malformed ? payment.variant : nil
         let user = UInt64(payment.user)
         encoder.beginRecord()
-        encoder.id(UInt8(ascii: "p"), user, width: userWidth, UInt64(payment.ordinal), width: ordinalWidth)
+        encoder.id(Ids.payment, owner: user, ordinal: UInt64(payment.ordinal))
         if fault == .missingKey {
             if payment.variant == 0 { encoder.text("") } else { encoder.repeated(UInt8(ascii: "K"), count: PaymentRejection.maximumKeyLength + 1) }
         } else {
-            encoder.id(UInt8(ascii: "k"), user, width: userWidth, UInt64(payment.keyOrdinal), width: ordinalWidth)
+            encoder.id(UInt8(ascii: "k"), owner: user, ordinal: UInt64(payment.keyOrdinal))
         }
         userId(payment.user, known: fault != .unknownUser, into: &encoder)
         if broken == 0 { encoder.text("chargeback") } else { encoder.text(payment.kind == .charge ? "charge" : "refund") }
@@ -122,13 +119,12 @@ public enum RowRendering {
         }
         if broken == 2 { encoder.decoratedInt(payment.createdAt, prefix: "+") } else { encoder.int(payment.createdAt) }
         if broken == 3 {
-            encoder.id(UInt8(ascii: "p"), user, width: userWidth, 0, width: ordinalWidth)
+            encoder.id(Ids.payment, owner: user, ordinal: 0)
         } else if payment.refundOf == PaymentRow.noCharge {
             encoder.text("")
         } else {
             let ghost = payment.refundOf & PaymentRow.ghostBit != 0
-            encoder.id(ghost ? UInt8(ascii: "q") : UInt8(ascii: "p"), user, width: userWidth,
-                       UInt64(payment.refundOf & ~PaymentRow.ghostBit), width: ordinalWidth)
+            encoder.id(ghost ? UInt8(ascii: "q") : Ids.payment, owner: user, ordinal: UInt64(payment.refundOf & ~PaymentRow.ghostBit))
         }
         if broken == 1 { encoder.text("A;X") } else { script(payment.script, into: &encoder) }
         encoder.endRecord()

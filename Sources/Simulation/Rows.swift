@@ -1,3 +1,4 @@
+import Datasets
 import HealthCore
 import PaymentsCore
 
@@ -201,19 +202,6 @@ public struct CompactScript: Hashable, Sendable {
             }
         }
         return false
-    }
-}
-
-/// The spelling of generated ids.
-public enum Ids {
-    public static let userWidth = 7
-    public static let ordinalWidth = 6
-
-    public static func user(_ index: UInt32) -> String { "u" + padded(UInt64(index), userWidth) }
-
-    static func padded(_ v: UInt64, _ width: Int) -> String {
-        let digits = String(v)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
 

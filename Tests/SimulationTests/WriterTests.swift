@@ -29,7 +29,7 @@ struct WriterTests {
         // When they are encoded as CSV
         let line = encoded(.csv) {
             $0.beginRecord()
-            $0.id(UInt8(ascii: "m"), 42, width: 7, 17, width: 6)
+            $0.id(UInt8(ascii: "m"), owner: 42, ordinal: 17)
             $0.int(-1_736_150_400)
             $0.milli(512_250)
             $0.text("snack")
@@ -45,7 +45,7 @@ struct WriterTests {
         // When they are encoded as NDJSON
         let line = encoded(.ndjson) {
             $0.beginRecord()
-            $0.id(UInt8(ascii: "u"), 42, width: 7)
+            $0.id(UInt8(ascii: "u"), 42)
             $0.int(99)
             $0.decoratedInt(60, prefix: "+")
             $0.text("")
@@ -57,7 +57,7 @@ struct WriterTests {
 
     @Test("a number wider than its padding keeps all its digits")
     func widePadding() {
-        let line = encoded(.csv) { $0.beginRecord(); $0.id(UInt8(ascii: "u"), 123_456_789, width: 7); $0.endRecord() }
+        let line = encoded(.csv) { $0.beginRecord(); $0.id(UInt8(ascii: "u"), 123_456_789); $0.endRecord() }
         #expect(line == "u123456789\n")
     }
 

@@ -8,7 +8,7 @@ public enum TextRecordFormat: String, Sendable, CaseIterable {
 
 /// Writes the rows of one dataset file as CSV or NDJSON bytes straight into a `ByteBuffer`.
 /// Call `beginRecord()`, the field methods in column order, then `endRecord()`. Between the two,
-/// the encoder writes through its own cursor (no access to the buffer object per byte). Values
+/// the encoder writes through a `ByteCursor` (no access to the buffer object per byte). Values
 /// never need quoting or escaping (SPEC §0: no field holds a comma or a quote), so none is done.
 public struct RecordEncoder {
     public let format: TextRecordFormat
@@ -18,7 +18,7 @@ public struct RecordEncoder {
     @usableFromInline let prefixes: [UInt8]
     @usableFromInline let prefixEnds: [Int]
     @usableFromInline var column = 0
-    @usableFromInline var cursor: UnsafeMutablePointer<UInt8>
+    @usableFromInline var cursor: ByteCursor
 
     /// The most bytes one record may take; `beginRecord` reserves this much.
     public static let maximumRecordBytes = 2048
@@ -38,7 +38,7 @@ public struct RecordEncoder {
         }
         self.prefixes = prefixes
         prefixEnds = ends
-        cursor = buffer.storage + buffer.count
+        cursor = ByteCursor(buffer.storage + buffer.count)
     }
 
     /// The header line (CSV only; NDJSON files have none).
@@ -50,7 +50,7 @@ public struct RecordEncoder {
     /// Reserves room for one record.
     @inlinable public mutating func beginRecord() {
         buffer.reserve(Self.maximumRecordBytes)
-        cursor = buffer.storage + buffer.count
+        cursor = ByteCursor(buffer.storage + buffer.count)
         column = 0
     }
 
@@ -58,13 +58,10 @@ public struct RecordEncoder {
     @inlinable public mutating func endRecord() {
         if format == .ndjson { put(UInt8(ascii: "}")) }
         put(UInt8(ascii: "\n"))
-        buffer.count = cursor - buffer.storage
+        buffer.count = cursor.position - buffer.storage
     }
 
-    @inlinable mutating func put(_ byte: UInt8) {
-        cursor.pointee = byte
-        cursor += 1
-    }
+    @inlinable mutating func put(_ byte: UInt8) { cursor.byte(byte) }
 
     @inlinable mutating func separator() {
         switch format {
@@ -73,8 +70,7 @@ public struct RecordEncoder {
         case .ndjson:
             let start = column == 0 ? 0 : prefixEnds[column - 1]
             let end = prefixEnds[column]
-            prefixes.withUnsafeBufferPointer { p in cursor.update(from: p.baseAddress! + start, count: end - start) }
-            cursor += end - start
+            prefixes.withUnsafeBufferPointer { p in cursor.bytes(UnsafeBufferPointer(rebasing: p[start..<end])) }
         }
         column &+= 1
     }
@@ -86,33 +82,29 @@ public struct RecordEncoder {
     /// An integer field (a JSON number in NDJSON).
     @inlinable public mutating func int(_ value: Int64) {
         separator()
-        cursor = NumberWriter.signed(value, at: cursor)
+        cursor.int(value)
     }
 
     /// A decimal field given in thousandths: at most 3 digits after the point, trailing zeros
     /// dropped (`1234500` → `1234.5`, `7000` → `7`). A JSON number in NDJSON.
     @inlinable public mutating func milli(_ value: Int64) {
         separator()
-        cursor = NumberWriter.milli(value, at: cursor)
+        cursor.shortMilli(value)
     }
 
-    /// An id such as `u0000042`: a one-letter prefix and a zero-padded number (a JSON string).
-    @inlinable public mutating func id(_ prefix: UInt8, _ number: UInt64, width: Int) {
+    /// An id such as `u0000042` (`Ids`; a JSON string).
+    @inlinable public mutating func id(_ prefix: UInt8, _ number: UInt64) {
         separator()
         quote()
-        put(prefix)
-        cursor = NumberWriter.padded(number, width: width, at: cursor)
+        cursor.id(prefix, number)
         quote()
     }
 
-    /// An id such as `m0000042-000017`: prefix, owner number, dash, ordinal (a JSON string).
-    @inlinable public mutating func id(_ prefix: UInt8, _ owner: UInt64, width: Int, _ ordinal: UInt64, width ordinalWidth: Int) {
+    /// An id such as `m0000042-000017` (`Ids`; a JSON string).
+    @inlinable public mutating func id(_ prefix: UInt8, owner: UInt64, ordinal: UInt64) {
         separator()
         quote()
-        put(prefix)
-        cursor = NumberWriter.padded(owner, width: width, at: cursor)
-        put(UInt8(ascii: "-"))
-        cursor = NumberWriter.padded(ordinal, width: ordinalWidth, at: cursor)
+        cursor.id(prefix, owner: owner, ordinal: ordinal)
         quote()
     }
 
@@ -125,8 +117,7 @@ public struct RecordEncoder {
     @inlinable public mutating func text(_ value: UnsafeBufferPointer<UInt8>) {
         separator()
         quote()
-        if let base = value.baseAddress { cursor.update(from: base, count: value.count) }
-        cursor += value.count
+        cursor.bytes(value)
         quote()
     }
 
@@ -136,22 +127,18 @@ public struct RecordEncoder {
         separator()
         quote()
         appendRaw(prefix)
-        cursor = NumberWriter.signed(value, at: cursor)
+        cursor.int(value)
         appendRaw(suffix)
         quote()
     }
 
-    @inlinable mutating func appendRaw(_ value: StaticString) {
-        cursor.update(from: value.utf8Start, count: value.utf8CodeUnitCount)
-        cursor += value.utf8CodeUnitCount
-    }
+    @inlinable mutating func appendRaw(_ value: StaticString) { cursor.bytes(value) }
 
     /// A text field of `count` copies of `byte` (a JSON string). At most 1024 bytes.
     @inlinable public mutating func repeated(_ byte: UInt8, count: Int) {
         separator()
         quote()
-        cursor.update(repeating: byte, count: count)
-        cursor += count
+        cursor.repeated(byte, count: count)
         quote()
     }
 }

@@ -1,5 +1,3 @@
-import Datasets
-import PaymentsCore
 
 /// The counts of one input file for `totals.json` (SPEC §5).
 public struct FileTotals: Equatable, Sendable {
@@ -15,7 +13,7 @@ public struct FileTotals: Equatable, Sendable {
     public var accepted: Int { read - rejectedCount }
 
     /// Sets the rejection counts from per-reason counters indexed like `reasons`.
-    mutating func setRejected(_ counts: [Int], reasons: [String]) {
+    public mutating func setRejected(_ counts: [Int], reasons: [String]) {
         rejected = zip(reasons, counts).filter { $0.1 > 0 }.map { ($0.0, $0.1) }
     }
 
@@ -48,12 +46,18 @@ public struct AnalysisTotals: Equatable, Sendable {
 }
 
 /// Rejected rows with their file, line, reason and culprit column, for `rejections.csv`.
-struct RejectionLog: Sendable {
+public struct RejectionLog: Sendable {
+    /// The file `analyze` writes the log to.
+    public static let fileName = "rejections.csv"
     static let header = "file,line,reason,column"
-    private(set) var buffer = OutputBuffer(line: header)
+    /// The bytes of `rejections.csv`, header included.
+    public let buffer = ByteBuffer(capacity: 1 << 16)
 
-    mutating func add(file: String, line: Int, reason: String, column: String) {
-        buffer.row(maxBytes: file.utf8.count + reason.utf8.count + column.utf8.count + RowCursor.intBytes + 4) { row in
+    public init() { buffer.line(Self.header) }
+
+    /// Logs one rejected row.
+    public func add(file: String, line: Int, reason: String, column: String) {
+        buffer.row(maxBytes: file.utf8.count + reason.utf8.count + column.utf8.count + ByteCursor.numberBytes + 4) { row in
             row.text(file)
             row.comma()
             row.int(line)

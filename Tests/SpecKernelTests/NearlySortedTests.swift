@@ -1,8 +1,8 @@
 import Testing
-@testable import Harness
+@testable import SpecKernel
 
 @Suite("Sorting nearly sorted rows")
-struct SortTests {
+struct NearlySortedTests {
     @Test("the result is sorted, whether the rows are nearly sorted or not at all", arguments: [
         [Int](), [7], [1, 2, 3, 4], [2, 1, 3, 5, 4, 6], [1, 3, 3, 2, 2, 9, 8],
         Array((0..<500).reversed()), (0..<300).map { ($0 * 7919) % 300 },

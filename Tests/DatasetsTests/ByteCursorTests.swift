@@ -1,12 +1,13 @@
-@testable import Analysis
+@testable import Datasets
 import HealthCore
 import Testing
 
-@Suite("OutputBuffer: the number and date formats of the output files")
-struct OutputBufferTests {
-    static func text(_ fill: (inout OutputBuffer) -> Void) -> String {
-        var sut = OutputBuffer()
-        fill(&sut)
+@Suite("ByteCursor and SpecRowWriter: the number and date formats of the output files")
+struct ByteCursorTests {
+    static func text(_ fill: (inout ByteCursor, inout DayTexts) -> Void) -> String {
+        let sut = ByteBuffer()
+        var days = DayTexts()
+        sut.row(maxBytes: 1024) { fill(&$0, &days) }
         return String(decoding: sut.bytes, as: UTF8.self)
     }
 
@@ -19,10 +20,10 @@ struct OutputBufferTests {
     func days(indices: [Int64], expected: String) {
         // Given day indices, some written twice or in the same cache slot
         // When each is written, separated by spaces
-        let sut = Self.text { buffer in
+        let sut = Self.text { cursor, days in
             for (i, index) in indices.enumerated() {
-                if i > 0 { buffer.byte(UInt8(ascii: " ")) }
-                buffer.day(LocalDay(index: index))
+                if i > 0 { cursor.byte(UInt8(ascii: " ")) }
+                cursor.day(LocalDay(index: index), text: days.text(of: LocalDay(index: index)))
             }
         }
         // Then each reads as its own date
@@ -37,14 +38,14 @@ struct OutputBufferTests {
     func numbers(value: Int64, expected: String) {
         // Given a value
         // When written as an integer, as thousandths, as millionths and as a Double with 3 decimals
-        let sut = Self.text { buffer in
-            buffer.int(value)
-            buffer.byte(UInt8(ascii: " "))
-            buffer.milli(value)
-            buffer.byte(UInt8(ascii: " "))
-            buffer.micros3(value)
-            buffer.byte(UInt8(ascii: " "))
-            buffer.decimal3(Double(value))
+        let sut = Self.text { cursor, _ in
+            cursor.int(value)
+            cursor.byte(UInt8(ascii: " "))
+            cursor.milli(value)
+            cursor.byte(UInt8(ascii: " "))
+            cursor.micros3(value)
+            cursor.byte(UInt8(ascii: " "))
+            cursor.decimal3(Double(value))
         }
         // Then each reads as worked out by hand
         #expect(sut == expected)
@@ -53,7 +54,7 @@ struct OutputBufferTests {
     @Test("a rejection is one line: file, line, reason and column")
     func rejection() {
         // Given a log
-        var sut = RejectionLog()
+        let sut = RejectionLog()
         // When two rejections are added, one without a column
         sut.add(file: "meals.csv", line: 12, reason: "malformed", column: "kcal")
         sut.add(file: "steps.csv.gz", line: 3, reason: "duplicate", column: "")

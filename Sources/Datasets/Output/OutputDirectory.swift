@@ -32,11 +32,25 @@ public final class OutputDirectory {
         return file
     }
 
+    /// Opens one of the SPEC output files and writes its header line.
+    public func create(header file: SpecOutputFile) throws -> OutputFile {
+        let output = try create(file.rawValue)
+        try output.write(SpecRowWriter(headerOf: file).buffer)
+        return output
+    }
+
     /// Writes a whole file at once.
-    public func write(_ name: String, _ buffer: OutputBuffer) throws {
+    public func write(_ name: String, _ buffer: ByteBuffer) throws {
         let file = try create(name)
         try file.write(buffer)
         try file.close()
+    }
+
+    /// Writes a whole file of text at once.
+    public func write(_ name: String, _ text: String) throws {
+        let buffer = ByteBuffer(capacity: text.utf8.count)
+        buffer.append(text)
+        try write(name, buffer)
     }
 
     /// Moves every written file into place.
@@ -77,17 +91,18 @@ public final class OutputFile {
 
     deinit { if fd >= 0 { Glibc.close(fd) } }
 
-    public func write(_ buffer: OutputBuffer) throws {
-        try buffer.bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }
-                offset += n
-            }
+    /// Appends the bytes of `buffer`.
+    public func write(_ buffer: ByteBuffer) throws {
+        let raw = buffer.bytes
+        var offset = 0
+        while offset < raw.count {
+            let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }
+            offset += n
         }
     }
+
 
     public func close() throws {
         let result = Glibc.close(fd)

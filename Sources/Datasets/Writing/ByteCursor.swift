@@ -1,0 +1,97 @@
+/// Writes bytes and numbers at a pointer, into room reserved in a `ByteBuffer` (`ByteBuffer.row`
+/// or `RecordEncoder.beginRecord`): the one way this package formats text, without a `String` per
+/// field.
+public struct ByteCursor {
+    /// The most bytes an integer, a number with 3 decimals or a day takes.
+    public static let numberBytes = 24
+
+    @usableFromInline var position: UnsafeMutablePointer<UInt8>
+
+    @inlinable init(_ start: UnsafeMutablePointer<UInt8>) { position = start }
+
+    @inlinable @inline(__always) public mutating func byte(_ b: UInt8) {
+        position.pointee = b
+        position += 1
+    }
+
+    @inlinable @inline(__always) public mutating func comma() { byte(UInt8(ascii: ",")) }
+    @inlinable @inline(__always) public mutating func newline() { byte(UInt8(ascii: "\n")) }
+
+    /// Raw bytes (room for them must be reserved).
+    @inlinable @inline(__always) public mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
+        if let base = source.baseAddress { position.update(from: base, count: source.count) }
+        position += source.count
+    }
+
+    /// The bytes of a static string.
+    @inlinable @inline(__always) public mutating func bytes(_ text: StaticString) {
+        bytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// `count` copies of `b`.
+    @inlinable @inline(__always) public mutating func repeated(_ b: UInt8, count: Int) {
+        position.update(repeating: b, count: count)
+        position += count
+    }
+
+    /// The UTF-8 bytes of `s` (room for `s.utf8.count` bytes must be reserved).
+    @inlinable @inline(__always) public mutating func text(_ s: String) {
+        for b in s.utf8 { byte(b) }
+    }
+
+    @inlinable @inline(__always) public mutating func int(_ value: Int64) { position = NumberWriter.signed(value, at: position) }
+
+    @inlinable @inline(__always) public mutating func int(_ value: Int) { int(Int64(value)) }
+
+    @inlinable @inline(__always) public mutating func unsigned(_ value: UInt64) { position = NumberWriter.unsigned(value, at: position) }
+
+    /// `value` in exactly `width` digits, zero padded (more when it does not fit).
+    @inlinable @inline(__always) public mutating func padded(_ value: UInt64, width: Int) {
+        position = NumberWriter.padded(value, width: width, at: position)
+    }
+
+    /// A fixed-point value given in thousandths, with 3 decimals.
+    @inlinable @inline(__always) public mutating func milli(_ thousandths: Int64) {
+        if thousandths < 0 { byte(UInt8(ascii: "-")) }
+        let magnitude = thousandths.magnitude
+        unsigned(magnitude / 1000)
+        byte(UInt8(ascii: "."))
+        position = NumberWriter.padded(magnitude % 1000, width: 3, at: position)
+    }
+
+    /// A value in thousandths with at most 3 decimals, trailing zeros dropped (`1234500` → `1234.5`).
+    @inlinable @inline(__always) public mutating func shortMilli(_ thousandths: Int64) {
+        position = NumberWriter.milli(thousandths, at: position)
+    }
+
+    /// Millionths printed with 3 decimals, rounded half away from zero.
+    @inlinable @inline(__always) public mutating func micros3(_ micros: Int64) {
+        milli(micros >= 0 ? (micros + 500) / 1000 : (micros - 500) / 1000)
+    }
+
+    /// A `Double` printed with 3 decimals.
+    @inlinable @inline(__always) public mutating func decimal3(_ value: Double) {
+        milli(Int64((value * 1000).rounded()))
+    }
+}
+
+extension ByteBuffer {
+    /// Appends what `body` writes through a cursor, at most `maxBytes` bytes.
+    @inlinable @inline(__always) public func row(maxBytes: Int, _ body: (inout ByteCursor) -> Void) {
+        reserve(maxBytes)
+        var cursor = ByteCursor(storage + count)
+        body(&cursor)
+        count = cursor.position - storage
+    }
+
+    /// Appends one line of text and a line feed (for headers and rare lines, not per row).
+    public func line(_ text: String) {
+        append(text)
+        append(StaticString("\n"))
+    }
+
+    /// Appends the bytes of a static string.
+    public func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+}

@@ -1,0 +1,109 @@
+import HealthCore
+import PaymentsCore
+
+/// The SPEC analysis of one user at a time — order, algorithm, invariants — that both engines
+/// call: `analyze` with the rows it read from files, `run` with the rows the simulator made. Each
+/// engine keeps its own input, partitioning, rejection checks and output; the kernel takes a
+/// user's accepted rows and reports the SPEC results as values.
+///
+/// One kernel belongs to one task: its scratch memory and payment processor are reused from user
+/// to user, so the steady state allocates nothing per row.
+public final class UserKernel {
+    /// `min_fast` of SPEC §2, in seconds.
+    public let minimumFastSeconds: Int64
+    /// Mixed with the user index to seed each user's backoff jitter .
+    public let jitterSeed: UInt64
+    private let jitter = JitterSource()
+    private var processor: PaymentProcessor<ScriptedGateway, UserJitter, ManualClock>
+    private var order: [PaymentOrderKey] = []
+    private var history: [(request: PaymentRequest, outcome: PaymentOutcome?)] = []
+
+    public init(
+        minimumFastSeconds: Int64 = FastingConfiguration.defaultMinimumFast, policy: RetryPolicy = RetryPolicy(), jitterSeed: UInt64 = 0
+    ) {
+        self.minimumFastSeconds = minimumFastSeconds
+        self.jitterSeed = jitterSeed
+        processor = PaymentProcessor(policy: policy, gateway: ScriptedGateway(), random: UserJitter(source: jitter), clock: ManualClock())
+    }
+
+    /// SPEC §2 for one user: sorts `meals` in place by `(start, end)`, runs the fasting analyzer,
+    /// calls `onDay` for each local day in order and returns the user's summary.
+    public func fasting(
+        _ meals: UnsafeMutableBufferPointer<Meal>, utcOffsetMinutes: Int32, fastingProtocol: FastingProtocol,
+        onDay: (FastingDay) -> Void
+    ) -> FastingSummary {
+        sortNearlySorted(meals, by: Meal.precedes)
+        var accumulator = FastingAccumulator(configuration: FastingConfiguration(
+            utcOffsetMinutes: utcOffsetMinutes, fastingProtocol: fastingProtocol, minimumFastSeconds: minimumFastSeconds
+        ))
+        for meal in meals { accumulator.add(meal, onDay: onDay) }
+        return accumulator.finish(onDay: onDay)
+    }
+
+    /// SPEC §3 for one user: sorts `samples` in place by `(start, end)`, runs the step aggregator
+    /// and calls `onDay` for each local day in order.
+    public func steps(_ samples: UnsafeMutableBufferPointer<StepSample>, utcOffsetMinutes: Int32, onDay: (StepDay) -> Void) {
+        sortNearlySorted(samples, by: StepSample.precedes)
+        var accumulator = StepAccumulator(utcOffsetMinutes: utcOffsetMinutes)
+        for sample in samples { accumulator.add(sample, onDay: onDay) }
+        accumulator.finish(onDay: onDay)
+    }
+
+    /// Starts the next user's payments: add each valid one with `addPayment`, then call `processPayments`.
+    public func beginPayments() { order.removeAll(keepingCapacity: true) }
+
+    /// A payment that passed the engine's text checks (`malformed`, `unknown_user`): its
+    /// `created_at`, the rank of its `payment_id` among the ids in byte order (any order-preserving
+    /// number), and the engine's handle of the row.
+    @inline(__always) public func addPayment(createdAt: Int64, idRank: UInt32, row: Int32) {
+        order.append(PaymentOrderKey(createdAt: createdAt, idRank: idRank, row: row))
+    }
+
+    /// SPEC §4 for one user: processes the added payments in `(created_at, payment_id)` order,
+    /// reports each outcome with its row handle, and returns the broken invariants (none, unless
+    /// the processor has a bug). The user's ledger is `ledger` until the next user.
+    public func processPayments(
+        ofUser user: UInt32, request: (Int32) -> PaymentRequest, onOutcome: (Int32, PaymentOutcome) -> Void
+    ) -> [String] {
+        order.withUnsafeMutableBufferPointer { sortNearlySorted($0, by: PaymentOrderKey.precedes) }
+        jitter.state = SplitMix64(seed: jitterSeed ^ UInt64(user) &* 0x9E37_79B9_7F4A_7C15)
+        processor.startUser()
+        history.removeAll(keepingCapacity: true)
+        for key in order {
+            let payment = request(key.row)
+            let outcome = processor.process(payment)
+            history.append((payment, outcome))
+            onOutcome(key.row, outcome)
+        }
+        return PaymentInvariants.violations(payments: history, ledger: processor.ledger, gateway: processor.gateway)
+    }
+
+    /// The ledger of the last user whose payments were processed.
+    public var ledger: UserLedger { processor.ledger }
+}
+
+/// A payment's place in SPEC §4's processing order.
+struct PaymentOrderKey {
+    var createdAt: Int64
+    var idRank: UInt32
+    var row: Int32
+
+    @inline(__always) static func precedes(_ a: PaymentOrderKey, _ b: PaymentOrderKey) -> Bool {
+        if a.createdAt != b.createdAt { return a.createdAt < b.createdAt }
+        if a.idRank != b.idRank { return a.idRank < b.idRank }
+        return a.row < b.row
+    }
+}
+
+/// The seeded backoff jitter of the payment processor, reseeded for each user so that a user's
+/// simulated latencies depend on the user only, not on which task or batch processes them.
+final class JitterSource {
+    var state = SplitMix64(seed: 0)
+}
+
+/// A random number generator that draws from a shared `JitterSource`.
+struct UserJitter: RandomNumberGenerator {
+    let source: JitterSource
+
+    @inline(__always) mutating func next() -> UInt64 { source.state.next() }
+}
