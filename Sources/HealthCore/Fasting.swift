@@ -178,24 +178,12 @@ public struct FastingAccumulator: Sendable {
 
 /// The batch fasting analyzer: a user's whole history at once.
 public enum FastingAnalyzer {
-    /// Sorts `meals` in place and analyzes them; calls `onDay` for each day in order.
-    public static func analyze(
-        sorting meals: UnsafeMutableBufferPointer<Meal>, configuration: FastingConfiguration, onDay: (FastingDay) -> Void
-    ) -> FastingSummary {
-        var meals = meals
-        meals.sort(by: Meal.precedes)
-        var accumulator = FastingAccumulator(configuration: configuration)
-        for meal in meals { accumulator.add(meal, onDay: onDay) }
-        return accumulator.finish(onDay: onDay)
-    }
-
     /// Analyzes a user's meals in any order.
     public static func analyze(_ meals: [Meal], configuration: FastingConfiguration) -> (summary: FastingSummary, days: [FastingDay]) {
         var days: [FastingDay] = []
-        var copy = meals
-        let summary = copy.withUnsafeMutableBufferPointer {
-            analyze(sorting: $0, configuration: configuration) { days.append($0) }
-        }
+        var accumulator = FastingAccumulator(configuration: configuration)
+        for meal in meals.sorted(by: Meal.precedes) { accumulator.add(meal) { days.append($0) } }
+        let summary = accumulator.finish { days.append($0) }
         return (summary, days)
     }
 }

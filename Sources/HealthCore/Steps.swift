@@ -162,19 +162,12 @@ public struct StepAccumulator: Sendable {
 
 /// The batch step aggregator: a user's samples in any order.
 public enum StepAggregator {
-    /// Sorts `samples` in place and aggregates them; calls `onDay` for each day in order.
-    public static func aggregate(sorting samples: UnsafeMutableBufferPointer<StepSample>, utcOffsetMinutes: Int32, onDay: (StepDay) -> Void) {
-        var samples = samples
-        samples.sort(by: StepSample.precedes)
-        var accumulator = StepAccumulator(utcOffsetMinutes: utcOffsetMinutes)
-        for sample in samples { accumulator.add(sample, onDay: onDay) }
-        accumulator.finish(onDay: onDay)
-    }
-
+    /// Aggregates a user's samples in any order into their local days, in order.
     public static func aggregate(_ samples: [StepSample], utcOffsetMinutes: Int32) -> [StepDay] {
         var days: [StepDay] = []
-        var copy = samples
-        copy.withUnsafeMutableBufferPointer { aggregate(sorting: $0, utcOffsetMinutes: utcOffsetMinutes) { days.append($0) } }
+        var accumulator = StepAccumulator(utcOffsetMinutes: utcOffsetMinutes)
+        for sample in samples.sorted(by: StepSample.precedes) { accumulator.add(sample) { days.append($0) } }
+        accumulator.finish { days.append($0) }
         return days
     }
 }
