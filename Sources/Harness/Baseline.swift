@@ -333,7 +333,7 @@ public enum BaselineRunner {
         let calibration = Calibration.measure()
         var results: [RunResult] = []
         for _ in 0..<repetitions {
-            let result = try await Harness.run(plan, options: options)
+            let result = try await ScenarioRunner.run(plan, options: options)
             guard result.status == .completed else { throw CancellationError() }
             results.append(result)
         }

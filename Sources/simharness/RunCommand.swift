@@ -39,7 +39,7 @@ struct RunCommand: AsyncParsableCommand {
         let runOptions = options
         let result: RunResult
         do {
-            result = try await cancellingOnInterrupt { try await Harness.run(plan, options: runOptions) }
+            result = try await cancellingOnInterrupt { try await ScenarioRunner.run(plan, options: runOptions) }
         } catch let error as RunConfigurationError {
             progress.clear()
             throw failure("run", error.message, status: HarnessExit.invalidInput)

@@ -25,7 +25,7 @@ struct EquivalenceTests {
 
         // When the same scenario runs in memory, in batches of 7 users, writing its outputs
         let sut = ScenarioBuilder(users: 150, days: 5, seed: 77).faulty().plan(batchUsers: 7)
-        let result = try await Harness.run(sut, options: .test(tasks: tasks, out: directory.file("run")))
+        let result = try await ScenarioRunner.run(sut, options: .test(tasks: tasks, out: directory.file("run")))
 
         // Then every file is identical, and so are the totals
         for name in SpecOutputSink.fileNames {

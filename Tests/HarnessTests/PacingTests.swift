@@ -53,7 +53,7 @@ struct PacingTests {
         let clock = FakeClock()
         let plan = ScenarioBuilder(users: 40, days: 2, seed: 5).plan(load: .arrivalRate(eventsPerSecond: 20_000, duration: .seconds(2)))
         // When it runs
-        let result = try await Harness.run(plan, options: .test(tasks: 1), clock: clock)
+        let result = try await ScenarioRunner.run(plan, options: .test(tasks: 1), clock: clock)
         // Then no more than 40,000 events went through, each batch waited for its due time, and the
         // run lasted 2 s of fake time
         #expect(result.status == .completed)

@@ -8,9 +8,9 @@ struct PipelineTests {
     func deterministic() async throws {
         // Given one scenario cut three ways
         let builder = ScenarioBuilder(users: 120, days: 3, seed: 9).faulty()
-        let one = try await Harness.run(builder.plan(batchUsers: 5), options: .test(tasks: 1))
-        let two = try await Harness.run(builder.plan(batchUsers: 13), options: .test(tasks: 2))
-        let four = try await Harness.run(builder.plan(batchUsers: nil), options: .test(tasks: 4, timing: false))
+        let one = try await ScenarioRunner.run(builder.plan(batchUsers: 5), options: .test(tasks: 1))
+        let two = try await ScenarioRunner.run(builder.plan(batchUsers: 13), options: .test(tasks: 2))
+        let four = try await ScenarioRunner.run(builder.plan(batchUsers: nil), options: .test(tasks: 4, timing: false))
         // Then the counts, simulated latencies and outputs are the same
         for sut in [two, four] {
             #expect(sut.metrics.digest == one.metrics.digest)
@@ -27,7 +27,7 @@ struct PipelineTests {
     @Test("a run's counts equal the injected faults and the invariants hold")
     func countsFaults() async throws {
         // Given a faulty scenario
-        let sut = try await Harness.run(ScenarioBuilder(users: 200, days: 4, seed: 5).faulty().plan(), options: .test(tasks: 2))
+        let sut = try await ScenarioRunner.run(ScenarioBuilder(users: 200, days: 4, seed: 5).faulty().plan(), options: .test(tasks: 2))
         // Then every rejection reason of SPEC occurred, the events add up, and nothing broke
         #expect(sut.metrics.meals.rejected.counts.allSatisfy { $0 > 0 })
         #expect(sut.metrics.steps.rejected.counts.allSatisfy { $0 > 0 })
@@ -46,7 +46,7 @@ struct PipelineTests {
         var options = RunOptions.test(tasks: 2)
         options.onBatch = { _ in signal.yield() }
         let plan = ScenarioBuilder(users: 200_000, days: 30, seed: 5).plan(batchUsers: 16)
-        let run = Task { try await Harness.run(plan, options: options) }
+        let run = Task { try await ScenarioRunner.run(plan, options: options) }
         // When it is cancelled once it has analyzed a batch
         for await _ in analyzed { break }
         run.cancel()
@@ -63,7 +63,7 @@ struct PipelineTests {
         let abort = try ThresholdParser.parse("users < 100", abortOnFail: true)
         let plan = ScenarioBuilder(users: 6000, days: 3, seed: 5).plan(thresholds: [abort], batchUsers: 4)
         // When it runs (the monitor checks on the fake clock, which never waits)
-        let sut = try await Harness.run(plan, options: .test(tasks: 2), clock: FakeClock())
+        let sut = try await ScenarioRunner.run(plan, options: .test(tasks: 2), clock: FakeClock())
         // Then it stopped before the end, says why, and fails
         #expect(sut.status == .aborted)
         #expect(sut.stopReason?.hasPrefix("threshold 'users < 100' failed") == true)
@@ -78,7 +78,7 @@ struct PipelineTests {
         let clock = FakeClock(step: .milliseconds(50))
         let plan = ScenarioBuilder(users: 20, days: 1, seed: 5).plan(load: .duration(.seconds(1)), batchUsers: 20)
         // When it runs on one task
-        let sut = try await Harness.run(plan, options: .test(tasks: 1), clock: clock)
+        let sut = try await ScenarioRunner.run(plan, options: .test(tasks: 1), clock: clock)
         // Then batches start at 50, 100, …, 950 ms: 19 passes of 20 users; the 20th read (1 s) stops it
         #expect(sut.status == .completed)
         #expect(sut.metrics.users == 19 * 20)
@@ -88,6 +88,6 @@ struct PipelineTests {
     @Test("output files are refused for a load model other than fixed")
     func outputNeedsFixed() async throws {
         let plan = ScenarioBuilder(users: 60, seed: 5).plan(load: .duration(.seconds(1)))
-        await #expect(throws: RunConfigurationError.self) { try await Harness.run(plan, options: .test(tasks: 1, out: "/tmp/unused")) }
+        await #expect(throws: RunConfigurationError.self) { try await ScenarioRunner.run(plan, options: .test(tasks: 1, out: "/tmp/unused")) }
     }
 }

@@ -11,7 +11,7 @@ struct ResultJSONTests {
         var options = RunOptions.test(tasks: tasks)
         options.shard = shard
         options.shardCount = shards
-        return try await Harness.run(Self.builder.plan(thresholds: [try ThresholdParser.parse("payments.p99_latency_ms < 60000")]), options: options)
+        return try await ScenarioRunner.run(Self.builder.plan(thresholds: [try ThresholdParser.parse("payments.p99_latency_ms < 60000")]), options: options)
     }
 
     @Test("a result survives encoding and decoding unchanged")

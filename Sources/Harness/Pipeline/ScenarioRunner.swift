@@ -61,7 +61,7 @@ public struct RunConfigurationError: Error, Equatable, CustomStringConvertible, 
 /// them and another analyzes them, joined by a bounded channel (backpressure). Cancelling the
 /// calling task, or an `abort_on_fail` threshold, stops every task within a batch; the result
 /// then covers what was done.
-public enum Harness {
+public enum ScenarioRunner {
     public static func run(_ plan: RunPlan, options: RunOptions, clock: some HarnessClock = SystemClock()) async throws -> RunResult {
         guard options.tasks >= 1 else { throw RunConfigurationError(message: "tasks must be at least 1") }
         guard options.shardCount >= 1, (0..<options.shardCount).contains(options.shard) else {
@@ -76,7 +76,7 @@ public enum Harness {
         let usersPerBatch = plan.batchUsers ?? estimateUsersPerBatch(Simulator(scenario: scenario, seed: seed), selection)
         let parts = selection.ranges(size: usersPerBatch * options.shardCount)
         let sink = try options.outputDirectory.map { try SpecOutputSink(directory: $0, window: 4 * options.tasks) }
-        let settings = AnalysisSettings(
+        let settings = WorkerSettings(
             minimumFastSeconds: options.minimumFastSeconds, policy: RetryPolicy(maxAttempts: options.maxAttempts),
             timing: options.timing, writesOutput: sink != nil, jitterSeed: seed
         )
@@ -217,7 +217,7 @@ struct Pipeline: Sendable {
     let seed: UInt64
     let load: LoadModel
     let parts: [UserSelection]
-    let settings: AnalysisSettings
+    let settings: WorkerSettings
     let tasks: Int
     let capacity: Int
     let clock: any HarnessClock
@@ -294,12 +294,12 @@ struct Pipeline: Sendable {
     private func consume(
         partition: Int, from full: BatchChannel<WorkItem>, returningTo empty: BatchChannel<WorkItem>, publishing: Bool
     ) async -> Finished {
-        var analyzer = BatchAnalyzer(settings: settings)
+        var worker = PartitionWorker(settings: settings)
         var sinceLastPublish = 0
         while let item = await full.receive() {
-            analyzer.recordGeneration(of: item.batch, nanos: item.generationNanos)
+            worker.recordGeneration(of: item.batch, nanos: item.generationNanos)
             var output: BatchOutput? = sink == nil ? nil : BatchOutput()
-            analyzer.analyze(item.batch, output: &output)
+            worker.run(item.batch, output: &output)
             let events = item.batch.eventCount
             let sequence = item.sequence
             _ = await empty.send(item)
@@ -314,11 +314,11 @@ struct Pipeline: Sendable {
             onBatch?(events)
             sinceLastPublish += 1
             if publishing, sinceLastPublish == Self.publishEvery {
-                control.publish(analyzer.metrics, partition: partition)
+                control.publish(worker.metrics, partition: partition)
                 sinceLastPublish = 0
             }
         }
-        if publishing { control.publish(analyzer.metrics, partition: partition) }
-        return .consumer(partition: partition, analyzer.metrics)
+        if publishing { control.publish(worker.metrics, partition: partition) }
+        return .consumer(partition: partition, worker.metrics)
     }
 }

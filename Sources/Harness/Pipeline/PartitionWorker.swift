@@ -5,7 +5,7 @@ import Simulation
 import SpecKernel
 
 /// How batches are analyzed; the same for every partition.
-struct AnalysisSettings: Sendable {
+struct WorkerSettings: Sendable {
     var minimumFastSeconds: Int64
     var policy: RetryPolicy
     /// Time each stream of each batch (the per-batch and per-event histograms).
@@ -16,14 +16,15 @@ struct AnalysisSettings: Sendable {
     var jitterSeed: UInt64
 }
 
-/// The analyzer state of one partition: runs each batch's users through the SPEC checks, the
-/// fasting analyzer, the step aggregator and the payment processor, as `analyze` would run the
-/// files `generate` writes from the same batches, and counts what happened.
+/// The work of one partition: checks each batch's rows as `analyze` checks the files `generate`
+/// writes from the same batches (the simulator's injected faults, duplicates by row identity),
+/// hands each user's accepted rows to the `UserKernel` (the same one `analyze` calls), and counts
+/// what happened.
 ///
 /// A batch holds every row of its users, so each user is analyzed whole within it; the scratch
 /// arrays keep their memory from user to user, so the steady state allocates nothing per event.
-struct BatchAnalyzer {
-    let settings: AnalysisSettings
+struct PartitionWorker {
+    let settings: WorkerSettings
     private(set) var metrics = RunMetrics()
 
     private let kernel: UserKernel
@@ -32,21 +33,21 @@ struct BatchAnalyzer {
     private let seen = OrdinalSet()
     private var outcomes: [PaymentOutcome?] = []
 
-    init(settings: AnalysisSettings) {
+    init(settings: WorkerSettings) {
         self.settings = settings
         kernel = UserKernel(minimumFastSeconds: settings.minimumFastSeconds, policy: settings.policy, jitterSeed: settings.jitterSeed)
     }
 
-    /// Analyzes every user of `batch`; fills `output` when it is given.
-    mutating func analyze(_ batch: SimulationBatch, output: inout BatchOutput?) {
+    /// Runs every user of `batch`; fills `output` when it is given.
+    mutating func run(_ batch: SimulationBatch, output: inout BatchOutput?) {
         let timing = settings.timing
         let t0 = timing ? Stopwatch.now() : 0
         countUsers(batch)
-        analyzeMeals(batch, output: &output)
+        runMeals(batch, output: &output)
         let t1 = timing ? Stopwatch.now() : 0
-        analyzeSteps(batch, output: &output)
+        runSteps(batch, output: &output)
         let t2 = timing ? Stopwatch.now() : 0
-        analyzePayments(batch, output: &output)
+        runPayments(batch, output: &output)
         metrics.total.events += batch.eventCount
         guard timing else { return }
         let t3 = Stopwatch.now()
@@ -76,7 +77,7 @@ struct BatchAnalyzer {
         }
     }
 
-    private mutating func analyzeMeals(_ batch: SimulationBatch, output: inout BatchOutput?) {
+    private mutating func runMeals(_ batch: SimulationBatch, output: inout BatchOutput?) {
         metrics.meals.events += batch.meals.count
         for (i, user) in batch.users.enumerated() {
             let accepted = user.isAccepted
@@ -123,7 +124,7 @@ struct BatchAnalyzer {
         }
     }
 
-    private mutating func analyzeSteps(_ batch: SimulationBatch, output: inout BatchOutput?) {
+    private mutating func runSteps(_ batch: SimulationBatch, output: inout BatchOutput?) {
         metrics.steps.events += batch.steps.count
         for (i, user) in batch.users.enumerated() {
             let accepted = user.isAccepted
@@ -156,7 +157,7 @@ struct BatchAnalyzer {
         }
     }
 
-    private mutating func analyzePayments(_ batch: SimulationBatch, output: inout BatchOutput?) {
+    private mutating func runPayments(_ batch: SimulationBatch, output: inout BatchOutput?) {
         metrics.payments.events += batch.payments.count
         for (i, user) in batch.users.enumerated() {
             let rows = batch.payments(ofUserAt: i)
