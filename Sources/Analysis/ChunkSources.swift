@@ -25,7 +25,7 @@ extension ChunkSource {
 /// The chunks of a plain file mapped into memory: a task takes the next `chunkBytes` of the file,
 /// moved to line starts, reads them in place (no copy into a buffer), then lets the kernel unmap
 /// them, so resident memory holds only the chunks being read. (A file truncated while it is read
-/// stops the process: do not change an input during a run.)
+/// ends the process with exit status 2 and a message naming it: see `MappedFile`.)
 final class MappedChunks: ChunkSource {
     let firstLine: [UInt8]?
     private let file: MappedFile

@@ -1,3 +1,4 @@
+import Glibc
 import Datasets
 import Testing
 
@@ -29,5 +30,25 @@ struct MappedFileTests {
         // Then neither is (the chunk reader reads them, or explains why it cannot)
         #expect(missing == nil)
         #expect(directory == nil)
+    }
+}
+
+@Suite("MappedFile: a file truncated while it is mapped")
+struct TruncatedMappedFileTests {
+    @Test("reading the lost pages ends the process with exit status 2 and a message naming the file")
+    func truncatedWhileMapped() async throws {
+        // Given a file of three pages, mapped, then truncated by another hand
+        // When a byte of its last page is read
+        let result = await #expect(processExitsWith: .exitCode(2), observing: [\.standardErrorContent]) {
+            let dir = try ScratchDirectory()
+            let path = try dir.write("meals.csv", bytes: [UInt8](repeating: 0x61, count: 3 * 4096))
+            let sut = try #require(MappedFile(path: path))
+            _ = truncate(path, 0)
+            let byte = sut.withBytes { $0[3 * 4096 - 1] }
+            Issue.record("read \(byte) from a truncated file")
+        }
+        // Then the process says which file was truncated
+        let message = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(message.contains("meals.csv: the file was truncated while it was being read"))
     }
 }

@@ -6,9 +6,11 @@ import Darwin
 
 /// A regular file mapped into memory and read in place: no copy into a buffer, and the kernel
 /// maps the pages it caches several at a time (`LineChunkReader` reads any file, and explains why
-/// one cannot be read).
+/// one cannot be read). Should the file be truncated while it is mapped, reading the lost pages
+/// ends the process with a message naming the file and exit status 2 (`TruncationGuard`).
 public final class MappedFile: @unchecked Sendable { // immutable after init: a read-only mapping
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let guardSlot: Int?
 
     /// The mapping of the regular file at `path`, or `nil` when it cannot be opened, is not a
     /// regular file or cannot be mapped.
@@ -21,15 +23,18 @@ public final class MappedFile: @unchecked Sendable { // immutable after init: a 
         let size = Int(info.st_size)
         guard size > 0 else {
             bytes = UnsafeBufferPointer(start: nil, count: 0)
+            guardSlot = nil
             return
         }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else { return nil }
         _ = madvise(address, size, MADV_SEQUENTIAL)
         bytes = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size)
+        guardSlot = TruncationGuard.register(bytes, path: path)
     }
 
     deinit {
         if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+        if let guardSlot { TruncationGuard.unregister(guardSlot) }
     }
 
     /// Lets the kernel drop the pages of `range` from this mapping (they stay cached in the file's
