@@ -72,6 +72,39 @@ struct SampleDatasetTests {
     }
 }
 
+@Suite("analyze on a SQLite dataset")
+struct SQLiteRejectionsTests {
+    @Test("rejections.csv names the table of each rejected row, and otherwise equals the CSV dataset's")
+    func rejectionsNameTheTable() async throws {
+        // Given the sample dataset as CSV files and as the tables of one SQLite file
+        let csv = try DatasetDirectory(), sqlite = try DatasetDirectory()
+        defer { csv.remove(); sqlite.remove() }
+        let sample = fixtures.appendingPathComponent("sample")
+        for kind in ["users", "meals", "steps", "payments"] {
+            let text = try String(contentsOf: sample.appendingPathComponent("\(kind).csv"), encoding: .utf8)
+            try csv.write("\(kind).csv", text)
+            try sqlite.writeSQLite("dataset.sqlite", table: kind, csv: text)
+        }
+        // When both are analyzed
+        let fromCSV = try await analyze(csv), fromSQLite = try await analyze(sqlite)
+        defer { fromCSV.remove(); fromSQLite.remove() }
+        // Then every rejected row of the database is named FILE:TABLE, with the reasons of the CSV
+        // files' rows (line numbers and culprit columns depend on the format)
+        func fileAndReason(_ text: String) -> [String] {
+            text.split(separator: "\n").dropFirst().map { line in
+                let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+                return fields[0] + "," + fields[2]
+            }
+        }
+        let expected = fileAndReason(try fromCSV.read("rejections.csv")).map {
+            $0.replacingOccurrences(of: #"^(\w+)\.csv,"#, with: "dataset.sqlite:$1,", options: .regularExpression)
+        }
+        let sut = fileAndReason(try fromSQLite.read("rejections.csv"))
+        #expect(sut == expected)
+        #expect(sut.contains("dataset.sqlite:meals,too_long"))
+    }
+}
+
 @Suite("analyze properties on random datasets", .tags(.property))
 struct AnalyzerPropertyTests {
     @Test("results depend neither on row order nor on tasks nor on chunk size", arguments: [1, 2, 3] as [UInt64])

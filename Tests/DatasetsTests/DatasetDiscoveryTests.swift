@@ -118,7 +118,7 @@ struct DatasetDiscoveryTests {
         (["meals.csv", "meals.csv.gz"], "meals.csv.gz", "base name 'meals' is present in two formats (meals.csv, meals.csv.gz)"),
         (["steps.ndjson", "steps.ndjson.gz"], "steps.ndjson.gz",
          "base name 'steps' is present in two formats (steps.ndjson, steps.ndjson.gz)"),
-        (["payments.csv", "data.sqlite"], "payments.csv", "base name 'payments' is present in two formats (data.sqlite, payments.csv)"),
+        (["payments.csv", "data.sqlite"], "payments.csv", "base name 'payments' is present in two formats (data.sqlite:payments, payments.csv)"),
     ])
     func twoFormats(names: [String], refusedFile: String, reason: String) throws {
         // Given one base name in two formats (data.sqlite holds a payments table)

@@ -41,8 +41,13 @@ public struct DatasetFile: Sendable, Equatable {
         self.gzip = gzip
     }
 
-    /// The name used in messages and in `rejections.csv`.
-    public var name: String { String(path.split(separator: "/").last ?? Substring(path)) }
+    /// The name used in messages and in `rejections.csv`: the file's name, and for a table of a
+    /// SQLite file `FILE:TABLE` (`dataset.sqlite:meals`), so that a rejected meal and a rejected
+    /// step of one database can be told apart.
+    public var name: String { format == .sqlite ? fileName + ":" + kind.rawValue : fileName }
+
+    /// The last component of `path`.
+    public var fileName: String { String(path.split(separator: "/").last ?? Substring(path)) }
 }
 
 /// Why an input is refused as a whole (exit status 2): names the file, line and reason.

@@ -18,13 +18,13 @@ public enum SQLiteTables {
     public static func forEachRow(_ file: DatasetFile, tokenizer: RowTokenizer, _ body: (Int) throws -> Void) throws {
         let queue: DatabaseQueue
         do { queue = try DatabaseQueue(path: file.path, configuration: readOnly) } catch {
-            throw InputRefusal(file: file.name, reason: "unreadable SQLite file: \(error)")
+            throw InputRefusal(file: file.fileName, reason: "unreadable SQLite file: \(error)")
         }
         let columns = file.kind.columns
         try queue.read { db in
             let present = try Set(Row.fetchAll(db, sql: "PRAGMA table_info(\(file.kind.rawValue))").map { $0["name"] as String })
             for column in columns where !present.contains(column) && !file.kind.optionalKeys.contains(column) {
-                throw InputRefusal(file: "\(file.name):\(file.kind.rawValue)", reason: "missing required column '\(column)'")
+                throw InputRefusal(file: file.name, reason: "missing required column '\(column)'")
             }
             let selected = columns.map { present.contains($0) ? "\"\($0)\"" : "NULL" }.joined(separator: ", ")
             let cursor = try Row.fetchCursor(db, sql: "SELECT \(selected) FROM \(file.kind.rawValue) ORDER BY rowid")
