@@ -18,7 +18,15 @@ protocol ChunkSource: Sendable {
 
 extension ChunkSource {
     static func firstLine(of bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        Array(bytes[..<(bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count)])
+        let bytes = withoutByteOrderMark(bytes, chunk: 0)
+        return Array(bytes[..<(bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count)])
+    }
+
+    /// The bytes of chunk `index` without the UTF-8 byte-order mark that may open a file (SPEC §0),
+    /// so that no reader sees it as part of the first line.
+    static func withoutByteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>, chunk index: Int) -> UnsafeBufferPointer<UInt8> {
+        guard index == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF else { return bytes }
+        return UnsafeBufferPointer(rebasing: bytes[3...])
     }
 }
 
@@ -50,7 +58,7 @@ final class MappedChunks: ChunkSource {
             let start = Self.lineStart(atOrAfter: index * chunkBytes, in: all)
             let end = index + 1 == count ? all.count : max(start, Self.lineStart(atOrAfter: (index + 1) * chunkBytes, in: all))
             defer { file.release(start..<end) }
-            return try body(index, UnsafeBufferPointer(rebasing: all[start..<end]))
+            return try body(index, Self.withoutByteOrderMark(UnsafeBufferPointer(rebasing: all[start..<end]), chunk: index))
         }
     }
 
@@ -90,7 +98,7 @@ final class ReaderChunks: ChunkSource {
             return try state.reader.next(reusing: state.spare.popLast())
         }
         guard let chunk = taken else { return nil }
-        let result = try chunk.withBytes { try body(chunk.index, $0) }
+        let result = try chunk.withBytes { try body(chunk.index, Self.withoutByteOrderMark($0, chunk: chunk.index)) }
         let storage = (consume chunk).storage
         state.withLock { $0.spare.append(storage) }
         return result

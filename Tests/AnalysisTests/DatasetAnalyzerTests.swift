@@ -221,3 +221,35 @@ struct RefusalTests {
 extension DatasetDirectory {
     static func at(_ url: URL) throws -> DatasetDirectory { DatasetDirectory(existing: url) }
 }
+
+@Suite("analyze: byte-order marks and blank lines in every reader")
+struct BlankLinesAndMarksTests {
+    /// The sample dataset as NDJSON, each file opened by a byte-order mark, with lines of only
+    /// spaces, tabs and CRs between the rows.
+    static func decorated(_ csv: String) -> String {
+        let rows = ndjson(fromCSV: csv).split(separator: "\n", omittingEmptySubsequences: false)
+        let padding = ["  ", "\t", " \r", "", "\t \t\r"]
+        let body = rows.enumerated().map { i, row in String(row) + "\n" + padding[i % padding.count] }.joined(separator: "\n")
+        return "\u{FEFF}" + body
+    }
+
+    @Test("an NDJSON file that starts with a BOM and holds whitespace-only lines reads as the plain file",
+          arguments: ["ndjson", "ndjson.gz", "csv", "csv.gz"])
+    func sameResults(format: String) async throws {
+        // Given the sample dataset rewritten with a BOM at the start of every file and blank lines
+        let sut = try DatasetDirectory()
+        defer { sut.remove() }
+        let sample = fixtures.appendingPathComponent("sample")
+        for kind in ["users", "meals", "steps", "payments"] {
+            let csv = try String(contentsOf: sample.appendingPathComponent("\(kind).csv"), encoding: .utf8)
+            let text = format.hasPrefix("ndjson") ? Self.decorated(csv) : "\u{FEFF}" + csv.replacingOccurrences(of: "\n", with: "\n\n")
+            if format.hasSuffix(".gz") { try sut.writeGzip("\(kind).\(format)", text) } else { try sut.write("\(kind).\(format)", text) }
+        }
+        // When it is analyzed
+        let out = try await analyze(sut)
+        defer { out.remove() }
+        // Then no row is lost or rejected for it: the SPEC outputs equal the committed ones
+        let expected = try DatasetDirectory.at(fixtures.appendingPathComponent("sample-expected"))
+        #expect(try outputs(out) == outputs(expected))
+    }
+}

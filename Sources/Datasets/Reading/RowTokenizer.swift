@@ -60,11 +60,19 @@ public final class RowTokenizer {
         scratch.deallocate()
     }
 
-    /// Tokenizes one line (without its `\n`; a trailing `\r` is ignored).
+    /// Tokenizes one line (without its `\n`; a trailing `\r` is ignored). A blank line (SPEC §0)
+    /// is an empty one in CSV, and in NDJSON one that holds only spaces, tabs and CRs.
     @inline(__always) public func tokenize(_ rawLine: UnsafeBufferPointer<UInt8>) -> Line {
         let line = RowTokenizer.trimmed(rawLine)
         if line.isEmpty { return .blank }
-        return format == .csv ? tokenizeCSV(line) : tokenizeJSON(line)
+        if format == .csv { return tokenizeCSV(line) }
+        if line[0] != UInt8(ascii: "{"), RowTokenizer.isJSONWhitespace(line) { return .blank }
+        return tokenizeJSON(line)
+    }
+
+    /// Whether `line` holds only JSON's insignificant whitespace that a line can hold.
+    static func isJSONWhitespace(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
     }
 
     @inline(__always) static func trimmed(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
