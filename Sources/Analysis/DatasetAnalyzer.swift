@@ -4,7 +4,9 @@ import PaymentsCore
 
 /// Settings of an `analyze` run.
 public struct AnalysisOptions: Sendable {
+    /// `min_fast` of SPEC §2, in seconds.
     public var minimumFastSeconds: Int64
+    /// `max_attempts` of SPEC §4.
     public var maxAttempts: Int
     /// Child tasks that parse and analyze at once.
     public var tasks: Int
@@ -13,6 +15,7 @@ public struct AnalysisOptions: Sendable {
     /// Called as each stage ends (`users`, `meals.csv: scanned`, …), e.g. to log time and memory.
     public var onStage: (@Sendable (String) -> Void)?
 
+    /// Options with SPEC's defaults for `min_fast` and `max_attempts`.
     public init(
         minimumFastSeconds: Int64 = FastingConfiguration.defaultMinimumFast,
         maxAttempts: Int = RetryPolicy.defaultMaxAttempts, tasks: Int, chunkBytes: Int = 4 << 20

@@ -122,7 +122,9 @@ enum PaymentsStage {
 
 /// The payment invariants of SPEC §4 did not hold: a bug, reported as an internal error.
 public struct InvariantFailure: Error, CustomStringConvertible, Sendable {
+    /// One line per broken invariant, naming the user.
     public var violations: [String]
+    /// The count and the first 20 violations.
     public var description: String {
         "payment invariants violated (\(violations.count)):\n" + violations.prefix(20).joined(separator: "\n")
     }

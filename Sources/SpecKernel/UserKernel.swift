@@ -18,6 +18,7 @@ public final class UserKernel {
     private var order: [PaymentOrderKey] = []
     private var history: [(request: PaymentRequest, outcome: PaymentOutcome?)] = []
 
+    /// A kernel with SPEC's defaults unless told otherwise; `jitterSeed` only moves simulated latencies.
     public init(
         minimumFastSeconds: Int64 = FastingConfiguration.defaultMinimumFast, policy: RetryPolicy = RetryPolicy(), jitterSeed: UInt64 = 0
     ) {

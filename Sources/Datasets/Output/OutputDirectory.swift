@@ -6,18 +6,23 @@ import Darwin
 
 /// Why the output could not be written (exit status 1).
 public struct OutputError: Error, CustomStringConvertible, Sendable {
+    /// The file or directory that could not be written.
     public var path: String
+    /// The system's reason.
     public var reason: String
+    /// `path: reason`.
     public var description: String { "\(path): \(reason)" }
 }
 
 /// Writes output files into a hidden staging directory and moves them into place only when the
 /// whole run succeeded, so a refused or failed run leaves no output file behind.
 public final class OutputDirectory {
+    /// The directory the files end up in.
     public let path: String
     private let staging: String
     private var written: [String] = []
 
+    /// Creates `path` (and its parents) and a staging directory in it.
     public init(path: String) throws {
         self.path = path
         staging = path + "/.simharness-staging-\(getpid())"
@@ -104,6 +109,7 @@ public final class OutputFile {
     }
 
 
+    /// Closes the file; throws when the last writes could not be completed.
     public func close() throws {
         let result = Glibc.close(fd)
         fd = -1

@@ -34,6 +34,7 @@ public struct SpecRowWriter: Sendable {
     public let buffer: ByteBuffer
     private var days = DayTexts()
 
+    /// An empty writer with room for `capacity` bytes.
     public init(capacity: Int = 1 << 16) { buffer = ByteBuffer(capacity: capacity) }
 
     /// A buffer that starts with the header line of `file`.

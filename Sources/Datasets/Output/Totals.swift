@@ -1,15 +1,19 @@
 
 /// The counts of one input file for `totals.json` (SPEC §5).
 public struct FileTotals: Equatable, Sendable {
+    /// Rows read (blank lines and the header are not rows).
     public var read = 0
     /// Rejected rows per reason, in the reasons' SPEC order; reasons that never occurred are absent.
     public var rejected: [(reason: String, count: Int)] = []
     /// Final states of payments, all six of them (payments only).
     public var states: [(state: String, count: Int)]? = nil
 
+    /// Totals of a file of `read` rows, none rejected yet.
     public init(read: Int = 0) { self.read = read }
 
+    /// Rejected rows, all reasons together.
     public var rejectedCount: Int { rejected.reduce(0) { $0 + $1.count } }
+    /// `read` less the rejected rows.
     public var accepted: Int { read - rejectedCount }
 
     /// Sets the rejection counts from per-reason counters indexed like `reasons`.
@@ -17,6 +21,7 @@ public struct FileTotals: Equatable, Sendable {
         rejected = zip(reasons, counts).filter { $0.1 > 0 }.map { ($0.0, $0.1) }
     }
 
+    /// Equal counts, reason by reason and state by state.
     public static func == (a: FileTotals, b: FileTotals) -> Bool {
         a.read == b.read && a.rejected.elementsEqual(b.rejected, by: ==)
             && (a.states ?? []).elementsEqual(b.states ?? [], by: ==) && (a.states == nil) == (b.states == nil)
@@ -34,8 +39,10 @@ public struct FileTotals: Equatable, Sendable {
 
 /// The counts of a whole `analyze` run: one entry per input file present.
 public struct AnalysisTotals: Equatable, Sendable {
+    /// The totals of each input file present.
     public var files: [DatasetKind: FileTotals] = [:]
 
+    /// No file yet.
     public init() {}
 
     /// `totals.json`, keys in SPEC order.
@@ -53,6 +60,7 @@ public struct RejectionLog: Sendable {
     /// The bytes of `rejections.csv`, header included.
     public let buffer = ByteBuffer(capacity: 1 << 16)
 
+    /// An empty log (the header only).
     public init() { buffer.line(Self.header) }
 
     /// Logs one rejected row.

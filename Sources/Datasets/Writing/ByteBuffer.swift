@@ -6,6 +6,7 @@ public final class ByteBuffer: @unchecked Sendable {
     /// Bytes written so far.
     @exclusivity(unchecked) public var count: Int
 
+    /// An empty buffer with room for `capacity` bytes (at least 64).
     public init(capacity: Int = 1 << 16) {
         self.capacity = max(capacity, 64)
         storage = .allocate(capacity: self.capacity)

@@ -9,11 +9,14 @@ public struct ByteCursor {
 
     @inlinable init(_ start: UnsafeMutablePointer<UInt8>) { position = start }
 
+    /// One byte.
     @inlinable @inline(__always) public mutating func byte(_ b: UInt8) {
         position.pointee = b
         position += 1
     }
 
+    /// A field separator.
+    /// A line end.
     @inlinable @inline(__always) public mutating func comma() { byte(UInt8(ascii: ",")) }
     @inlinable @inline(__always) public mutating func newline() { byte(UInt8(ascii: "\n")) }
 
@@ -39,10 +42,13 @@ public struct ByteCursor {
         for b in s.utf8 { byte(b) }
     }
 
+    /// A signed integer in decimal.
     @inlinable @inline(__always) public mutating func int(_ value: Int64) { position = NumberWriter.signed(value, at: position) }
 
+    /// A signed integer in decimal.
     @inlinable @inline(__always) public mutating func int(_ value: Int) { int(Int64(value)) }
 
+    /// An unsigned integer in decimal.
     @inlinable @inline(__always) public mutating func unsigned(_ value: UInt64) { position = NumberWriter.unsigned(value, at: position) }
 
     /// `value` in exactly `width` digits, zero padded (more when it does not fit).

@@ -12,9 +12,11 @@ public struct PreparedChunk: @unchecked Sendable {
     public let output: ByteBuffer
     /// CRC-32 and length of the uncompressed rows (the gzip trailer needs them).
     public let rawCRC: UInt32
+    /// Length of the uncompressed rows.
     public let rawLength: Int
     /// CRC-32 of `output`.
     public let outputCRC: UInt32
+    /// Rows in the chunk.
     public let rows: Int
 
     /// Checksums `rows` (and deflates them when `compressionLevel` is set) for one file.
@@ -36,6 +38,7 @@ public struct PreparedChunk: @unchecked Sendable {
 
 /// CRC-32 (zlib's) of byte ranges, and of their concatenation from the parts' checksums.
 public enum Checksum {
+    /// The CRC-32 of `bytes`, continuing from `crc` (0 for a start).
     public static func crc32(_ bytes: UnsafeBufferPointer<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
         var value = UInt(crc)
         var rest = bytes
@@ -80,6 +83,7 @@ public enum DatasetWriteError: Error, CustomStringConvertible, Equatable {
     case compression(Int32)
     case sqlite(String)
 
+    /// What failed, for messages.
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason): "cannot create \(path): \(reason)"
@@ -92,12 +96,16 @@ public enum DatasetWriteError: Error, CustomStringConvertible, Equatable {
 
 /// What was written to one file.
 public struct WrittenFile: Sendable, Equatable {
+    /// The file written.
     public var path: String
+    /// Rows written (the header not counted).
     public var rows: Int
+    /// Bytes written, as stored (compressed for gzip).
     public var bytes: Int
     /// CRC-32 of the file's bytes as stored (compressed bytes for `.gz`).
     public var crc32: UInt32
 
+    /// The figures of a finished file.
     public init(path: String, rows: Int, bytes: Int, crc32: UInt32) {
         self.path = path
         self.rows = rows
@@ -109,7 +117,9 @@ public struct WrittenFile: Sendable, Equatable {
 /// Writes one dataset file from prepared chunks, in order: plain, or one gzip member made of the
 /// chunks' deflate streams (gzip header, chunks, an empty final block, CRC-32 and length).
 public struct DatasetFileWriter {
+    /// The file being written.
     public let path: String
+    /// Whether the file is one gzip member.
     public let gzip: Bool
     private let descriptor: Int32
     private var fileCRC: UInt32 = 0
@@ -121,6 +131,7 @@ public struct DatasetFileWriter {
     /// The gzip compression level: favour speed, the files are scratch data.
     public static let gzipLevel: Int32 = 1
 
+    /// Creates (or truncates) the file at `path`.
     public init(path: String, gzip: Bool) throws {
         self.path = path
         self.gzip = gzip

@@ -2,11 +2,17 @@
 /// order and numeric order agree (SPEC §0) — `u0000042` for a user, `m0000042-000017` for the 17th
 /// meal of that user (`s` samples, `p` payments).
 public enum Ids {
+    /// Digits of the user number.
     public static let userWidth = 7
+    /// Digits of a row's ordinal within its user.
     public static let ordinalWidth = 6
+    /// The prefix of a user id.
     public static let user = UInt8(ascii: "u")
+    /// The prefix of a meal id.
     public static let meal = UInt8(ascii: "m")
+    /// The prefix of a step sample id.
     public static let sample = UInt8(ascii: "s")
+    /// The prefix of a payment id.
     public static let payment = UInt8(ascii: "p")
 
     /// `u` and the user index in `userWidth` digits.

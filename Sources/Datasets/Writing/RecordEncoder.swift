@@ -11,8 +11,11 @@ public enum TextRecordFormat: String, Sendable, CaseIterable {
 /// the encoder writes through a `ByteCursor` (no access to the buffer object per byte). Values
 /// never need quoting or escaping (SPEC §0: no field holds a comma or a quote), so none is done.
 public struct RecordEncoder {
+    /// CSV or NDJSON.
     public let format: TextRecordFormat
+    /// The column names, in the order fields are written.
     public let columns: [String]
+    /// Where the records go.
     public let buffer: ByteBuffer
     /// NDJSON: the bytes before each field (`{"a":`, `,"b":`, …), concatenated, with their ends.
     @usableFromInline let prefixes: [UInt8]
@@ -23,6 +26,7 @@ public struct RecordEncoder {
     /// The most bytes one record may take; `beginRecord` reserves this much.
     public static let maximumRecordBytes = 2048
 
+    /// An encoder of records of `columns` into `buffer`.
     public init(format: TextRecordFormat, columns: [String], buffer: ByteBuffer) {
         self.format = format
         self.columns = columns
@@ -188,6 +192,7 @@ public enum NumberWriter {
         return start + n
     }
 
+    /// `v` in decimal, as few digits as it takes.
     @inlinable public static func unsigned(_ v: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         if v < 10 {
             p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
@@ -196,6 +201,7 @@ public enum NumberWriter {
         return padded(v, width: 1, at: p)
     }
 
+    /// `v` in decimal, with a `-` when negative.
     @inlinable public static func signed(_ v: Int64, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         var p = start
         if v < 0 {

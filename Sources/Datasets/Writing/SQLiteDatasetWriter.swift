@@ -6,10 +6,12 @@ import GRDBSQLite
 /// and a reader applies the SPEC grammars as for CSV; an empty field is the empty string), and an
 /// index on `user_id` created after the rows.
 public final class SQLiteDatasetWriter {
+    /// The database file.
     public let path: String
     private let queue: DatabaseQueue
     private var rowsPerTable: [String: Int] = [:]
 
+    /// Opens (or creates) the database file at `path` for fast bulk writing (no journal, no sync).
     public init(path: String) throws {
         self.path = path
         do {
