@@ -41,6 +41,7 @@ public struct AllocationStatistics: Hashable, Sendable, Codable {
     /// Bytes of allocator memory that is resident (jemalloc `stats.resident`).
     public var residentBytes: Int?
 
+    /// Statistics of all their parts.
     public init(
         allocations: Int? = nil, allocatedBytes: Int? = nil, bytesInUse: Int? = nil,
         activeBytes: Int? = nil, residentBytes: Int? = nil
@@ -82,11 +83,14 @@ public struct AllocationStatistics: Hashable, Sendable, Codable {
 
 /// Allocation activity over an interval; `nil` where the backend cannot tell.
 public struct AllocationDelta: Hashable, Sendable, Codable {
+    /// Allocation calls in the interval, when the backend counts them.
     public var allocations: Int?
+    /// Bytes requested in the interval, when the backend counts them.
     public var allocatedBytes: Int?
     /// Live bytes at the end minus live bytes at the start (negative when memory was freed).
     public var bytesInUseChange: Int?
 
+    /// A change of the counters.
     public init(allocations: Int? = nil, allocatedBytes: Int? = nil, bytesInUseChange: Int? = nil) {
         self.allocations = allocations
         self.allocatedBytes = allocatedBytes

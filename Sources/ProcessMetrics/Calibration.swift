@@ -11,6 +11,7 @@ public struct Calibration: Hashable, Sendable, Codable {
     /// independent of other load.
     public var cpuScore: Double
 
+    /// Scores measured elsewhere (as read from a baseline file).
     public init(score: Double, cpuScore: Double) {
         self.score = score
         self.cpuScore = cpuScore

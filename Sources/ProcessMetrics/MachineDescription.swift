@@ -19,6 +19,7 @@ public struct MachineDescription: Hashable, Sendable, Codable {
     /// The allocation-statistics backend of this build.
     public var allocator: AllocationBackend
 
+    /// A description of all its parts (as read from a file).
     public init(
         processor: String, logicalCores: Int, memoryBytes: Int, operatingSystem: String, architecture: String,
         allocator: AllocationBackend

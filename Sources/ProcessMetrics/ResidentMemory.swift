@@ -11,6 +11,7 @@ public struct ResidentMemory: Hashable, Sendable, Codable {
     /// `VmHWM`: the high-water mark of `VmRSS` since start or since `resetPeak()`.
     public var peakBytes: Int
 
+    /// A reading of all its parts.
     public init(currentBytes: Int, peakBytes: Int) {
         self.currentBytes = currentBytes
         self.peakBytes = peakBytes

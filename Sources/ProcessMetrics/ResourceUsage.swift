@@ -13,6 +13,7 @@ public struct ResourceUsage: Hashable, Sendable, Codable {
     /// `ru_maxrss` in bytes: the process's peak resident set size since it started.
     public var maxResidentBytes: Int
 
+    /// Usage of all its parts.
     public init(userCPU: Duration, systemCPU: Duration, maxResidentBytes: Int) {
         self.userCPU = userCPU
         self.systemCPU = systemCPU

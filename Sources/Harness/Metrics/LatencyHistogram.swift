@@ -9,6 +9,7 @@ import Histogram
 public struct LatencyHistogram: Sendable, Equatable {
     private var histogram: Histogram<UInt64>
 
+    /// An empty histogram.
     public init() {
         histogram = Histogram(lowestDiscernibleValue: 1, highestTrackableValue: 1 << 32, numberOfSignificantValueDigits: .two)
         histogram.autoResize = true
@@ -37,6 +38,7 @@ public struct LatencyHistogram: Sendable, Equatable {
         }
     }
 
+    /// Records `value` `count` times.
     @inline(__always) public mutating func record(_ value: UInt64, count: UInt64 = 1) {
         histogram.record(value, count: count)
     }
@@ -60,6 +62,7 @@ public struct LatencyHistogram: Sendable, Equatable {
     /// The lowest value recorded, 0 when empty.
     public var min: UInt64 { count == 0 ? 0 : histogram.min }
 
+    /// The mean of the recorded values.
     public var mean: Double { histogram.mean }
 
     /// `[value, count]` for each non-empty bucket in value order, the value being the highest one
@@ -72,7 +75,9 @@ public struct LatencyHistogram: Sendable, Equatable {
 /// A histogram's recorded counts in JSON were not `[value, count]` pairs with a positive count, or
 /// its extremes were not in its first and last buckets.
 public struct HistogramDecodingError: Error, CustomStringConvertible {
+    /// The pair that could not be read.
     public var pair: [UInt64]
+    /// What is wrong with the pair.
     public var description: String {
         "histogram counts must be [value, count] pairs with count > 0 and the minimum and maximum in the first and last buckets, not \(pair)"
     }

@@ -67,6 +67,7 @@ public enum MetricCatalog {
     /// Every metric name, sorted.
     public static var names: [String] { extractors.keys.sorted() }
 
+    /// Whether `name` is a metric thresholds and baselines can use.
     public static func isKnown(_ name: String) -> Bool { extractors[name] != nil }
 
     /// The value of metric `name` in `result`; nil for an unknown name or a metric without a value.

@@ -3,9 +3,12 @@ import PaymentsCore
 
 /// Rows rejected per reason, in the reasons' SPEC order.
 public struct RejectionCounts: Sendable, Equatable {
+    /// The reasons of the file, in SPEC order.
     public let reasons: [String]
+    /// The count of each reason, in the order of `reasons`.
     public private(set) var counts: [Int]
 
+    /// Zero counts of `reasons`.
     public init(reasons: [String]) {
         self.reasons = reasons
         counts = [Int](repeating: 0, count: reasons.count)
@@ -20,6 +23,7 @@ public struct RejectionCounts: Sendable, Equatable {
         return true
     }
 
+    /// Rejected rows, all reasons together.
     public var total: Int { counts.reduce(0, +) }
 
     /// The count of `reason`, 0 for a reason of another file.
@@ -45,16 +49,19 @@ public struct StreamMetrics: Sendable, Equatable {
     public var batches = 0
     /// Time spent processing the stream, in nanoseconds (0 when timing is off).
     public var busyNanos: Int64 = 0
+    /// Rejected rows per reason.
     public var rejected: RejectionCounts
     /// Processing time per batch, in microseconds.
     public var batchLatency = LatencyHistogram()
     /// Processing time per event within each batch, in nanoseconds (one value per event).
     public var eventLatency = LatencyHistogram()
 
+    /// Empty metrics of a stream whose rows may be rejected for `reasons`.
     public init(reasons: [String] = []) {
         rejected = RejectionCounts(reasons: reasons)
     }
 
+    /// Events less the rejected ones.
     public var accepted: Int { events - rejected.total }
 
     /// Records one batch of `events` that took `nanos`.
@@ -84,9 +91,13 @@ public struct RunMetrics: Sendable, Equatable {
     public var users = 0
     /// `users` rows as `analyze` would read them (a duplicated row twice).
     public var userRows = 0
+    /// Rejected `users` rows: `malformed` and `duplicate`.
     public var userRejections = RejectionCounts(reasons: ["malformed", "duplicate"])
+    /// The meal stream.
     public var meals = StreamMetrics(reasons: MealRejection.allCases.map(\.rawValue))
+    /// The step stream.
     public var steps = StreamMetrics(reasons: StepRejection.allCases.map(\.rawValue))
+    /// The payment stream.
     public var payments = StreamMetrics(reasons: PaymentRejection.allCases.map(\.rawValue))
     /// Final payment states, in `PaymentState.allCases` order.
     public var paymentStates = [Int](repeating: 0, count: PaymentState.allCases.count)
@@ -97,14 +108,17 @@ public struct RunMetrics: Sendable, Equatable {
     public var generation = StreamMetrics()
     /// Analyzing whole batches, all three streams.
     public var total = StreamMetrics()
+    /// Broken SPEC §4 invariants (always 0 unless the processor has a bug).
     public var invariantViolations = 0
     /// The first violations found.
     public var invariantMessages: [String] = []
     /// A sum over users of a hash of their results: equal digests, equal outputs.
     public var digest: UInt64 = 0
 
+    /// Metrics of nothing yet.
     public init() {}
 
+    /// Events of the three streams.
     public var events: Int { meals.events + steps.events + payments.events }
 
     /// The count of `state`.
@@ -117,6 +131,7 @@ public struct RunMetrics: Sendable, Equatable {
         for message in messages where invariantMessages.count < Self.messageLimit { invariantMessages.append(message) }
     }
 
+    /// Adds `other`'s counts and histograms (the digest too: it is a sum over users).
     public mutating func merge(_ other: RunMetrics) {
         users += other.users
         userRows += other.userRows

@@ -13,10 +13,13 @@ public protocol HarnessClock: Sendable {
 public struct SystemClock: HarnessClock {
     private let origin = ContinuousClock.now
 
+    /// A clock whose time 0 is now.
     public init() {}
 
+    /// Time since this clock was made.
     public func now() -> Duration { ContinuousClock.now - origin }
 
+    /// Sleeps until `deadline` (time since this clock was made).
     public func wait(until deadline: Duration) async throws {
         try await ContinuousClock().sleep(until: origin + deadline)
     }

@@ -6,15 +6,19 @@ import ProcessMetrics
 /// as its recorded counts, the process figures, the machines and the thresholds.
 /// The schema is described in `docs/harness.md`; `version` changes whenever a field changes meaning.
 public enum ResultJSON {
+    /// The `schema` field of a run result file.
     public static let schema = "simharness-run"
+    /// The `version` field; readers refuse any other.
     public static let version = 1
 
+    /// The JSON document of `result`.
     public static func encode(_ result: RunResult) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(RunDocument(result))
     }
 
+    /// Reads a run result file; throws `ResultDecodingError` naming what is wrong.
     public static func decode(_ data: Data) throws -> RunResult {
         let document: RunDocument
         do {
@@ -40,7 +44,9 @@ public enum ResultJSON {
 
 /// A run result file that cannot be read.
 public struct ResultDecodingError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// What is wrong with the file.
     public var message: String
+    /// The message.
     public var description: String { message }
 }
 

@@ -13,11 +13,16 @@ public enum RunStatus: String, Sendable, Codable {
 /// Events per second of each stream, over the run's wall-clock duration. Shards merged from
 /// several machines add their rates.
 public struct EventRates: Sendable, Equatable {
+    /// Meal rows per second.
     public var meals = 0.0
+    /// Step samples per second.
     public var steps = 0.0
+    /// Payments per second.
     public var payments = 0.0
+    /// All three streams per second.
     public var total = 0.0
 
+    /// All rates 0.
     public init() {}
 
     init(_ metrics: RunMetrics, seconds: Double) {
@@ -38,9 +43,12 @@ public struct EventRates: Sendable, Equatable {
 
 /// Resident memory at one moment of a run.
 public struct RSSSample: Sendable, Equatable {
+    /// Seconds since the run started.
     public var seconds: Double
+    /// Resident bytes then.
     public var bytes: Int
 
+    /// A sample of `bytes` resident at `seconds`.
     public init(seconds: Double, bytes: Int) {
         self.seconds = seconds
         self.bytes = bytes
@@ -67,12 +75,15 @@ public struct RSSSample: Sendable, Equatable {
 
 /// What the process used during a run.
 public struct ProcessFigures: Sendable, Equatable {
+    /// CPU time in user mode, all threads.
     public var cpuUserSeconds = 0.0
+    /// CPU time in the kernel, all threads.
     public var cpuSystemSeconds = 0.0
     /// The highest resident set size during the run.
     public var peakRSSBytes = 0
     /// Allocation calls during the run, when the allocator backend counts them.
     public var allocations: Int?
+    /// Bytes requested from the allocator during the run, when the backend counts them.
     public var allocatedBytes: Int?
     /// The allocation-statistics backend (`AllocationBackend`).
     public var allocator = AllocationBackend.current.rawValue
@@ -81,16 +92,20 @@ public struct ProcessFigures: Sendable, Equatable {
     /// The growth of resident memory over the run, from `rssSamples`.
     public var rssSlopeMBPerMinute: Double?
 
+    /// Figures of a process that did nothing.
     public init() {}
 }
 
 /// The outcome of one threshold.
 public struct ThresholdOutcome: Sendable, Equatable {
+    /// The rule checked.
     public var threshold: Threshold
     /// The metric's value, nil when the run has none (e.g. allocations with the libc backend).
     public var value: Double?
+    /// Whether the rule held.
     public var passed: Bool
 
+    /// Checks `threshold` against `value`.
     public init(threshold: Threshold, value: Double?) {
         self.threshold = threshold
         self.value = value
@@ -100,27 +115,42 @@ public struct ThresholdOutcome: Sendable, Equatable {
 
 /// Everything a run measured: the document `--json` writes and `merge` combines.
 public struct RunResult: Sendable, Equatable {
+    /// The scenario's name.
     public var scenario: String
+    /// The root seed the run used.
     public var seed: UInt64
+    /// Users in the scenario (all shards).
     public var users: Int
+    /// Days of simulated data per user.
     public var days: Int
     /// The load model's summary.
     public var load: String
     /// The shards this result covers, as `k/n`.
     public var shards: [String]
+    /// Partitions of each machine's run.
     public var tasks: Int
+    /// Whether batches were timed (latency histograms).
     public var timing: Bool
+    /// Consecutive users per batch.
     public var usersPerBatch: Int
+    /// How the run ended.
     public var status: RunStatus
     /// Why an aborted run stopped.
     public var stopReason: String?
+    /// Wall-clock seconds of the run (the longest shard's, when merged).
     public var durationSeconds: Double
+    /// Counts, histograms and the output digest.
     public var metrics: RunMetrics
+    /// Events per second of each stream.
     public var eventsPerSecond: EventRates
+    /// CPU, memory and allocations of the process (summed over shards).
     public var process: ProcessFigures
+    /// The machines the shards ran on.
     public var machines: [MachineDescription]
+    /// Each threshold with its value and verdict.
     public var thresholds: [ThresholdOutcome]
 
+    /// A result of all its parts.
     public init(
         scenario: String, seed: UInt64, users: Int, days: Int, load: String, shards: [String], tasks: Int, timing: Bool,
         usersPerBatch: Int, status: RunStatus = .completed, stopReason: String? = nil, durationSeconds: Double,
@@ -163,7 +193,9 @@ public struct RunResult: Sendable, Equatable {
 
 /// Why results cannot be merged.
 public struct MergeError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// What does not match, naming the files.
     public var message: String
+    /// The message.
     public var description: String { message }
 }
 

@@ -3,8 +3,10 @@ import PaymentsCore
 
 /// ANSI styling that is either on or off (off when stdout is not a terminal or `NO_COLOR` is set).
 public struct TextStyle: Sendable {
+    /// Whether escape sequences are written.
     public var enabled: Bool
 
+    /// Styling on or off.
     public init(enabled: Bool) { self.enabled = enabled }
 
     /// Whether a terminal should get colours: `isTerminal` and no `NO_COLOR` in the environment.
@@ -26,6 +28,7 @@ public struct TextStyle: Sendable {
 /// The summary of a run for people: a table per stream, payments, rejections, the process
 /// figures and the thresholds.
 public enum Summary {
+    /// The summary text of `result`, styled by `style`.
     public static func render(_ result: RunResult, style: TextStyle) -> String {
         let m = result.metrics
         var lines: [String] = []
