@@ -33,9 +33,6 @@ public struct AnalysisOptions: Sendable {
 /// Files are processed one after another (users, payments, meals, steps) so memory holds one
 /// file's rows at a time; within a file, every stage runs on `options.tasks` child tasks.
 public enum DatasetAnalyzer {
-    /// The output files, in the order they are written.
-    public static let outputFiles = SpecOutputFile.allCases.map(\.rawValue) + [RejectionLog.fileName]
-
     /// Runs the analysis. Throws `InputRefusal` (and writes nothing) when the input is refused.
     public static func run(input: String, output: String, options: AnalysisOptions) async throws -> AnalysisTotals {
         let files = try DatasetDiscovery.discover(in: input, sqliteTables: SQLiteTables.names)

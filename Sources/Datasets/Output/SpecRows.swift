@@ -21,9 +21,6 @@ public enum SpecOutputFile: String, CaseIterable, Sendable {
         case .totals: nil
         }
     }
-
-    /// The CSV files, in the order `analyze` and `run --out` write them.
-    public static let csvFiles: [SpecOutputFile] = allCases.filter { $0.header != nil }
 }
 
 /// Formats the rows of the SPEC output files into a `ByteBuffer`. `analyze` and `run --out` both
