@@ -1,0 +1,65 @@
+import HealthCore
+import PaymentsCore
+
+/// How to run a plan.
+public struct RunOptions: Sendable {
+    /// Partitions, each with a generating and an analyzing child task.
+    public var tasks: Int
+    /// Overrides the scenario's seed.
+    public var seed: UInt64?
+    /// Run only the users with `index % shardCount == shard`.
+    public var shard = 0
+    /// The number of shards the users are split into.
+    public var shardCount = 1
+    /// Time each batch (the latency histograms); off, to measure what timing costs.
+    public var timing = true
+    /// Write the SPEC output files there, as `analyze` would (fixed load only).
+    public var outputDirectory: String?
+    /// `min_fast` of SPEC §2, in seconds.
+    public var minimumFastSeconds = FastingConfiguration.defaultMinimumFast
+    /// `max_attempts` of SPEC §4.
+    public var maxAttempts = RetryPolicy.defaultMaxAttempts
+    /// Called on a monitoring task every `progressInterval` while the run goes.
+    public var onProgress: (@Sendable (RunProgress) -> Void)?
+    /// How often `onProgress` is called.
+    public var progressInterval = Duration.milliseconds(250)
+    /// Sample resident memory this often (for `rss_slope_mb_per_min`); nil: never.
+    public var rssSampleInterval: Duration?
+    /// Called by an analyzing task after each batch with that batch's events.
+    public var onBatch: (@Sendable (Int) -> Void)?
+
+    /// Options of a run on `tasks` partitions, the rest at their defaults.
+    public init(tasks: Int) {
+        self.tasks = tasks
+    }
+}
+
+/// What a running run has done so far.
+public struct RunProgress: Sendable {
+    /// Time since the run started.
+    public var elapsed: Duration
+    /// Events analyzed so far.
+    public var events: Int
+    /// Users analyzed so far.
+    public var users: Int
+    /// Users of one pass (the whole run for the fixed model).
+    public var usersPerPass: Int
+    /// When the run ends by time (nil for the fixed model).
+    public var timeLimit: Duration?
+}
+
+/// A run that could not go on (an output file could not be written).
+public struct RunFailure: Error, CustomStringConvertible, Sendable {
+    /// What went wrong.
+    public var message: String
+    /// The message.
+    public var description: String { message }
+}
+
+/// A run that cannot start as asked.
+public struct RunConfigurationError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// What cannot be done, and why.
+    public var message: String
+    /// The message.
+    public var description: String { message }
+}
