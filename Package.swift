@@ -73,7 +73,6 @@ let package = Package(
             dependencies: [
                 "Simulation", "SpecKernel", "Datasets", "HealthCore", "PaymentsCore", "ProcessMetrics",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import PaymentsCore
 import ProcessMetrics
+import Simulation
 
 /// How a metric of a baseline is compared.
 public enum BaselineKind: String, Sendable, Codable, CaseIterable {

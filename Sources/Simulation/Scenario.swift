@@ -16,15 +16,37 @@ public struct Scenario: Sendable, Equatable {
     public var steps = StepModel()
     public var payments = PaymentModel()
     public var faults = FaultModel()
-    /// The YAML text the scenario was read from: `simharness run` reads its `load:` and
-    /// `thresholds:` sections, which the generator ignores.
-    public var source = ""
+    /// How `simharness run` loads the analyzers (`load:`); the generator ignores it.
+    public var load = LoadModel.fixed
+    /// Users per batch of `simharness run` (`load.batch_users`); nil: about 8,192 events a batch.
+    public var batchUsers: Int?
+    /// Batches buffered between each generating and analyzing task (`load.channel_capacity`).
+    public var channelCapacity = 2
+    /// The pass/fail rules of `simharness run` (`thresholds:`), as written.
+    public var thresholds: [ThresholdRule] = []
 
     public init(name: String) { self.name = name }
 
     /// The largest user count: user ids have 7 digits.
     public static let maximumUsers = 9_999_999
     public static let maximumDays = 3650
+}
+
+/// One rule of a scenario's `thresholds:` section, as written (`simharness run` parses the text).
+public struct ThresholdRule: Sendable, Equatable {
+    /// The rule, e.g. `total.events_per_s > 5e6`.
+    public var text: String
+    /// Whether a failure stops the run at once.
+    public var abortOnFail: Bool
+    /// The line of the rule in its file, for messages.
+    public var line: Int?
+
+    /// A rule as written.
+    public init(text: String, abortOnFail: Bool = false, line: Int? = nil) {
+        self.text = text
+        self.abortOnFail = abortOnFail
+        self.line = line
+    }
 }
 
 /// Who the users are.

@@ -20,9 +20,6 @@ public struct ScenarioError: Error, Equatable, CustomStringConvertible, Sendable
 /// Reads scenario YAML (schema: `Scenarios/README.md`): unknown keys and bad values are errors
 /// naming the key and its line.
 public enum ScenarioParser {
-    /// Root sections that belong to `simharness run`; accepted here and left to it.
-    public static let runSections: Set<String> = ["load", "thresholds"]
-
     /// Parses `yaml`; `file` names it in errors and gives the default `name` (its stem).
     public static func parse(_ yaml: String, file: String) throws(ScenarioError) -> Scenario {
         let node: Node?
@@ -35,7 +32,6 @@ public enum ScenarioParser {
         }
         let stem = String(file.split(separator: "/").last ?? Substring(file)).replacingSuffix(".yaml").replacingSuffix(".yml")
         var scenario = Scenario(name: stem)
-        scenario.source = yaml
         guard let node else { return scenario }
         var root = try Section(node, path: "", file: file)
         if let v = try root.string("name") { scenario.name = v }
@@ -49,7 +45,9 @@ public enum ScenarioParser {
         if var s = try root.section("steps") { try steps(&s, into: &scenario.steps) }
         if var s = try root.section("payments") { try payments(&s, into: &scenario.payments) }
         if var s = try root.section("faults") { try faults(&s, into: &scenario.faults) }
-        for key in runSections { root.accept(key) }
+        let run = RunSectionReader(file: file)
+        if let load = run.present(root.node("load")) { try run.readLoad(load, into: &scenario) }
+        if let thresholds = run.present(root.node("thresholds")) { scenario.thresholds = try run.readThresholds(thresholds) }
         try root.finish()
         return scenario
     }
@@ -194,7 +192,11 @@ struct Section {
 
     func qualified(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    mutating func accept(_ key: String) { read.insert(key) }
+    /// The node of `key`, marked as read; nil when absent.
+    mutating func node(_ key: String) -> Node? {
+        read.insert(key)
+        return mapping[key]
+    }
 
     /// Fails on the first key that no reader asked for.
     func finish() throws(ScenarioError) {

@@ -1,3 +1,4 @@
+import Simulation
 import Testing
 @testable import Harness
 import TestSupport

@@ -29,7 +29,8 @@ struct ScenarioParserTests {
         #expect(sut.startDay == 20_094)
         #expect(sut.meals == MealModel())
         #expect(sut.faults.defaultRate == 0.0005)
-        #expect(sut.source == yaml)
+        #expect(sut.load == .fixed)
+        #expect(sut.thresholds.isEmpty)
     }
 
     @Test("sections set their values")
@@ -69,15 +70,33 @@ struct ScenarioParserTests {
         #expect(sut.faults.mealsOutOfOrder == 0.2)
     }
 
-    @Test("the run sections load and thresholds are accepted and left to simharness run")
+    @Test("the run sections are read once into the document: the load model and each threshold with its line")
     func runSections() throws {
         // Given a scenario with load and thresholds sections
-        let yaml = "users: 3\nload:\n  model: constant_rate\nthresholds:\n  - total.events_per_s > 5e6\n"
+        let yaml = "users: 3\nload:\n  model: arrival_rate\n  rate: 5e6\n  duration: 10s\n  batch_users: 7\nthresholds:\n"
+            + "  - total.events_per_s > 5e6\n  - check: peak_rss_mb < 300\n    abort_on_fail: true\n"
         // When it is parsed
         let sut = try ScenarioParser.parse(yaml, file: "run.yaml")
-        // Then it parses and keeps the text for the harness
+        // Then the document holds the load model, the batching and the rules as written, with their lines
         #expect(sut.users == 3)
-        #expect(sut.source.contains("constant_rate"))
+        #expect(sut.load == .arrivalRate(eventsPerSecond: 5e6, duration: .seconds(10)))
+        #expect(sut.batchUsers == 7)
+        #expect(sut.thresholds == [
+            ThresholdRule(text: "total.events_per_s > 5e6", line: 8),
+            ThresholdRule(text: "peak_rss_mb < 300", abortOnFail: true, line: 9),
+        ])
+    }
+
+    @Test("a bad load section is refused when the scenario is read, naming the line")
+    func badLoad() throws {
+        // Given a scenario with an unknown load model
+        let yaml = "users: 3\nload:\n  model: constant_rate\n"
+        // When it is parsed
+        // Then the error names the file, the line and the key
+        #expect(throws: ScenarioError(file: "run.yaml", line: 3,
+                                      message: "'load.model' must be fixed, duration, arrival_rate, ramping or soak, not 'constant_rate'")) {
+            try ScenarioParser.parse(yaml, file: "run.yaml")
+        }
     }
 
     @Test("invalid input names the key and line", arguments: [

@@ -1,6 +1,4 @@
-import ProcessMetrics
-
-/// How a run loads the analyzers (the scenario's `load:` section), like k6's executors.
+/// How `simharness run` loads the analyzers (the scenario's `load:` section), like k6's executors.
 public enum LoadModel: Sendable, Equatable {
     /// Every user of the scenario once (users × days), as fast as possible.
     case fixed
@@ -79,7 +77,7 @@ public struct ArrivalSchedule: Sendable, Equatable {
         var rate = startRate
         var segments: [(Double, Double, Double)] = []
         for stage in stages {
-            segments.append((stage.duration.seconds, rate, stage.target))
+            segments.append((stage.duration.secondsValue, rate, stage.target))
             rate = stage.target
         }
         self.segments = segments
@@ -120,8 +118,8 @@ public struct ArrivalSchedule: Sendable, Equatable {
 
 extension Duration {
     /// `500ms`, `10s`, `5m`, `1h30m`: the shortest exact spelling.
-    var shortText: String {
-        let millis = Int64((seconds * 1000).rounded())
+    public var shortText: String {
+        let millis = Int64((secondsValue * 1000).rounded())
         if millis % 1000 != 0 { return "\(millis)ms" }
         var s = millis / 1000
         var text = ""
@@ -132,9 +130,14 @@ extension Duration {
     }
 }
 
+extension Duration {
+    /// The duration in seconds.
+    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}
+
 extension Double {
     /// An integer without a fraction when it is one (`2000000`), else the shortest decimal.
-    var compactText: String {
+    public var compactText: String {
         self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
     }
 }
