@@ -62,12 +62,13 @@ let package = Package(
         .target(
             name: "Simulation",
             dependencies: [
-                "HealthCore", "PaymentsCore", "Datasets",
+                "HealthCore", "PaymentsCore", "Datasets", "ParallelWork",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
         .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore"]),
-        .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "HealthCore", "PaymentsCore", "CPrefetch"]),
+        .target(name: "ParallelWork"),
+        .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),
         .target(
             name: "Harness",
             dependencies: [
@@ -85,6 +86,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Simulation"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
+        .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
         .testTarget(name: "SpecKernelTests", dependencies: ["SpecKernel", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "DatasetsTests",

@@ -1,4 +1,5 @@
 import Datasets
+import ParallelWork
 import HealthCore
 import SpecKernel
 
@@ -28,9 +29,10 @@ enum MealsStage {
             file, decoder: MealDecoding(users: users), reasons: MealRejection.allCases.map(\.rawValue), options: options, log: &log
         )
         let minimumFast = options.minimumFastSeconds
-        try await OrderedParallel.run(count: table.partitions.count, width: options.tasks, job: { p in
+        try await OrderedParallel.run(count: table.partitions.count, window: options.tasks + 1, job: { p in
             analyze(partition: p, of: table, users: users, minimumFast: minimumFast)
-        }, consume: { (summaryRows, dailyRows) in
+        }, consume: { _, rows in
+            let (summaryRows, dailyRows) = rows
             try summary.write(summaryRows.buffer)
             try daily.write(dailyRows.buffer)
         })

@@ -1,4 +1,5 @@
 import Datasets
+import ParallelWork
 import PaymentsCore
 import SpecKernel
 
@@ -38,10 +39,10 @@ enum PaymentsStage {
         let jobs = min(users.count, max(1, options.tasks) * 16)
         let policy = RetryPolicy(maxAttempts: options.maxAttempts)
         var violations: [String] = []
-        try await OrderedParallel.run(count: jobs, width: options.tasks, job: { job in
+        try await OrderedParallel.run(count: jobs, window: options.tasks + 1, job: { job in
             let first = job * users.count / jobs, last = (job + 1) * users.count / jobs
             return process(users: first..<last, byUser: byUser, rows: rows, rank: rank, policy: policy, ids: users.ids)
-        }, consume: { result in
+        }, consume: { _, result in
             for (row, outcome) in result.outcomes { outcomes[Int(row)] = outcome }
             try ledger.write(result.ledger.buffer)
             violations += result.violations

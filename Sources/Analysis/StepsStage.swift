@@ -1,4 +1,5 @@
 import Datasets
+import ParallelWork
 import HealthCore
 import SpecKernel
 
@@ -26,9 +27,9 @@ enum StepsStage {
         let table: KeyedTable<StepCandidate> = try await .load(
             file, decoder: StepDecoding(users: users), reasons: StepRejection.allCases.map(\.rawValue), options: options, log: &log
         )
-        try await OrderedParallel.run(count: table.partitions.count, width: options.tasks, job: { p in
+        try await OrderedParallel.run(count: table.partitions.count, window: options.tasks + 1, job: { p in
             analyze(partition: p, of: table, users: users)
-        }, consume: { try output.write($0.buffer) })
+        }, consume: { try output.write($1.buffer) })
         return table.totals
     }
 

@@ -1,4 +1,5 @@
 import Datasets
+import ParallelWork
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -74,32 +75,17 @@ public enum DatasetExport {
         var tally = FaultTally()
         var usersDone = 0
         var rowsWritten = 0
-        let window = options.jobs * 2
         let pool = ChunkPool()
-        try await withThrowingTaskGroup(of: (Int, EncodedChunk).self) { group in
-            var next = 0
-            var pending: [Int: EncodedChunk] = [:]
-            var written = 0
-            while written < chunks.count {
-                while next < chunks.count, next - written < window {
-                    let index = next
-                    let part = chunks[index]
-                    group.addTask { (index, try EncodedChunk(simulator: simulator, selection: part, options: options, pool: pool)) }
-                    next += 1
-                }
-                guard let (index, chunk) = try await group.next() else { break }
-                pending[index] = chunk
-                while let ready = pending.removeValue(forKey: written) {
-                    try sink.write(ready)
-                    pool.giveBack(ready.buffers)
-                    tally.add(ready.tally)
-                    usersDone += chunks[written].count
-                    rowsWritten += ready.rows
-                    written += 1
-                    progress(ExportProgress(usersDone: usersDone, usersTotal: selection.count, rowsWritten: rowsWritten))
-                }
-            }
-        }
+        try await OrderedParallel.run(count: chunks.count, window: options.jobs * 2, job: { index in
+            try EncodedChunk(simulator: simulator, selection: chunks[index], options: options, pool: pool)
+        }, consume: { index, chunk in
+            try sink.write(chunk)
+            pool.giveBack(chunk.buffers)
+            tally.add(chunk.tally)
+            usersDone += chunks[index].count
+            rowsWritten += chunk.rows
+            progress(ExportProgress(usersDone: usersDone, usersTotal: selection.count, rowsWritten: rowsWritten))
+        })
         let files = try sink.finish()
         let manifest = Manifest(scenario: simulator.scenario, seed: simulator.seed, selection: selection, options: options, files: files, faults: tally)
         try manifest.write(to: options.directory + "/manifest.json")

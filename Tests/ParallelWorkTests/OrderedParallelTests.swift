@@ -1,0 +1,51 @@
+import ParallelWork
+import Synchronization
+import Testing
+
+@Suite("OrderedParallel: jobs on child tasks, results in job order")
+struct OrderedParallelTests {
+    /// Counts the jobs started and not yet consumed, and the most there ever were.
+    final class Spy: Sendable {
+        private let state = Mutex((open: 0, most: 0))
+        func started() { state.withLock { $0.open += 1; $0.most = max($0.most, $0.open) } }
+        func consumed() { state.withLock { $0.open -= 1 } }
+        var most: Int { state.withLock { $0.most } }
+    }
+
+    struct Planted: Error, Equatable { let job: Int }
+
+    @Test("every result is consumed once, in job order, whatever the window", arguments: [1, 2, 3, 16], [0, 1, 7, 50])
+    func order(window: Int, count: Int) async throws {
+        // Given jobs that return their own index squared
+        var sut: [(Int, Int)] = []
+        // When they run
+        try await OrderedParallel.run(count: count, window: window, job: { $0 * $0 }, consume: { sut.append(($0, $1)) })
+        // Then the results come in job order, each with its index
+        #expect(sut.map(\.0) == Array(0..<count))
+        #expect(sut.map(\.1) == (0..<count).map { $0 * $0 })
+    }
+
+    @Test("no more than the window's jobs are started ahead of the consumer", arguments: [1, 2, 4])
+    func window(window: Int) async throws {
+        // Given a spy that counts the jobs started and not yet consumed
+        let spy = Spy()
+        // When 40 jobs run
+        try await OrderedParallel.run(count: 40, window: window, job: { _ in spy.started() }, consume: { _, _ in spy.consumed() })
+        // Then there were never more than the window of them
+        #expect(spy.most <= window)
+        #expect(spy.most >= 1)
+    }
+
+    @Test("an error of a job or of the consumer ends the run and is rethrown", arguments: [true, false])
+    func errors(inJob: Bool) async throws {
+        // Given job 5, or the consumption of job 5, fails
+        // When 20 jobs run
+        // Then that error comes out
+        await #expect(throws: Planted(job: 5)) {
+            try await OrderedParallel.run(count: 20, window: 3, job: { i in
+                if inJob, i == 5 { throw Planted(job: 5) }
+                return i
+            }, consume: { i, _ in if !inJob, i == 5 { throw Planted(job: 5) } })
+        }
+    }
+}
