@@ -19,30 +19,39 @@ public enum BaselineKind: String, Sendable, Codable, CaseIterable {
     case exact
 }
 
-/// The allowed deviation of a metric: `relative` share of the expected value plus `absolute`
-/// units of the metric.
-public struct BaselineTolerance: Sendable, Equatable {
-    public var relative: Double
-    public var absolute: Double
-
-    public init(relative: Double, absolute: Double = 0) {
-        self.relative = relative
-        self.absolute = absolute
+extension BaselineKind {
+    /// Which way metrics of this kind get better.
+    public var direction: MetricDirection {
+        switch self {
+        case .time, .cpuTime, .memory, .allocations: .lowerIsBetter
+        case .throughput: .higherIsBetter
+        case .exact: .exact
+        }
     }
 
-    /// The defaults: loose on times (shared, loaded machines), tight on memory, none on what is
-    /// deterministic.
-    public static func defaults(for metric: String, kind: BaselineKind) -> BaselineTolerance {
-        switch kind {
-        case .time where metric.contains("p99") || metric.contains("max"): BaselineTolerance(relative: 0.5, absolute: 0.05)
-        case .time: BaselineTolerance(relative: 0.25, absolute: 0.01)
-        case .cpuTime: BaselineTolerance(relative: 0.25, absolute: 0.05)
-        case .throughput: BaselineTolerance(relative: 0.2)
-        case .memory: BaselineTolerance(relative: 0.1, absolute: 2)
+    /// The default tolerance of `metric`: loose on times (shared, loaded machines), tight on
+    /// memory, none on what is deterministic.
+    public func defaultTolerance(for metric: String) -> MetricTolerance {
+        switch self {
+        case .time where metric.contains("p99") || metric.contains("max"): MetricTolerance(relative: 0.5, absolute: 0.05)
+        case .time: MetricTolerance(relative: 0.25, absolute: 0.01)
+        case .cpuTime: MetricTolerance(relative: 0.25, absolute: 0.05)
+        case .throughput: MetricTolerance(relative: 0.2)
+        case .memory: MetricTolerance(relative: 0.1, absolute: 2)
         // The pipeline's allocations are fixed; the Swift runtime's (threads, metadata) vary by a
         // few dozen from run to run.
-        case .allocations: BaselineTolerance(relative: 0.001, absolute: 64)
-        case .exact: BaselineTolerance(relative: 0)
+        case .allocations: MetricTolerance(relative: 0.001, absolute: 64)
+        case .exact: .exact
+        }
+    }
+
+    /// `baseline` as expected on a machine `slowdown` (`cpuSlowdown` for CPU time) times slower.
+    func expected(_ baseline: Double, slowdown: Double, cpuSlowdown: Double) -> Double {
+        switch self {
+        case .time: baseline * slowdown
+        case .cpuTime: baseline * cpuSlowdown
+        case .throughput: baseline / slowdown
+        case .memory, .allocations, .exact: baseline
         }
     }
 }
@@ -144,68 +153,25 @@ public struct BaselineError: Error, Equatable, CustomStringConvertible, Sendable
     public var description: String { message }
 }
 
-/// One metric measured again and set against its baseline.
-public struct BaselineComparison: Sendable, Equatable {
-    public enum Verdict: String, Sendable {
-        case held, improved, regressed
-        /// No value now (e.g. allocations are not counted by this build): not compared.
-        case notCompared = "not compared"
-    }
-
-    public var metric: String
-    public var kind: BaselineKind
-    public var baseline: Double
-    /// The baseline scaled to this machine.
-    public var expected: Double
-    public var measured: Double?
-    /// The worst value that still holds.
-    public var limit: Double
-    public var verdict: Verdict
-
-    /// Compares `measured` with `baseline`; `slowdown` and `cpuSlowdown` say how much slower this
-    /// machine is than the baseline's (`Calibration.slowdown(comparedWith:)`).
+extension MetricComparison {
+    /// `metric` of kind `kind` against its baseline, on a machine `slowdown` (`cpuSlowdown` for CPU
+    /// time) times slower than the baseline's (`Calibration.slowdown(comparedWith:)`).
     public init(
-        metric: String, kind: BaselineKind, baseline: Double, measured: Double?, tolerance: BaselineTolerance, slowdown: Double, cpuSlowdown: Double
+        metric: String, kind: BaselineKind, baseline: Double, measured: Double?, tolerance: MetricTolerance, slowdown: Double, cpuSlowdown: Double
     ) {
-        self.metric = metric
-        self.kind = kind
-        self.baseline = baseline
-        self.measured = measured
-        switch kind {
-        case .time: expected = baseline * slowdown
-        case .cpuTime: expected = baseline * cpuSlowdown
-        case .throughput: expected = baseline / slowdown
-        case .memory, .allocations, .exact: expected = baseline
-        }
-        let slack = expected * tolerance.relative + tolerance.absolute
-        limit = kind == .throughput ? expected - slack : expected + slack
-        guard let measured else {
-            verdict = .notCompared
-            return
-        }
-        switch kind {
-        case .exact:
-            verdict = measured == expected ? .held : .regressed
-        case .throughput:
-            verdict = measured < limit ? .regressed : measured > expected + slack ? .improved : .held
-        case .time, .cpuTime, .memory, .allocations:
-            verdict = measured > limit ? .regressed : measured < expected - slack ? .improved : .held
-        }
+        self.init(
+            metric: metric, direction: kind.direction, baseline: baseline,
+            expected: kind.expected(baseline, slowdown: slowdown, cpuSlowdown: cpuSlowdown), measured: measured, tolerance: tolerance
+        )
     }
 
     /// e.g. `total.events_per_s regressed: baseline 12.3M (10.2M on this machine), measured 8.1M, limit 8.2M`.
-    public var message: String {
-        var text = "\(metric) \(verdict.rawValue): baseline \(Summary.compact(baseline))"
-        if expected != baseline { text += " (\(Summary.compact(expected)) on this machine)" }
-        text += ", measured " + (measured.map(Summary.compact) ?? "nothing")
-        if kind != .exact { text += ", limit \(Summary.compact(limit))" }
-        return text
-    }
+    public var message: String { message(Summary.compact) }
 }
 
 /// The outcome of `baseline check`.
 public struct BaselineReport: Sendable, Equatable {
-    public var comparisons: [BaselineComparison]
+    public var comparisons: [MetricComparison]
     /// How many times slower this machine is than the baseline's (wall clock, CPU).
     public var slowdown: Double
     public var cpuSlowdown: Double
@@ -221,7 +187,7 @@ public struct BaselineReport: Sendable, Equatable {
         self.cpuSlowdown = cpuSlowdown
         comparisons = baseline.metrics.keys.sorted().map { name in
             let (kind, value) = baseline.metrics[name]!
-            return BaselineComparison(
+            return MetricComparison(
                 metric: name, kind: kind, baseline: value, measured: current.metrics[name]?.value,
                 tolerance: Self.tolerance(for: name, kind: kind, overrides: relativeTolerances), slowdown: slowdown, cpuSlowdown: cpuSlowdown
             )
@@ -231,11 +197,11 @@ public struct BaselineReport: Sendable, Equatable {
 
     public var passed: Bool { sameOutputs != false && !comparisons.contains { $0.verdict == .regressed } }
 
-    public var regressions: [BaselineComparison] { comparisons.filter { $0.verdict == .regressed } }
-    public var improvements: [BaselineComparison] { comparisons.filter { $0.verdict == .improved } }
+    public var regressions: [MetricComparison] { comparisons.filter { $0.verdict == .regressed } }
+    public var improvements: [MetricComparison] { comparisons.filter { $0.verdict == .improved } }
 
-    static func tolerance(for metric: String, kind: BaselineKind, overrides: [String: Double]) -> BaselineTolerance {
-        var tolerance = BaselineTolerance.defaults(for: metric, kind: kind)
+    static func tolerance(for metric: String, kind: BaselineKind, overrides: [String: Double]) -> MetricTolerance {
+        var tolerance = kind.defaultTolerance(for: metric)
         let prefixes = overrides.keys.filter { $0.hasSuffix("*") && metric.hasPrefix($0.dropLast()) }
         if let relative = overrides[metric] ?? prefixes.max(by: { $0.count < $1.count }).flatMap({ overrides[$0] }) {
             tolerance.relative = relative

