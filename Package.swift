@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "ProcessMetrics", targets: ["ProcessMetrics"]),
         .library(name: "Harness", targets: ["Harness"]),
+        .library(name: "BenchmarkWorkloads", targets: ["BenchmarkWorkloads"]),
     ],
     traits: [
         .trait(
@@ -68,6 +69,7 @@ let package = Package(
         ),
         .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore"]),
         .target(name: "ParallelWork"),
+        .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets"]),
         .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),
         .target(
             name: "Harness",
@@ -119,7 +121,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PerformanceTests",
-            dependencies: ["ProcessMetrics", "HealthCore", "PaymentsCore"],
+            dependencies: ["ProcessMetrics", "BenchmarkWorkloads", "HealthCore", "PaymentsCore"],
             exclude: ["Baselines"]
         ),
     ],

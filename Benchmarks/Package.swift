@@ -8,6 +8,7 @@ let benchmarkDependencies: [Target.Dependency] = [
     .product(name: "HealthCore", package: "SimHarness"),
     .product(name: "Datasets", package: "SimHarness"),
     .product(name: "PaymentsCore", package: "SimHarness"),
+    .product(name: "BenchmarkWorkloads", package: "SimHarness"),
 ]
 
 let package = Package(

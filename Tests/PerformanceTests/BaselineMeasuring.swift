@@ -1,4 +1,5 @@
 import Foundation
+import BenchmarkWorkloads
 import ProcessMetrics
 import XCTest
 

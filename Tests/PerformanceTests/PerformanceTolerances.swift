@@ -1,4 +1,5 @@
 import Foundation
+import BenchmarkWorkloads
 import ProcessMetrics
 
 /// How far each metric may grow over its baseline (`allowed = baseline × (1 + relative) + absolute`).

@@ -1,6 +1,7 @@
 // Per-event cost of the core algorithms: each iteration feeds one million events, and with
 // `scalingFactor: .mega` the reported times are per event. Thresholds: Benchmarks/Thresholds.
 import Benchmark
+import BenchmarkWorkloads
 import Foundation
 
 let eventsPerIteration = 1_000_000

@@ -2,6 +2,7 @@
 // workload itself holds (`peakMemoryResidentDelta`). Apart from the per-event benchmarks because
 // the memory sampler's own allocations would spoil their malloc counts.
 import Benchmark
+import BenchmarkWorkloads
 import Foundation
 
 let eventsPerIteration = 1_000_000

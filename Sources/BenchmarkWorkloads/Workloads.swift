@@ -1,11 +1,11 @@
-// Fixed, seeded workloads of the core algorithms, shared by the XCTest performance tests and (through
-// a symbolic link) the package-benchmark suite in Benchmarks/, so both measure the same work.
+// Fixed, seeded workloads of the core algorithms, shared by the XCTest performance tests and the
+// package-benchmark suite in Benchmarks/, so both measure the same work.
 import HealthCore
 import PaymentsCore
 
 /// A regression added on purpose to a workload, to show that the performance gates catch it.
 /// Chosen with `SIMHARNESS_INJECT_REGRESSION` (`allocation` or `slowdown`); `none` otherwise.
-enum InjectedRegression: String, Sendable {
+public enum InjectedRegression: String, Sendable {
     case none
     /// One heap allocation (and free) per event.
     case allocation
@@ -14,12 +14,12 @@ enum InjectedRegression: String, Sendable {
     case slowdown
 
     /// The regression named by `SIMHARNESS_INJECT_REGRESSION`.
-    static func fromEnvironment(_ environment: [String: String]) -> InjectedRegression {
+    public static func fromEnvironment(_ environment: [String: String]) -> InjectedRegression {
         environment["SIMHARNESS_INJECT_REGRESSION"].flatMap(InjectedRegression.init(rawValue:)) ?? .none
     }
 
     /// The extra work for the event at `index`; its result feeds the checksum so it cannot be removed.
-    @inline(__always) func perEvent(_ index: Int) -> UInt64 {
+    @inline(__always) public func perEvent(_ index: Int) -> UInt64 {
         switch self {
         case .none:
             return 0
@@ -60,14 +60,14 @@ struct UserSlice: Sendable {
 /// Exactly `events` meals of as many users as it takes, `days` days each (3 to 5 meals a day, some
 /// overlapping; the last user's history is cut short), each user's sorted by `Meal.precedes`, fed
 /// through `FastingAccumulator`.
-struct FastingWorkload: Sendable {
-    static let firstDay: Int64 = 20_000  // 2024-10-04
+public struct FastingWorkload: Sendable {
+    public static let firstDay: Int64 = 20_000  // 2024-10-04
 
     var meals: [Meal] = []
     var users: [UserSlice] = []
     var protocols: [FastingProtocol] = []
 
-    init(events: Int, days: Int, seed: UInt64) {
+    public init(events: Int, days: Int, seed: UInt64) {
         var random = WorkloadRandom(seed: seed)
         meals.reserveCapacity(events + days * 5)
         var user = 0
@@ -96,10 +96,10 @@ struct FastingWorkload: Sendable {
         }
     }
 
-    var eventCount: Int { meals.count }
+    public var eventCount: Int { meals.count }
 
     /// Analyzes every user; returns a checksum of the days and summaries.
-    func run(injecting regression: InjectedRegression) -> UInt64 {
+    public func run(injecting regression: InjectedRegression) -> UInt64 {
         var checksum: UInt64 = 0
         meals.withUnsafeBufferPointer { meals in
             for (index, user) in users.enumerated() {
@@ -120,11 +120,11 @@ struct FastingWorkload: Sendable {
 /// Exactly `events` step samples of as many users as it takes, `days` days each: a watch worn through
 /// the day in 5–15 minute samples with gaps, and a phone reporting overlapping 30–90 minute samples,
 /// each user's sorted by `StepSample.precedes`, fed through `StepAccumulator`.
-struct StepWorkload: Sendable {
+public struct StepWorkload: Sendable {
     var samples: [StepSample] = []
     var users: [UserSlice] = []
 
-    init(events: Int, days: Int, seed: UInt64) {
+    public init(events: Int, days: Int, seed: UInt64) {
         var random = WorkloadRandom(seed: seed)
         var daySamples: [StepSample] = []
         samples.reserveCapacity(events + days * 100)
@@ -156,10 +156,10 @@ struct StepWorkload: Sendable {
         }
     }
 
-    var eventCount: Int { samples.count }
+    public var eventCount: Int { samples.count }
 
     /// Aggregates every user; returns a checksum of the daily totals.
-    func run(injecting regression: InjectedRegression) -> UInt64 {
+    public func run(injecting regression: InjectedRegression) -> UInt64 {
         var checksum: UInt64 = 0
         samples.withUnsafeBufferPointer { samples in
             for user in users {
@@ -179,11 +179,11 @@ struct StepWorkload: Sendable {
 /// approves at once, some declined, timed out, lost or failing every attempt, client retries (same
 /// key and values), idempotency conflicts and refunds of earlier charges. Fed through one
 /// `PaymentProcessor`, restarted for each user.
-struct PaymentWorkload: Sendable {
+public struct PaymentWorkload: Sendable {
     var payments: [PaymentRequest] = []
     var users: [Range<Int>] = []
 
-    init(events: Int, perUser: Int, seed: UInt64) {
+    public init(events: Int, perUser: Int, seed: UInt64) {
         var random = WorkloadRandom(seed: seed)
         let scripts: [GatewayScript] = [
             GatewayScript([.declined]), GatewayScript([.timedOut, .approved]), GatewayScript([.lost]),
@@ -223,10 +223,10 @@ struct PaymentWorkload: Sendable {
         }
     }
 
-    var eventCount: Int { payments.count }
+    public var eventCount: Int { payments.count }
 
     /// Processes every user's payments; returns a checksum of the outcomes.
-    func run(injecting regression: InjectedRegression) -> UInt64 {
+    public func run(injecting regression: InjectedRegression) -> UInt64 {
         var processor = PaymentProcessor(seed: 7)
         var checksum: UInt64 = 0
         payments.withUnsafeBufferPointer { payments in

@@ -6,12 +6,12 @@ import PaymentsCore
 
 /// `lines` valid meal lines of `users` numbered users (`u000000`…), as `simharness generate` and
 /// the polars comparison's dataset write them, and the directory that resolves their users.
-struct MealRowsWorkload: Sendable {
-    let text: [UInt8]
-    let users: UserDirectory
-    let lines: Int
+public struct MealRowsWorkload: Sendable {
+    public let text: [UInt8]
+    public let users: UserDirectory
+    public let lines: Int
 
-    init(lines: Int, users userCount: Int, seed: UInt64) {
+    public init(lines: Int, users userCount: Int, seed: UInt64) {
         users = UserDirectory(profiles: (0..<userCount).map {
             UserProfile(id: Self.userId($0), utcOffsetMinutes: 0, fastingProtocol: .sixteenEight, sex: .female, age: 40,
                         weightKg: 60, heightCm: 165, activity: .light)
@@ -34,7 +34,7 @@ struct MealRowsWorkload: Sendable {
     static func userId(_ n: Int) -> String { "u" + String(String(n + 1_000_000).dropFirst()) }
 
     /// Reads every line; returns a checksum of the candidates (and stops on a line the fast path declines).
-    func run(injecting regression: InjectedRegression) -> UInt64 {
+    public func run(injecting regression: InjectedRegression) -> UInt64 {
         text.withUnsafeBufferPointer { bytes in
             var checksum: UInt64 = 0
             var position = 0

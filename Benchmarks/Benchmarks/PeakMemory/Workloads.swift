@@ -1,1 +1,0 @@
-../../../Tests/PerformanceTests/Workloads.swift
