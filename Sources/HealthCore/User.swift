@@ -5,8 +5,8 @@ public enum FastingProtocol: UInt8, CaseIterable, Sendable {
     /// The spelling used in dataset files.
     public var name: String { spelling.description }
 
-    /// `name` as a literal, which bytes are compared with.
-    @usableFromInline var spelling: StaticString {
+    /// The spelling used in dataset files, as a literal.
+    public var spelling: StaticString {
         switch self {
         case .sixteenEight: "16:8"
         case .eighteenSix: "18:6"
@@ -21,19 +21,6 @@ public enum FastingProtocol: UInt8, CaseIterable, Sendable {
         self = match
     }
 
-    /// The protocol spelled by the UTF-8 `bytes` of a file field, as `init(name:)` reads that
-    /// text, without making a `String` of it.
-    @inlinable @inline(__always) public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        var value: UInt8 = 0
-        while let candidate = Self(rawValue: value) {
-            if bytes.spells(candidate.spelling) {
-                self = candidate
-                return
-            }
-            value += 1
-        }
-        return nil
-    }
 
     /// The longest compliant eating window in seconds, or `nil` for `none` (not evaluated).
     @inlinable public var windowLimitSeconds: Int64? {
@@ -52,18 +39,6 @@ public enum ActivityLevel: String, CaseIterable, Sendable {
     case sedentary, light, moderate, active
     case veryActive = "very_active"
 
-    /// The level whose raw value is the UTF-8 `bytes` of a file field, as `init(rawValue:)` reads
-    /// that text, without making a `String` of it.
-    @inlinable @inline(__always) public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        switch bytes.count {
-        case 5 where bytes.spells("light"): self = .light
-        case 6 where bytes.spells("active"): self = .active
-        case 8 where bytes.spells("moderate"): self = .moderate
-        case 9 where bytes.spells("sedentary"): self = .sedentary
-        case 11 where bytes.spells("very_active"): self = .veryActive
-        default: return nil
-        }
-    }
 
     public var multiplier: Double {
         switch self {
@@ -79,28 +54,6 @@ public enum ActivityLevel: String, CaseIterable, Sendable {
 public enum Sex: String, CaseIterable, Sendable {
     case male, female
 
-    /// The sex whose raw value is the UTF-8 `bytes` of a file field, as `init(rawValue:)` reads
-    /// that text, without making a `String` of it.
-    @inlinable @inline(__always) public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        if bytes.spells("male") {
-            self = .male
-        } else if bytes.spells("female") {
-            self = .female
-        } else {
-            return nil
-        }
-    }
-}
-
-extension UnsafeBufferPointer<UInt8> {
-    /// Whether these bytes are exactly those of `literal`. For the ASCII spellings of this file,
-    /// the same answer as comparing `String`s: no other text is canonically equivalent to them.
-    @inlinable @inline(__always) func spells(_ literal: StaticString) -> Bool {
-        guard count == literal.utf8CodeUnitCount else { return false }
-        let spelling = literal.utf8Start
-        for i in 0..<count where self[i] != spelling[i] { return false }
-        return true
-    }
 }
 
 /// A user of `users.csv` with the fields the algorithms need.

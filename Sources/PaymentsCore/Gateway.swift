@@ -18,16 +18,6 @@ public enum GatewayResponse: UInt8, CaseIterable, Sendable {
         }
     }
 
-    public init?(token: UInt8) {
-        switch token {
-        case UInt8(ascii: "A"): self = .approved
-        case UInt8(ascii: "D"): self = .declined
-        case UInt8(ascii: "T"): self = .timedOut
-        case UInt8(ascii: "L"): self = .lost
-        default: return nil
-        }
-    }
-
     /// Whether the gateway did what was asked.
     public var acted: Bool { self == .approved || self == .lost }
 }
@@ -44,21 +34,6 @@ public struct GatewayScript: Hashable, Sendable {
 
     public init(_ responses: [GatewayResponse]) {
         for response in responses { append(response) }
-    }
-
-    /// Parses `A;T;L` from UTF-8 bytes; `nil` for an empty script or an unknown token.
-    public init?(bytes: UnsafeBufferPointer<UInt8>) {
-        var expectToken = true
-        for byte in bytes {
-            if expectToken {
-                guard let response = GatewayResponse(token: byte) else { return nil }
-                append(response)
-            } else if byte != UInt8(ascii: ";") {
-                return nil
-            }
-            expectToken.toggle()
-        }
-        if count == 0 || expectToken { return nil }
     }
 
     public mutating func append(_ response: GatewayResponse) {

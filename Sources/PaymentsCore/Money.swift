@@ -45,25 +45,6 @@ public enum Currency: UInt8, CaseIterable, Sendable {
         self = match
     }
 
-    /// Case-sensitive lookup of a code given as UTF-8 bytes.
-    @inlinable public init?(codeBytes b: UnsafeBufferPointer<UInt8>) {
-        guard b.count == 3 else { return nil }
-        switch UInt32(b[0]) << 16 | UInt32(b[1]) << 8 | UInt32(b[2]) {
-        case 0x555344: self = .usd
-        case 0x455552: self = .eur
-        case 0x474250: self = .gbp
-        case 0x434846: self = .chf
-        case 0x434144: self = .cad
-        case 0x415544: self = .aud
-        case 0x53454B: self = .sek
-        case 0x494E52: self = .inr
-        case 0x42524C: self = .brl
-        case 0x4A5059: self = .jpy
-        case 0x4B5744: self = .kwd
-        case 0x424844: self = .bhd
-        default: return nil
-        }
-    }
 }
 
 /// Whether a payment takes money (`charge`) or returns it (`refund`).

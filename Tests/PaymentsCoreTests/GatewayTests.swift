@@ -16,12 +16,6 @@ struct GatewayTests {
     func response(sut: GatewayResponse, token: Character, acted: Bool) {
         #expect(sut.token == token)
         #expect(sut.acted == acted)
-        #expect(GatewayResponse(token: token.asciiValue!) == sut)
-    }
-
-    @Test("unknown tokens are not responses", arguments: ["a", "X", ";", " ", "0"] as [Character])
-    func unknownToken(token: Character) {
-        #expect(GatewayResponse(token: token.asciiValue!) == nil)
     }
 
     @Test(

@@ -3,8 +3,12 @@ import PaymentsCore
 extension GatewayScript {
     /// Parses a script written as in `payments.csv` (`T;L;D`); `nil` when it is not a valid script.
     public static func parsing(_ text: String) -> GatewayScript? {
-        var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBufferPointer { GatewayScript(bytes: UnsafeBufferPointer($0)) }
+        var responses: [GatewayResponse] = []
+        for token in text.split(separator: ";", omittingEmptySubsequences: false) {
+            guard token.count == 1, let response = GatewayResponse.allCases.first(where: { $0.token == token.first }) else { return nil }
+            responses.append(response)
+        }
+        return GatewayScript(responses)
     }
 }
 

@@ -12,7 +12,7 @@ extension CanonicalRows {
         let limit = base + end
         guard let id = F.shortId(&p, limit),
               let offset = F.signedInteger(&p, limit), UserProfile.utcOffsetRange.contains(offset),
-              let proto = F.field(&p, limit).flatMap(FastingProtocol.init(utf8:)),
+              let proto = F.field(&p, limit).flatMap(FastingProtocol.init(field:)),
               let sex = F.field(&p, limit),
               let age = F.integer(&p, limit),
               let weight = F.count(&p, limit), F.skip(UInt8(ascii: ","), &p, limit),
@@ -22,8 +22,8 @@ extension CanonicalRows {
         else { return nil }
         let profile = UserProfile(
             id: String(decoding: UnsafeBufferPointer(start: base + start, count: id.count), as: UTF8.self),
-            utcOffsetMinutes: Int32(offset), fastingProtocol: proto, sex: Sex(utf8: sex), age: Int(age),
-            weightKg: weight, heightCm: height, activity: ActivityLevel(utf8: activity)
+            utcOffsetMinutes: Int32(offset), fastingProtocol: proto, sex: Sex(field: sex), age: Int(age),
+            weightKg: weight, heightCm: height, activity: ActivityLevel(field: activity)
         )
         return (profile, id.count, lineEnd)
     }

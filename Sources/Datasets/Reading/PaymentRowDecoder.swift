@@ -52,10 +52,10 @@ public struct PaymentRowDecoder {
         let kind: PaymentKind? = FieldParsing.equal(f[C.kind], Self.charge.withUnsafeBufferPointer { $0 }) ? .charge
             : FieldParsing.equal(f[C.kind], Self.refund.withUnsafeBufferPointer { $0 }) ? .refund : nil
         let createdAt = FieldParsing.int64(f[C.createdAt])
-        let script = GatewayScript(bytes: f[C.gateway])
+        let script = GatewayScript(field: f[C.gateway])
         let request = PaymentRequest(
             id: id, key: keys.intern(keyField).id, keyLength: FieldParsing.scalarCount(keyField), kind: kind ?? .charge,
-            amountMinor: FieldParsing.int64(f[C.amount]), currency: Currency(codeBytes: f[C.currency]),
+            amountMinor: FieldParsing.int64(f[C.amount]), currency: Currency(field: f[C.currency]),
             createdAt: createdAt ?? 0, refundOf: refundOf, script: script ?? GatewayScript([.approved])
         )
         var row = DecodedPayment(request: request, user: user, rejection: nil, column: -1, line: line)

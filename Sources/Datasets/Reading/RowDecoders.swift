@@ -87,14 +87,14 @@ public enum RowDecoders {
         guard let offset = FieldParsing.int64(f[C.offset]), UserProfile.utcOffsetRange.contains(offset) else {
             return .failure(MalformedColumn(C.offset))
         }
-        guard let proto = FastingProtocol(utf8: f[C.proto]) else { return .failure(MalformedColumn(C.proto)) }
+        guard let proto = FastingProtocol(field: f[C.proto]) else { return .failure(MalformedColumn(C.proto)) }
         guard let age = FieldParsing.int64(f[C.age]), let ageValue = Int(exactly: age) else { return .failure(MalformedColumn(C.age)) }
         guard let weight = FieldParsing.decimal(f[C.weight]) else { return .failure(MalformedColumn(C.weight)) }
         guard let height = FieldParsing.decimal(f[C.height]) else { return .failure(MalformedColumn(C.height)) }
         return .success(UserProfile(
             id: String(decoding: f[C.id], as: UTF8.self), utcOffsetMinutes: Int32(offset), fastingProtocol: proto,
-            sex: Sex(utf8: f[C.sex]), age: ageValue, weightKg: weight, heightCm: height,
-            activity: ActivityLevel(utf8: f[C.activity])
+            sex: Sex(field: f[C.sex]), age: ageValue, weightKg: weight, heightCm: height,
+            activity: ActivityLevel(field: f[C.activity])
         ))
     }
 
