@@ -1,40 +1,30 @@
 /// Processes one user's payments in `(created_at, payment_id)` order (SPEC §4): validation,
 /// idempotency, refund checks, the gateway with retries and reconciliation, and the ledger.
-/// Call `startUser()` before each user; the processor keeps its storage from user to user.
-public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGenerator, Clock: SimulatedClock> {
+/// Call `startUser()` before each user. What it remembers lives in its `store`; the gateway, the
+/// backoff jitter and the clock come in too, so one processor serves `analyze`, `run` and a
+/// service with a durable store alike.
+public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGenerator, Clock: SimulatedClock, Store: PaymentStore> {
     public let policy: RetryPolicy
     public private(set) var gateway: Gateway
-    public private(set) var ledger = UserLedger()
     public private(set) var clock: Clock
+    public private(set) var store: Store
     private var random: Random
-    private var recordedKeys: [UInt32: Fingerprint] = [:]
-    private var capturedCharges: [UInt32: CapturedCharge] = [:]
 
-    private struct Fingerprint: Equatable {
-        var kind: PaymentKind
-        var amountMinor: Int64
-        var currency: Currency
-        var refundOf: UInt32?
-    }
-
-    private struct CapturedCharge {
-        var amountMinor: Int64
-        var currency: Currency
-        var refundedMinor: Int64
-    }
-
-    public init(policy: RetryPolicy, gateway: Gateway, random: Random, clock: Clock) {
+    /// A processor over `store`, calling `gateway`, backing off by `random` on `clock`.
+    public init(policy: RetryPolicy, gateway: Gateway, random: Random, clock: Clock, store: Store) {
         self.policy = policy
         self.gateway = gateway
         self.random = random
         self.clock = clock
+        self.store = store
     }
+
+    /// The user's ledger.
+    public var ledger: UserLedger { store.ledger }
 
     /// Forgets the previous user's keys, charges and ledger.
     public mutating func startUser() {
-        recordedKeys.removeAll(keepingCapacity: true)
-        capturedCharges.removeAll(keepingCapacity: true)
-        ledger.reset()
+        store.startUser()
         gateway.reset()
     }
 
@@ -45,14 +35,14 @@ public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGene
         guard let amount = payment.amountMinor, amount > 0 else { return .rejected(.invalidAmount) }
         if amount > currency.limitMinor { return .rejected(.overLimit) }
 
-        let fingerprint = Fingerprint(kind: payment.kind, amountMinor: amount, currency: currency, refundOf: payment.refundOf)
-        if let recorded = recordedKeys[payment.key] {
+        let fingerprint = PaymentFingerprint(kind: payment.kind, amountMinor: amount, currency: currency, refundOf: payment.refundOf)
+        if let recorded = store.fingerprint(ofKey: payment.key) {
             return recorded == fingerprint ? PaymentOutcome(state: .deduplicated) : .rejected(.idempotencyConflict)
         }
-        recordedKeys[payment.key] = fingerprint
+        store.record(key: payment.key, fingerprint)
 
         if payment.kind == .refund {
-            guard let target = payment.refundOf, let charge = capturedCharges[target] else { return .rejected(.unknownCharge) }
+            guard let target = payment.refundOf, let charge = store.capturedCharge(target) else { return .rejected(.unknownCharge) }
             if charge.currency != currency { return .rejected(.currencyMismatch) }
             if charge.refundedMinor + amount > charge.amountMinor { return .rejected(.refundExceeds) }
         }
@@ -63,12 +53,10 @@ public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGene
         }
         switch payment.kind {
         case .charge:
-            ledger.capture(amount, in: currency)
-            capturedCharges[payment.id] = CapturedCharge(amountMinor: amount, currency: currency, refundedMinor: 0)
+            store.capture(charge: payment.id, amountMinor: amount, currency: currency)
             return PaymentOutcome(state: .captured, attempts: attempts, latencyMillis: latency)
         case .refund:
-            ledger.refund(amount, in: currency)
-            capturedCharges[payment.refundOf!]!.refundedMinor += amount
+            store.refund(of: payment.refundOf!, amountMinor: amount, currency: currency)
             return PaymentOutcome(state: .refunded, attempts: attempts, latencyMillis: latency)
         }
     }
@@ -95,8 +83,16 @@ public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGene
     }
 }
 
-extension PaymentProcessor where Gateway == ScriptedGateway, Random == SplitMix64, Clock == ManualClock {
-    /// The processor of SPEC §4 with the scripted gateway, seeded jitter and a manual clock.
+extension PaymentProcessor where Store == InMemoryPaymentStore {
+    /// A processor that keeps its state in memory.
+    public init(policy: RetryPolicy, gateway: Gateway, random: Random, clock: Clock) {
+        self.init(policy: policy, gateway: gateway, random: random, clock: clock, store: InMemoryPaymentStore())
+    }
+}
+
+extension PaymentProcessor where Gateway == ScriptedGateway, Random == SplitMix64, Clock == ManualClock, Store == InMemoryPaymentStore {
+    /// The processor of SPEC §4 with the scripted gateway, seeded jitter, a manual clock and its
+    /// state in memory.
     public init(policy: RetryPolicy = RetryPolicy(), seed: UInt64 = 0) {
         self.init(policy: policy, gateway: ScriptedGateway(), random: SplitMix64(seed: seed), clock: ManualClock())
     }

@@ -14,7 +14,7 @@ public final class UserKernel {
     /// Mixed with the user index to seed each user's backoff jitter .
     public let jitterSeed: UInt64
     private let jitter = JitterSource()
-    private var processor: PaymentProcessor<ScriptedGateway, UserJitter, ManualClock>
+    private var processor: PaymentProcessor<ScriptedGateway, UserJitter, ManualClock, InMemoryPaymentStore>
     private var order: [PaymentOrderKey] = []
     private var history: [(request: PaymentRequest, outcome: PaymentOutcome?)] = []
 

@@ -26,7 +26,7 @@ struct OutcomeRow: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The processor of SPEC §4 with a spy on the scripted gateway.
-typealias SpiedProcessor = PaymentProcessor<SpyGateway<ScriptedGateway>, SplitMix64, ManualClock>
+typealias SpiedProcessor = PaymentProcessor<SpyGateway<ScriptedGateway>, SplitMix64, ManualClock, InMemoryPaymentStore>
 
 /// A processor whose gateway is a spy (a class: `sut.gateway` shows what it saw).
 func makeSpiedProcessor(maxAttempts: Int = RetryPolicy.defaultMaxAttempts) -> SpiedProcessor {

@@ -1,0 +1,83 @@
+/// What the processor remembers of one user's payments (SPEC §4 steps 2–4): the idempotency keys
+/// and what they were first used for, the captured charges and what was refunded of them, and the
+/// ledger. Each mutating call is one state change, so a durable store can make each one a
+/// transaction of its own; the processor records a key before it calls the gateway.
+public protocol PaymentStore {
+    /// Forgets the previous user's keys, charges and ledger.
+    mutating func startUser()
+    /// What `key` was first used for, nil when the user never used it.
+    func fingerprint(ofKey key: UInt32) -> PaymentFingerprint?
+    /// Takes `key` for `fingerprint` (a key is taken once a payment passes validation).
+    mutating func record(key: UInt32, _ fingerprint: PaymentFingerprint)
+    /// The captured charge with interned id `charge`, nil when there is none.
+    func capturedCharge(_ charge: UInt32) -> CapturedCharge?
+    /// Books a captured charge: in the ledger and as a charge that refunds may name.
+    mutating func capture(charge: UInt32, amountMinor: Int64, currency: Currency)
+    /// Books a refund of `charge`: in the ledger and against the charge.
+    mutating func refund(of charge: UInt32, amountMinor: Int64, currency: Currency)
+    /// The user's ledger.
+    var ledger: UserLedger { get }
+}
+
+/// What an idempotency key was first used for: a retry must match it (SPEC §4 step 2).
+public struct PaymentFingerprint: Hashable, Sendable {
+    public var kind: PaymentKind
+    public var amountMinor: Int64
+    public var currency: Currency
+    public var refundOf: UInt32?
+
+    /// The fingerprint of a payment.
+    public init(kind: PaymentKind, amountMinor: Int64, currency: Currency, refundOf: UInt32?) {
+        self.kind = kind
+        self.amountMinor = amountMinor
+        self.currency = currency
+        self.refundOf = refundOf
+    }
+}
+
+/// A charge that ended `captured`, and how much of it was refunded.
+public struct CapturedCharge: Hashable, Sendable {
+    public var amountMinor: Int64
+    public var currency: Currency
+    public var refundedMinor: Int64
+
+    /// A captured charge.
+    public init(amountMinor: Int64, currency: Currency, refundedMinor: Int64 = 0) {
+        self.amountMinor = amountMinor
+        self.currency = currency
+        self.refundedMinor = refundedMinor
+    }
+}
+
+/// The store `analyze` and `run` use: one user's state in memory, its storage kept from user to
+/// user.
+public struct InMemoryPaymentStore: PaymentStore, Sendable {
+    @usableFromInline var keys: [UInt32: PaymentFingerprint] = [:]
+    @usableFromInline var charges: [UInt32: CapturedCharge] = [:]
+    public private(set) var ledger = UserLedger()
+
+    /// An empty store.
+    public init() {}
+
+    public mutating func startUser() {
+        keys.removeAll(keepingCapacity: true)
+        charges.removeAll(keepingCapacity: true)
+        ledger.reset()
+    }
+
+    @inlinable public func fingerprint(ofKey key: UInt32) -> PaymentFingerprint? { keys[key] }
+
+    @inlinable public mutating func record(key: UInt32, _ fingerprint: PaymentFingerprint) { keys[key] = fingerprint }
+
+    @inlinable public func capturedCharge(_ charge: UInt32) -> CapturedCharge? { charges[charge] }
+
+    public mutating func capture(charge: UInt32, amountMinor: Int64, currency: Currency) {
+        ledger.capture(amountMinor, in: currency)
+        charges[charge] = CapturedCharge(amountMinor: amountMinor, currency: currency)
+    }
+
+    public mutating func refund(of charge: UInt32, amountMinor: Int64, currency: Currency) {
+        ledger.refund(amountMinor, in: currency)
+        charges[charge]?.refundedMinor += amountMinor
+    }
+}
