@@ -2,10 +2,8 @@ import Analysis
 import ArgumentParser
 import Datasets
 import ProcessMetrics
+import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct AnalyzeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,30 +24,24 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Option(help: "Directory to write the output files to (created if missing).")
     var out: String
 
-    @Option(help: "Shortest gap between eating episodes that counts as a fast, in seconds.")
-    var minFast: Int64 = 10_800
+    @Option(help: "Shortest gap between eating episodes that counts as a fast, in seconds.", transform: OptionValue.integer(in: 0...Int(Int32.max)))
+    var minFast = 10_800
 
-    @Option(help: "Gateway attempts per payment (1...32).")
-    var maxAttempts: Int = 3
+    @Option(help: "Gateway attempts per payment (1...32).", transform: OptionValue.integer(in: 1...32))
+    var maxAttempts = 3
 
-    @Option(help: "Child tasks that parse and analyze at once (default: the number of cores).")
-    var tasks: Int = Cores.count
+    @Option(help: "Child tasks that parse and analyze at once (default: the number of cores).", transform: OptionValue.tasks)
+    var tasks = Cores.count
 
     @Flag(help: "Print each stage's time, peak resident memory and CPU time to stderr.")
     var verbose = false
-
-    func validate() throws {
-        guard minFast >= 0 else { throw ValidationError("--min-fast must be >= 0") }
-        guard (1...32).contains(maxAttempts) else { throw ValidationError("--max-attempts must be in 1...32") }
-        guard tasks >= 1 else { throw ValidationError("--tasks must be >= 1") }
-    }
 
     func run() async throws {
         MemoryTuning.apply()
         let clock = ContinuousClock()
         let started = clock.now
         do {
-            var options = AnalysisOptions(minimumFastSeconds: minFast, maxAttempts: maxAttempts, tasks: tasks)
+            var options = AnalysisOptions(minimumFastSeconds: Int64(minFast), maxAttempts: maxAttempts, tasks: tasks)
             if verbose { options.onStage = StageLog().record }
             let totals = try await DatasetAnalyzer.run(input: input, output: out, options: options)
             let seconds = (clock.now - started) / .milliseconds(1) / 1000
@@ -57,11 +49,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
             let rejected = totals.files.values.reduce(0) { $0 + $1.rejectedCount }
             print("analyzed \(read) rows (\(rejected) rejected) in \(String(format3: seconds)) s; results in \(out)")
         } catch let refusal as InputRefusal {
-            Diagnostics.error("input refused: \(refusal)")
-            throw ExitCode(2)
+            throw failure("analyze", "input refused: \(refusal)", status: 2)
         } catch {
-            Diagnostics.error("\(error)")
-            throw ExitCode(1)
+            throw failure("analyze", "\(error)", status: 1)
         }
     }
 }
@@ -80,24 +70,12 @@ final class StageLog: Sendable {
         }
         let usage = ResourceUsage.current()
         let peak = ResidentMemory.current()?.peakBytes ?? usage.maxResidentBytes
-        Diagnostics.error(
-            "\(stage): \(Self.seconds(took)) s (at \(Self.seconds(now - start)) s), peak RSS \(peak >> 20) MB, " +
-                "CPU \(String(format3: usage.userCPU.seconds)) s user + \(String(format3: usage.systemCPU.seconds)) s system"
-        )
+        FileHandle.standardError.write(Data((
+            "simharness analyze: \(stage): \(Self.seconds(took)) s (at \(Self.seconds(now - start)) s), peak RSS \(peak >> 20) MB, " +
+                "CPU \(String(format3: usage.userCPU.seconds)) s user + \(String(format3: usage.systemCPU.seconds)) s system\n").utf8))
     }
 
     private static func seconds(_ duration: Duration) -> String { String(format3: Double(duration / .microseconds(1)) / 1e6) }
-}
-
-enum Cores {
-    static var count: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
-}
-
-enum Diagnostics {
-    static func error(_ message: String) {
-        var line = "simharness: \(message)\n"
-        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    }
 }
 
 extension String {

@@ -10,7 +10,7 @@ struct BaselineCommand: AsyncParsableCommand {
             Both run one fixed-volume pass of the scenario's users × days several times and keep the medians, with \
             the machine's description and a calibration score, so that times recorded on one machine are scaled \
             to another. Exit status: 0 recorded / no regression (improvements are reported, never failures), \
-            1 regression, 2 invalid scenario, option or baseline file, 3 internal error, 130 interrupted.
+            1 regression, 2 invalid scenario or baseline file, 3 internal error, 130 interrupted, 64 usage error.
             """,
         subcommands: [BaselineRecordCommand.self, BaselineCheckCommand.self]
     )
@@ -21,18 +21,17 @@ struct BaselineRecordCommand: AsyncParsableCommand {
 
     @OptionGroup var workload: RunWorkloadArguments
 
-    @Option(help: "Runs to take the medians of.")
-    var repetitions = "5"
+    @Option(help: "Runs to take the medians of.", transform: OptionValue.integer(in: 1...1000))
+    var repetitions = 5
 
     @Option(help: "The baseline file (default: Baselines/<scenario>.json).")
     var file: String?
 
     func run() async throws {
         let (plan, options): (RunPlan, RunOptions)
-        let count: Int
+        let count = repetitions
         do {
             (plan, options) = try workload.resolve()
-            count = try OptionValues.integer(repetitions, "--repetitions", 1...1000)
         } catch let error as InvalidInput {
             throw failure("baseline record", error.message, status: HarnessExit.invalidInput)
         }
@@ -60,23 +59,30 @@ struct BaselineCheckCommand: AsyncParsableCommand {
 
     @OptionGroup var workload: RunWorkloadArguments
 
-    @Option(help: "Runs to take the medians of.")
-    var repetitions = "3"
+    @Option(help: "Runs to take the medians of.", transform: OptionValue.integer(in: 1...1000))
+    var repetitions = 3
 
     @Option(help: "The baseline file (default: Baselines/<scenario>.json).")
     var file: String?
 
-    @Option(help: "A relative tolerance as METRIC=FRACTION (METRIC may end in *), e.g. total.events_per_s=0.1; repeatable.")
-    var tolerance: [String] = []
+    @Option(help: "A relative tolerance as METRIC=FRACTION (METRIC may end in *), e.g. total.events_per_s=0.1; repeatable.",
+            transform: BaselineCheckCommand.tolerance)
+    var tolerance: [(metric: String, fraction: Double)] = []
+
+    /// `METRIC=FRACTION`.
+    @Sendable static func tolerance(_ text: String) throws -> (metric: String, fraction: Double) {
+        let parts = text.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, let value = Double(parts[1]), value >= 0 else { throw ValidationError("must be METRIC=FRACTION, not '\(text)'") }
+        return (String(parts[0]), value)
+    }
 
     func run() async throws {
         var (plan, options): (RunPlan, RunOptions)
-        let count: Int
+        let count = repetitions
         let baseline: BaselineMeasurement
         var tolerances: [String: Double] = [:]
         do {
             (plan, options) = try workload.resolve()
-            count = try OptionValues.integer(repetitions, "--repetitions", 1...1000)
             let path = file ?? "Baselines/\(plan.scenario.name).json"
             guard let data = FileManager.default.contents(atPath: path) else { throw InvalidInput(message: "cannot read the baseline \(path)") }
             do { baseline = try BaselineJSON.decode(data) } catch { throw InvalidInput(message: "\(path): \(error.message)") }
@@ -91,13 +97,7 @@ struct BaselineCheckCommand: AsyncParsableCommand {
             plan.scenario.days = baseline.days
             options.seed = baseline.seed
             options.tasks = baseline.tasks
-            for entry in tolerance {
-                let parts = entry.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, let value = Double(parts[1]), value >= 0 else {
-                    throw InvalidInput(message: "--tolerance must be METRIC=FRACTION, not '\(entry)'")
-                }
-                tolerances[String(parts[0])] = value
-            }
+            for (metric, fraction) in tolerance { tolerances[metric] = fraction }
         } catch let error as InvalidInput {
             throw failure("baseline check", error.message, status: HarnessExit.invalidInput)
         }
@@ -107,9 +107,9 @@ struct BaselineCheckCommand: AsyncParsableCommand {
         if !report.passed { throw ExitCode(HarnessExit.failed) }
     }
 
-    private func match<T: Equatable & LosslessStringConvertible>(_ given: String?, _ recorded: T, _ name: String) throws {
+    private func match<T: Equatable>(_ given: T?, _ recorded: T, _ name: String) throws {
         guard let given else { return }
-        guard T(given) == recorded else { throw InvalidInput(message: "\(name) \(given) differs from the baseline's \(recorded)") }
+        guard given == recorded else { throw InvalidInput(message: "\(name) \(given) differs from the baseline's \(recorded)") }
     }
 }
 

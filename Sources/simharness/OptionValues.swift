@@ -1,34 +1,46 @@
+import Foundation
+import ArgumentParser
 import Simulation
 
-/// Parsing of option values shared by `generate`, `run` and `baseline`; a bad value is an
-/// `InvalidInput` (exit status 2) that names the option.
-enum OptionValues {
-    /// An integer option within `range`.
-    static func integer(_ text: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
-        guard let value = Int(text), range.contains(value) else {
-            throw InvalidInput(message: "\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+/// The typed option values of every command: a bad value is a usage error (exit status 64) that
+/// says what is allowed, the same way in `analyze`, `generate`, `run` and `baseline`.
+enum OptionValue {
+    /// An integer in `range`.
+    static func integer(in range: ClosedRange<Int>) -> @Sendable (String) throws -> Int {
+        { text in
+            guard let value = Int(text), range.contains(value) else {
+                throw ValidationError("must be an integer in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+            }
+            return value
         }
-        return value
     }
 
+    /// Degrees of parallelism (`--tasks`).
+    static let tasks = integer(in: 1...1024)
+
     /// `--seed`: any unsigned 64-bit integer.
-    static func seed(_ text: String) throws -> UInt64 {
-        guard let value = UInt64(text) else { throw InvalidInput(message: "--seed must be an integer in 0...\(UInt64.max), not '\(text)'") }
+    @Sendable static func seed(_ text: String) throws -> UInt64 {
+        guard let value = UInt64(text) else { throw ValidationError("must be an integer in 0...\(UInt64.max), not '\(text)'") }
         return value
     }
 
     /// `--shard k/n` with `0 <= k < n`.
-    static func shard(_ text: String) throws -> (index: Int, count: Int) {
+    @Sendable static func shard(_ text: String) throws -> Shard {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(k) else {
-            throw InvalidInput(message: "--shard must be k/n with 0 <= k < n, not '\(text)'")
+            throw ValidationError("must be k/n with 0 <= k < n, not '\(text)'")
         }
-        return (k, n)
+        return Shard(index: k, count: n)
     }
+}
 
-    /// Applies `--users` and `--days` to a scenario.
-    static func override(_ scenario: inout Scenario, users: String?, days: String?) throws {
-        if let users { scenario.users = try integer(users, "--users", 1...Scenario.maximumUsers) }
-        if let days { scenario.days = try integer(days, "--days", 1...Scenario.maximumDays) }
-    }
+/// Shard `index` of `count`: the users with `index mod count == index`.
+struct Shard: Sendable {
+    var index = 0
+    var count = 1
+}
+
+/// The degree of parallelism when none is given: the number of cores.
+enum Cores {
+    static var count: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }

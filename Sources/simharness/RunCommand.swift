@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Harness
+import ProcessMetrics
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,8 +10,8 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             The scenario's load: section sets the load model (fixed volume, duration, arrival rate, ramping, soak) and \
             its thresholds: section the pass/fail rules; without --scenario, runs the embedded smoke scenario (about 10 s). \
-            Exit status: 0 every threshold held, 1 a threshold failed (or aborted the run), 2 invalid scenario or option \
-            value, 3 internal error, 130 interrupted (Ctrl-C; the summary covers what was done), 64 command-line syntax error.
+            Exit status: 0 every threshold held, 1 a threshold failed (or aborted the run), 2 invalid scenario, \
+            3 internal error, 130 interrupted (Ctrl-C; the summary covers what was done), 64 usage error (an option or its value).
             """
     )
 
@@ -34,7 +35,7 @@ struct RunCommand: AsyncParsableCommand {
         options.outputDirectory = out
         options.timing = timing
         options.rssSampleInterval = .seconds(1)
-        let progress = RunProgressLine(enabled: isatty(STDERR_FILENO) == 1)
+        let progress = ProgressLine(unit: "events")
         if progress.enabled { options.onProgress = { progress.show($0) } }
         let runOptions = options
         let result: RunResult
@@ -61,5 +62,17 @@ struct RunCommand: AsyncParsableCommand {
         }
         if result.status == .cancelled { throw ExitCode(HarnessExit.interrupted) }
         if !result.passed { throw ExitCode(HarnessExit.failed) }
+    }
+}
+
+extension ProgressLine {
+    /// Shows how far a run is: by time for a timed load, by users for a fixed one.
+    func show(_ progress: RunProgress) {
+        let share = if let limit = progress.timeLimit {
+            progress.elapsed.seconds / max(limit.seconds, 1e-9)
+        } else {
+            Double(progress.users) / Double(max(1, progress.usersPerPass))
+        }
+        show(elapsed: progress.elapsed, done: progress.events, share: share)
     }
 }

@@ -23,7 +23,8 @@ struct InvalidInput: Error {
     var message: String
 }
 
-/// Writes `simharness <command>: message` to stderr and leaves with `status`.
+/// Writes `simharness <command>: message` to stderr and returns the exit code `status` to throw:
+/// the one way every command reports an error.
 func failure(_ command: String, _ message: String, status: Int32) -> ExitCode {
     FileHandle.standardError.write(Data("simharness \(command): \(message)\n".utf8))
     return ExitCode(status)
@@ -31,21 +32,19 @@ func failure(_ command: String, _ message: String, status: Int32) -> ExitCode {
 
 /// `--seed`, `--users` and `--days`, shared by `generate`, `run` and `baseline`.
 struct ScenarioSizeArguments: ParsableArguments {
-    @Option(help: "Seed (default: the scenario's).")
-    var seed: String?
+    @Option(help: "Seed (default: the scenario's).", transform: OptionValue.seed)
+    var seed: UInt64?
 
-    @Option(help: "Number of users (default: the scenario's).")
-    var users: String?
+    @Option(help: "Number of users (default: the scenario's).", transform: OptionValue.integer(in: 1...Scenario.maximumUsers))
+    var users: Int?
 
-    @Option(help: "Number of days (default: the scenario's).")
-    var days: String?
-
-    /// The seed asked for, if any.
-    func parsedSeed() throws -> UInt64? { try seed.map(OptionValues.seed) }
+    @Option(help: "Number of days (default: the scenario's).", transform: OptionValue.integer(in: 1...Scenario.maximumDays))
+    var days: Int?
 
     /// Sets the users and days asked for on `scenario`.
-    func override(_ scenario: inout Scenario) throws {
-        try OptionValues.override(&scenario, users: users, days: days)
+    func override(_ scenario: inout Scenario) {
+        if let users { scenario.users = users }
+        if let days { scenario.days = days }
     }
 }
 
@@ -56,28 +55,29 @@ struct RunWorkloadArguments: ParsableArguments {
 
     @OptionGroup var size: ScenarioSizeArguments
 
-    @Option(help: "Partitions, each with a generating and an analyzing task (default: the number of cores).")
-    var tasks: String?
+    @Option(help: "Partitions, each with a generating and an analyzing task (default: the number of cores).", transform: OptionValue.tasks)
+    var tasks: Int?
 
-    @Option(help: "Run only shard k of n: the users with index mod n == k (as k/n).")
-    var shard = "0/1"
+    @Option(help: "Run only shard k of n: the users with index mod n == k (as k/n).", transform: OptionValue.shard)
+    var shard = Shard()
 
-    @Option(help: "Shortest gap between eating episodes that counts as a fast, in seconds (default 10800).")
-    var minFast: String?
+    @Option(help: "Shortest gap between eating episodes that counts as a fast, in seconds (default 10800).",
+            transform: OptionValue.integer(in: 0...Int(Int32.max)))
+    var minFast: Int?
 
-    @Option(help: "Gateway attempts per payment, 1...32 (default 3).")
-    var maxAttempts: String?
+    @Option(help: "Gateway attempts per payment, 1...32 (default 3).", transform: OptionValue.integer(in: 1...32))
+    var maxAttempts: Int?
 
-    /// The plan and options these arguments ask for.
+    /// The plan and options these arguments ask for; throws `InvalidInput` for a bad scenario.
     func resolve() throws -> (RunPlan, RunOptions) {
         var plan: RunPlan
         do { plan = try RunPlan.load(scenario) } catch { throw InvalidInput(message: "invalid scenario: \(error)") }
-        try size.override(&plan.scenario)
-        var options = RunOptions(tasks: try tasks.map { try OptionValues.integer($0, "--tasks", 1...1024) } ?? ProcessInfo.processInfo.activeProcessorCount)
-        if let seed = try size.parsedSeed() { options.seed = seed }
-        (options.shard, options.shardCount) = try OptionValues.shard(shard)
-        if let minFast { options.minimumFastSeconds = Int64(try OptionValues.integer(minFast, "--min-fast", 0...Int(Int32.max))) }
-        if let maxAttempts { options.maxAttempts = try OptionValues.integer(maxAttempts, "--max-attempts", 1...32) }
+        size.override(&plan.scenario)
+        var options = RunOptions(tasks: tasks ?? Cores.count)
+        if let seed = size.seed { options.seed = seed }
+        (options.shard, options.shardCount) = (shard.index, shard.count)
+        if let minFast { options.minimumFastSeconds = Int64(minFast) }
+        if let maxAttempts { options.maxAttempts = maxAttempts }
         return (plan, options)
     }
 }
@@ -97,40 +97,6 @@ func cancellingOnInterrupt<T: Sendable>(_ operation: @escaping @Sendable () asyn
         signal(SIGINT, SIG_DFL)
     }
     return try await task.value
-}
-
-/// The live progress line on stderr while a run goes (only when stderr is a terminal).
-final class RunProgressLine: Sendable {
-    let enabled: Bool
-    private let drawn = Mutex(false)
-
-    init(enabled: Bool) { self.enabled = enabled }
-
-    func show(_ progress: RunProgress) {
-        guard enabled else { return }
-        let elapsed = max(seconds(progress.elapsed), 1e-9)
-        let share: Double = if let limit = progress.timeLimit {
-            min(1, elapsed / max(seconds(limit), 1e-9))
-        } else {
-            min(1, Double(progress.users) / Double(max(1, progress.usersPerPass)))
-        }
-        let filled = Int(share * 30)
-        let line = "\r\u{1B}[K" + String(format: "%7.1f s  %@ events  %@ events/s  [", elapsed, Summary.compact(Double(progress.events)), Summary.compact(Double(progress.events) / elapsed))
-            + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled) + String(format: "] %3.0f%%", share * 100)
-        drawn.withLock { $0 = true }
-        FileHandle.standardError.write(Data(line.utf8))
-    }
-
-    /// Erases the line.
-    func clear() {
-        guard drawn.withLock({ $0 }) else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-    }
-}
-
-/// A duration in seconds.
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
 }
 
 /// Writes `data` to `path`, or to stdout for `-`.

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// Every command reads its options the same way: a bad value is a usage error (status 64) that
+/// names the option and what it allows.
+@Suite("Options are typed alike in every command")
+struct OptionConsistencyTests {
+    @Test("a bad option value is a usage error naming the option and what it allows", arguments: [
+        (["analyze", "--input", "x", "--out", "y", "--tasks", "0"], "--tasks", "must be an integer in 1...1024, not '0'"),
+        (["generate", "--scenario", "smoke", "--out", "/tmp/unused-generate", "--tasks", "zero"], "--tasks", "must be an integer in 1...1024"),
+        (["generate", "--scenario", "smoke", "--out", "/tmp/unused-generate", "--format", "xml"], "--format", "xml"),
+        (["generate", "--scenario", "smoke", "--out", "/tmp/unused-generate", "--users", "0"], "--users", "must be an integer in 1...9999999"),
+        (["run", "--tasks", "0"], "--tasks", "must be an integer in 1...1024, not '0'"),
+        (["run", "--shard", "2/2"], "--shard", "must be k/n with 0 <= k < n, not '2/2'"),
+        (["run", "--seed=-1"], "--seed", "must be an integer in 0..."),
+        (["baseline", "record", "--repetitions", "0"], "--repetitions", "must be an integer in 1...1000, not '0'"),
+        (["baseline", "check", "--tolerance", "total"], "--tolerance", "must be METRIC=FRACTION, not 'total'"),
+    ])
+    func badValue(arguments: [String], option: String, message: String) throws {
+        // When a command gets a value its option does not allow
+        let sut = try SimHarnessProcess.run(arguments)
+        // Then it stops before doing anything, with the usage status and a message naming the option
+        #expect(sut.status == 64, "\(sut.stderr)")
+        #expect(sut.stderr.contains(option), "\(sut.stderr)")
+        #expect(sut.stderr.contains(message), "\(sut.stderr)")
+    }
+
+    @Test("--version prints the tool's version, the one the manifest records")
+    func version() throws {
+        // When asked for its version
+        let sut = try SimHarnessProcess.run(["--version"])
+        // Then it prints it and succeeds
+        #expect(sut.status == 0)
+        #expect(sut.stdout.trimmingCharacters(in: .whitespacesAndNewlines).range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression) != nil)
+    }
+
+    @Test("generate takes --tasks like run and analyze, and still --jobs, its old name", arguments: ["--tasks", "--jobs"])
+    func generateTasks(option: String) throws {
+        // Given an empty directory
+        let out = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        // When a tiny dataset is generated with two tasks
+        let sut = try SimHarnessProcess.run(["generate", "--scenario", "smoke", "--users", "5", "--days", "1", "--out", out.path, option, "2"])
+        // Then it is written
+        #expect(sut.status == 0, "\(sut.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("meals.csv").path))
+    }
+}
