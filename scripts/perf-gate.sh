@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The performance gate (docs/perf-baselines.md). Steps, run in this order by `all` (the default):
+# The performance gate (README: "Performance baselines and the CI gate"). Steps, run in this order by `all` (the default):
 #   xctest      release XCTest performance tests against Tests/PerformanceTests/Baselines
 #   benchmarks  package-benchmark p90 threshold check against Benchmarks/Benchmarks/Thresholds
 #   bites       inject known regressions and assert that both gates above report them
