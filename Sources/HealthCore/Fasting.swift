@@ -1,10 +1,13 @@
 /// One accepted meal of a user: the only fields the fasting analyzer needs.
 public struct Meal: Hashable, Sendable {
+    /// Seconds since 1970 (UTC) the meal started.
     public var start: Int64
+    /// Seconds since 1970 (UTC) the meal ended (`>= start`).
     public var end: Int64
     /// Energy in millionths of a kcal, so day sums are exact and independent of order.
     public var kcalMicros: Int64
 
+    /// A meal of `kcalMicros` millionths of a kcal.
     @inlinable public init(start: Int64, end: Int64, kcalMicros: Int64) {
         self.start = start
         self.end = end
@@ -47,10 +50,14 @@ public struct FastingConfiguration: Sendable {
     /// The shortest gap between episodes that counts as a fast (default 3 hours).
     public static let defaultMinimumFast: Int64 = 10_800
 
+    /// The user's fixed offset, in minutes east of UTC.
     public var utcOffsetMinutes: Int32
+    /// The user's protocol (its eating-window limit).
     public var fastingProtocol: FastingProtocol
+    /// `min_fast`: the shortest gap that counts as a fast.
     public var minimumFastSeconds: Int64
 
+    /// The settings of one user's analysis.
     public init(utcOffsetMinutes: Int32, fastingProtocol: FastingProtocol, minimumFastSeconds: Int64 = defaultMinimumFast) {
         self.utcOffsetMinutes = utcOffsetMinutes
         self.fastingProtocol = fastingProtocol
@@ -60,11 +67,17 @@ public struct FastingConfiguration: Sendable {
 
 /// A row of `fasting_daily.csv`: one local day of a user that has an eating episode.
 public struct FastingDay: Hashable, Sendable {
+    /// The local day.
     public var day: LocalDay
+    /// Eating episodes that start on the day.
     public var episodes: Int
+    /// kcal of the day's episodes, in millionths.
     public var kcalMicros: Int64
+    /// End of the day's last episode less the start of its first.
     public var eatingWindowSeconds: Int64
+    /// Fasts that end on the day.
     public var fastsEnded: Int
+    /// The longest of those fasts (0 when none).
     public var longestFastEndedSeconds: Int64
     /// `nil` when the day is not evaluated (protocol `none`).
     public var compliant: Bool?
@@ -72,21 +85,31 @@ public struct FastingDay: Hashable, Sendable {
 
 /// A row of `fasting_summary.csv` without its identity columns.
 public struct FastingSummary: Hashable, Sendable {
+    /// Accepted meals.
     public var meals = 0
+    /// Eating episodes.
     public var episodes = 0
+    /// Fasts of at least `min_fast`.
     public var fasts = 0
+    /// Their total length in seconds.
     public var totalFastSeconds: Int64 = 0
+    /// The longest fast (0 when none).
     public var longestFastSeconds: Int64 = 0
+    /// Days evaluated against the protocol.
     public var evaluatedDays = 0
+    /// Evaluated days whose eating window kept to the protocol.
     public var compliantDays = 0
 
+    /// Zeros: a user without meals.
     public init() {}
 }
 
 /// The incremental fasting analyzer of one user: feed meals in `Meal.precedes` order, get each day
 /// as soon as it is complete. Its state is O(1), and its results equal `FastingAnalyzer.analyze`.
 public struct FastingAccumulator: Sendable {
+    /// The user's settings.
     public let configuration: FastingConfiguration
+    /// The totals so far (final after `finish`).
     public private(set) var summary = FastingSummary()
 
     private var episodeStart: Int64 = 0
@@ -98,6 +121,7 @@ public struct FastingAccumulator: Sendable {
     private var day: FastingDay?
     private var dayFirstStart: Int64 = 0
 
+    /// An analyzer of one user, before any meal.
     public init(configuration: FastingConfiguration) {
         self.configuration = configuration
     }
@@ -193,6 +217,7 @@ public struct FastingTimeline: Sendable {
     /// Disjoint, sorted `[start, end]` episodes.
     public let episodes: [ClosedRange<Int64>]
 
+    /// The timeline of a user's meals, in any order.
     public init(meals: [Meal]) {
         var merged: [ClosedRange<Int64>] = []
         for meal in meals.sorted(by: Meal.precedes) {

@@ -1,10 +1,12 @@
 /// A user's local calendar day: days since 1970-01-01 in the user's fixed UTC offset (SPEC §0).
 public struct LocalDay: Hashable, Comparable, Sendable {
+    /// Seconds in a day.
     public static let secondsPerDay: Int64 = 86_400
 
     /// Days since 1970-01-01; negative before it.
     public var index: Int64
 
+    /// The day `index` days after 1970-01-01.
     @inlinable public init(index: Int64) { self.index = index }
 
     /// The local day of instant `t` (seconds since the epoch, UTC) for a user `utcOffsetMinutes` east of UTC.
@@ -17,6 +19,7 @@ public struct LocalDay: Hashable, Comparable, Sendable {
         index &* LocalDay.secondsPerDay &- 60 &* Int64(utcOffsetMinutes)
     }
 
+    /// Earlier days come first.
     @inlinable public static func < (a: LocalDay, b: LocalDay) -> Bool { a.index < b.index }
 
     @inlinable static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {

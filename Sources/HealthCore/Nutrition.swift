@@ -29,10 +29,14 @@ public enum EnergyNeed {
 
 /// The share of energy from each macronutrient (4 kcal/g protein and carbohydrate, 9 kcal/g fat).
 public struct MacroRatios: Equatable, Sendable {
+    /// Share of the energy from protein (0...1).
     public var protein: Double
+    /// Share of the energy from carbohydrate (0...1).
     public var carbs: Double
+    /// Share of the energy from fat (0...1).
     public var fat: Double
 
+    /// The shares of the macronutrients' energy; throws for a negative amount or no energy at all.
     public init(proteinG: Double, carbsG: Double, fatG: Double) throws(BodyMetricError) {
         for grams in [proteinG, carbsG, fatG] where grams < 0 { throw .negativeMacro(grams) }
         let kcal = 4 * proteinG + 4 * carbsG + 9 * fatG
@@ -51,10 +55,13 @@ public struct MacroRatios: Equatable, Sendable {
 
 /// Body-mass index and its WHO category.
 public struct BodyMassIndex: Equatable, Sendable {
+    /// The WHO categories: below 18.5, below 25, below 30, and 30 or more.
     public enum Category: String, Sendable { case underweight, normal, overweight, obese }
 
+    /// kg/m².
     public let value: Double
 
+    /// The BMI of a weight and a height; throws for a non-positive one.
     public init(weightKg: Double, heightCm: Double) throws(BodyMetricError) {
         guard weightKg > 0 else { throw .nonPositiveWeight(weightKg) }
         guard heightCm > 0 else { throw .nonPositiveHeight(heightCm) }

@@ -3,16 +3,22 @@ public enum StepSource: UInt8, CaseIterable, Sendable {
     case phone = 0
     case watch = 1
 
+    /// The spelling in dataset files.
     public var name: String { self == .phone ? "phone" : "watch" }
 }
 
 /// One accepted step sample of a user: `count` steps spread evenly over `[start, end)`.
 public struct StepSample: Hashable, Sendable {
+    /// Seconds since 1970 (UTC) the sample starts.
     public var start: Int64
+    /// Seconds since 1970 (UTC) the sample ends (`> start`).
     public var end: Int64
+    /// Steps counted, spread evenly over `[start, end)`.
     public var count: Double
+    /// The device that counted them.
     public var source: StepSource
 
+    /// A sample of `count` steps over `[start, end)`.
     @inlinable public init(start: Int64, end: Int64, count: Double, source: StepSource) {
         self.start = start
         self.end = end
@@ -51,7 +57,9 @@ public enum StepRejection: String, CaseIterable, Sendable {
 
 /// A row of `steps_daily.csv` without the user column.
 public struct StepDay: Hashable, Sendable {
+    /// The local day.
     public var day: LocalDay
+    /// Steps counted on the day (pro rata across midnight).
     public var steps: Double
     /// The totals of this day and the 6 days before it, divided by 7.
     public var average7: Double
@@ -61,6 +69,7 @@ public struct StepDay: Hashable, Sendable {
 /// local day once no later sample can change it. A sweep over interval ends, never per second:
 /// once samples arrive in start order, the watch coverage ahead of the sweep is a single interval.
 public struct StepAccumulator: Sendable {
+    /// The user's fixed offset, in minutes east of UTC.
     public let utcOffsetMinutes: Int32
 
     /// Everything before `sweep` is final.
@@ -75,6 +84,7 @@ public struct StepAccumulator: Sendable {
     /// The last emitted days (at most 6), for the 7-day average.
     private var recent: [(day: Int64, steps: Double)] = []
 
+    /// An aggregator of one user, before any sample.
     public init(utcOffsetMinutes: Int32) {
         self.utcOffsetMinutes = utcOffsetMinutes
     }

@@ -16,6 +16,7 @@ public enum FastingProtocol: UInt8, CaseIterable, Sendable {
         }
     }
 
+    /// The protocol spelled `name` in dataset files, nil for another text.
     public init?(name: some StringProtocol) {
         guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
         self = match
@@ -40,6 +41,7 @@ public enum ActivityLevel: String, CaseIterable, Sendable {
     case veryActive = "very_active"
 
 
+    /// The factor of the basal metabolic rate (SPEC §1).
     public var multiplier: Double {
         switch self {
         case .sedentary: 1.2
@@ -51,6 +53,7 @@ public enum ActivityLevel: String, CaseIterable, Sendable {
     }
 }
 
+/// The sex of the revised Harris–Benedict formula (SPEC §1).
 public enum Sex: String, CaseIterable, Sendable {
     case male, female
 
@@ -58,17 +61,24 @@ public enum Sex: String, CaseIterable, Sendable {
 
 /// A user of `users.csv` with the fields the algorithms need.
 public struct UserProfile: Hashable, Sendable {
+    /// `user_id`.
     public var id: String
+    /// `utc_offset_minutes`: minutes east of UTC, fixed for the user.
     public var utcOffsetMinutes: Int32
+    /// `protocol`.
     public var fastingProtocol: FastingProtocol
     /// `nil` when the file holds a value outside `male`/`female`.
     public var sex: Sex?
+    /// `age`, in years.
     public var age: Int
+    /// `weight_kg`.
     public var weightKg: Double
+    /// `height_cm`.
     public var heightCm: Double
     /// `nil` when the file holds an unknown activity level.
     public var activity: ActivityLevel?
 
+    /// A profile of all its fields.
     public init(
         id: String, utcOffsetMinutes: Int32, fastingProtocol: FastingProtocol, sex: Sex?,
         age: Int, weightKg: Double, heightCm: Double, activity: ActivityLevel?

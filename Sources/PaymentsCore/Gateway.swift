@@ -9,6 +9,7 @@ public enum GatewayResponse: UInt8, CaseIterable, Sendable {
     /// `L`: timed out, but the gateway acted (the response was lost).
     case lost
 
+    /// The letter of the response in gateway scripts.
     public var token: Character {
         switch self {
         case .approved: "A"
@@ -29,13 +30,17 @@ public struct GatewayScript: Hashable, Sendable {
     public static let capacity = 32
 
     private var packed: UInt64 = 0
+    /// Responses in the script (attempts past it repeat `last`).
     public private(set) var count: Int = 0
+    /// The last response.
     public private(set) var last: GatewayResponse = .approved
 
+    /// The script of `responses`, in attempt order.
     public init(_ responses: [GatewayResponse]) {
         for response in responses { append(response) }
     }
 
+    /// Adds the response to the next attempt.
     public mutating func append(_ response: GatewayResponse) {
         if count < Self.capacity { packed |= UInt64(response.rawValue) << (2 * UInt64(count)) }
         count += 1
@@ -56,10 +61,14 @@ public struct GatewayScript: Hashable, Sendable {
 
 /// What the processor sends the gateway for one attempt.
 public struct GatewayRequest: Sendable {
+    /// The interned idempotency key.
     public var key: UInt32
+    /// The attempt, from 0.
     public var attempt: Int
+    /// The payment's outcome script.
     public var script: GatewayScript
 
+    /// One attempt of a payment.
     public init(key: UInt32, attempt: Int, script: GatewayScript) {
         self.key = key
         self.attempt = attempt
@@ -84,8 +93,10 @@ public protocol PaymentGateway {
 public struct ScriptedGateway: PaymentGateway, Sendable {
     private var acted: [UInt32: Int] = [:]
 
+    /// A gateway that has not acted yet.
     public init() {}
 
+    /// Answers from the script; approves once it has acted for the key.
     public mutating func submit(_ request: GatewayRequest) -> GatewayResponse {
         if acted[request.key] != nil { return .approved }
         let response = request.script.response(at: request.attempt)
@@ -93,9 +104,12 @@ public struct ScriptedGateway: PaymentGateway, Sendable {
         return response
     }
 
+    /// Whether it acted for `key`.
     public func hasActed(key: UInt32) -> Bool { acted[key] != nil }
 
+    /// How many times it acted for `key`.
     public func actions(key: UInt32) -> Int { acted[key] ?? 0 }
 
+    /// Forgets every key.
     public mutating func reset() { acted.removeAll(keepingCapacity: true) }
 }

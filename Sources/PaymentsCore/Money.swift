@@ -51,5 +51,6 @@ public enum Currency: UInt8, CaseIterable, Sendable {
 public enum PaymentKind: UInt8, CaseIterable, Sendable {
     case charge, refund
 
+    /// The spelling in dataset files.
     public var name: String { self == .charge ? "charge" : "refund" }
 }

@@ -7,16 +7,20 @@ public struct PaymentRequest: Hashable, Sendable {
     public var key: UInt32
     /// Unicode scalars in the key (0 when empty).
     public var keyLength: Int
+    /// `charge` or `refund`.
     public var kind: PaymentKind
     /// `nil` when `amount_minor` is not an integer in the signed 64-bit range.
     public var amountMinor: Int64?
     /// `nil` when the currency is not supported.
     public var currency: Currency?
+    /// `created_at`, seconds since 1970 (UTC).
     public var createdAt: Int64
     /// The interned `payment_id` that `refund_of` names, `nil` when empty.
     public var refundOf: UInt32?
+    /// The gateway's outcome script (`gateway`).
     public var script: GatewayScript
 
+    /// A request of all its fields.
     public init(
         id: UInt32, key: UInt32, keyLength: Int, kind: PaymentKind, amountMinor: Int64?, currency: Currency?,
         createdAt: Int64, refundOf: UInt32?, script: GatewayScript
@@ -63,6 +67,7 @@ public enum PaymentRejection: String, CaseIterable, Sendable {
 
 /// What happened to one payment.
 public struct PaymentOutcome: Hashable, Sendable {
+    /// The final state.
     public var state: PaymentState
     /// Set exactly when `state` is `rejected`.
     public var reason: PaymentRejection?
@@ -71,6 +76,7 @@ public struct PaymentOutcome: Hashable, Sendable {
     /// Simulated time from submission to the final answer, retries and backoff included.
     public var latencyMillis: Int64
 
+    /// An outcome of all its fields.
     public init(state: PaymentState, reason: PaymentRejection? = nil, attempts: Int = 0, latencyMillis: Int64 = 0) {
         self.state = state
         self.reason = reason
@@ -78,6 +84,7 @@ public struct PaymentOutcome: Hashable, Sendable {
         self.latencyMillis = latencyMillis
     }
 
+    /// A payment rejected for `reason` (no gateway call).
     public static func rejected(_ reason: PaymentRejection) -> PaymentOutcome {
         PaymentOutcome(state: .rejected, reason: reason)
     }

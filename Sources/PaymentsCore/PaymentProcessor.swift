@@ -4,9 +4,13 @@
 /// backoff jitter and the clock come in too, so one processor serves `analyze`, `run` and a
 /// service with a durable store alike.
 public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGenerator, Clock: SimulatedClock, Store: PaymentStore> {
+    /// Attempts, backoff and simulated latencies.
     public let policy: RetryPolicy
+    /// The gateway the attempts go to.
     public private(set) var gateway: Gateway
+    /// The simulated clock backoff and latencies advance.
     public private(set) var clock: Clock
+    /// Where the user's keys, charges and ledger are kept.
     public private(set) var store: Store
     private var random: Random
 

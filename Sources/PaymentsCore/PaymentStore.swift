@@ -21,9 +21,13 @@ public protocol PaymentStore {
 
 /// What an idempotency key was first used for: a retry must match it (SPEC §4 step 2).
 public struct PaymentFingerprint: Hashable, Sendable {
+    /// `charge` or `refund`.
     public var kind: PaymentKind
+    /// The amount in minor units.
     public var amountMinor: Int64
+    /// The currency.
     public var currency: Currency
+    /// The charge a refund names (nil for a charge).
     public var refundOf: UInt32?
 
     /// The fingerprint of a payment.
@@ -37,8 +41,11 @@ public struct PaymentFingerprint: Hashable, Sendable {
 
 /// A charge that ended `captured`, and how much of it was refunded.
 public struct CapturedCharge: Hashable, Sendable {
+    /// The captured amount in minor units.
     public var amountMinor: Int64
+    /// Its currency.
     public var currency: Currency
+    /// What refunds have returned of it so far.
     public var refundedMinor: Int64
 
     /// A captured charge.
@@ -52,6 +59,7 @@ public struct CapturedCharge: Hashable, Sendable {
 /// The store `analyze` and `run` use: one user's state in memory, its storage kept from user to
 /// user.
 public struct InMemoryPaymentStore: PaymentStore, Sendable {
+    /// The user's ledger.
     @usableFromInline var keys: [UInt32: PaymentFingerprint] = [:]
     @usableFromInline var charges: [UInt32: CapturedCharge] = [:]
     public private(set) var ledger = UserLedger()
@@ -59,23 +67,29 @@ public struct InMemoryPaymentStore: PaymentStore, Sendable {
     /// An empty store.
     public init() {}
 
+    /// Forgets the previous user's state, keeping the memory.
     public mutating func startUser() {
         keys.removeAll(keepingCapacity: true)
         charges.removeAll(keepingCapacity: true)
         ledger.reset()
     }
 
+    /// What `key` was first used for.
     @inlinable public func fingerprint(ofKey key: UInt32) -> PaymentFingerprint? { keys[key] }
 
+    /// Takes `key` for `fingerprint`.
     @inlinable public mutating func record(key: UInt32, _ fingerprint: PaymentFingerprint) { keys[key] = fingerprint }
 
+    /// The captured charge `charge`.
     @inlinable public func capturedCharge(_ charge: UInt32) -> CapturedCharge? { charges[charge] }
 
+    /// Books a captured charge.
     public mutating func capture(charge: UInt32, amountMinor: Int64, currency: Currency) {
         ledger.capture(amountMinor, in: currency)
         charges[charge] = CapturedCharge(amountMinor: amountMinor, currency: currency)
     }
 
+    /// Books a refund of `charge`.
     public mutating func refund(of charge: UInt32, amountMinor: Int64, currency: Currency) {
         ledger.refund(amountMinor, in: currency)
         charges[charge]?.refundedMinor += amountMinor

@@ -1,16 +1,21 @@
 /// How the processor retries: attempts, exponential backoff with jitter, simulated latencies.
 /// All times are simulated milliseconds; nothing here ever sleeps.
 public struct RetryPolicy: Hashable, Sendable {
+    /// `max_attempts` of SPEC §4 unless told otherwise.
     public static let defaultMaxAttempts = 3
 
+    /// Gateway attempts per payment, 1...32.
     public var maxAttempts: Int
+    /// Backoff after the first timeout; doubles with each attempt.
     public var baseDelayMillis: Int64
+    /// The longest backoff.
     public var maxDelayMillis: Int64
     /// Simulated time the gateway takes to answer `A` or `D`.
     public var responseMillis: Int64
     /// Simulated time the client waits before giving up on an attempt (`T`, `L`).
     public var timeoutMillis: Int64
 
+    /// A policy; `maxAttempts` must be in 1...32.
     public init(
         maxAttempts: Int = defaultMaxAttempts, baseDelayMillis: Int64 = 100, maxDelayMillis: Int64 = 5_000,
         responseMillis: Int64 = 40, timeoutMillis: Int64 = 1_000
@@ -40,19 +45,25 @@ public protocol SimulatedClock {
 
 /// A `SimulatedClock` that starts at a given instant.
 public struct ManualClock: SimulatedClock, Sendable {
+    /// Simulated milliseconds since the clock started.
     public private(set) var nowMillis: Int64
 
+    /// A clock that reads `nowMillis`.
     public init(nowMillis: Int64 = 0) { self.nowMillis = nowMillis }
 
+    /// Moves the clock on.
     public mutating func advance(byMillis: Int64) { nowMillis += byMillis }
 }
 
 /// SplitMix64: a tiny seeded generator, used to derive independent streams and for jitter.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The generator's state.
     public var state: UInt64
 
+    /// A generator that starts from `seed`.
     public init(seed: UInt64) { state = seed }
 
+    /// The next 64 random bits.
     @inlinable public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
