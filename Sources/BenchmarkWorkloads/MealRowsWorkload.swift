@@ -7,10 +7,14 @@ import PaymentsCore
 /// `lines` valid meal lines of `users` numbered users (`u000000`…), as `simharness generate` and
 /// the polars comparison's dataset write them, and the directory that resolves their users.
 public struct MealRowsWorkload: Sendable {
+    /// The canonical `meals.csv` lines.
     public let text: [UInt8]
+    /// The users they name.
     public let users: UserDirectory
+    /// Lines in `text`.
     public let lines: Int
 
+    /// `lines` lines of `userCount` users, from `seed`.
     public init(lines: Int, users userCount: Int, seed: UInt64) {
         users = UserDirectory(profiles: (0..<userCount).map {
             UserProfile(id: Self.userId($0), utcOffsetMinutes: 0, fastingProtocol: .sixteenEight, sex: .female, age: 40,

@@ -61,12 +61,14 @@ struct UserSlice: Sendable {
 /// overlapping; the last user's history is cut short), each user's sorted by `Meal.precedes`, fed
 /// through `FastingAccumulator`.
 public struct FastingWorkload: Sendable {
+    /// The first day of the workloads' data.
     public static let firstDay: Int64 = 20_000  // 2024-10-04
 
     var meals: [Meal] = []
     var users: [UserSlice] = []
     var protocols: [FastingProtocol] = []
 
+    /// About `events` meals over `days` days per user, from `seed`.
     public init(events: Int, days: Int, seed: UInt64) {
         var random = WorkloadRandom(seed: seed)
         meals.reserveCapacity(events + days * 5)
@@ -96,6 +98,7 @@ public struct FastingWorkload: Sendable {
         }
     }
 
+    /// Meals in the workload.
     public var eventCount: Int { meals.count }
 
     /// Analyzes every user; returns a checksum of the days and summaries.
@@ -124,6 +127,7 @@ public struct StepWorkload: Sendable {
     var samples: [StepSample] = []
     var users: [UserSlice] = []
 
+    /// About `events` samples over `days` days per user, from `seed`.
     public init(events: Int, days: Int, seed: UInt64) {
         var random = WorkloadRandom(seed: seed)
         var daySamples: [StepSample] = []
@@ -156,6 +160,7 @@ public struct StepWorkload: Sendable {
         }
     }
 
+    /// Samples in the workload.
     public var eventCount: Int { samples.count }
 
     /// Aggregates every user; returns a checksum of the daily totals.
@@ -183,6 +188,7 @@ public struct PaymentWorkload: Sendable {
     var payments: [PaymentRequest] = []
     var users: [Range<Int>] = []
 
+    /// About `events` payments, `perUser` per user, from `seed`.
     public init(events: Int, perUser: Int, seed: UInt64) {
         var random = WorkloadRandom(seed: seed)
         let scripts: [GatewayScript] = [
@@ -223,6 +229,7 @@ public struct PaymentWorkload: Sendable {
         }
     }
 
+    /// Payments in the workload.
     public var eventCount: Int { payments.count }
 
     /// Processes every user's payments; returns a checksum of the outcomes.

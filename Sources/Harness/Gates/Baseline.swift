@@ -58,19 +58,30 @@ extension BaselineKind {
 
 /// The figures a baseline keeps: medians of several runs, the machine and its calibration.
 public struct BaselineMeasurement: Sendable, Equatable {
+    /// The scenario's name.
     public var scenario: String
+    /// The seed the runs used.
     public var seed: UInt64
+    /// Users of the runs.
     public var users: Int
+    /// Days of the runs.
     public var days: Int
+    /// The load model's summary.
     public var load: String
+    /// Partitions of the runs.
     public var tasks: Int
+    /// Runs the medians were taken of.
     public var repetitions: Int
+    /// The machine they ran on.
     public var machine: MachineDescription
+    /// Its calibration scores when they ran.
     public var calibration: Calibration
     /// Metric name → kind and value (medians for measured figures).
     public var metrics: [String: (kind: BaselineKind, value: Double)]
+    /// The runs' output digest (fixed load model only).
     public var outputDigest: String?
 
+    /// Equal figures, metric by metric.
     public static func == (a: BaselineMeasurement, b: BaselineMeasurement) -> Bool {
         a.scenario == b.scenario && a.seed == b.seed && a.users == b.users && a.days == b.days && a.load == b.load
             && a.tasks == b.tasks && a.repetitions == b.repetitions && a.machine == b.machine && a.calibration == b.calibration
@@ -129,6 +140,7 @@ public struct BaselineMeasurement: Sendable, Equatable {
         }
     }
 
+    /// A measurement of all its parts (as read from a file).
     public init(
         scenario: String, seed: UInt64, users: Int, days: Int, load: String, tasks: Int, repetitions: Int, machine: MachineDescription,
         calibration: Calibration, metrics: [String: (kind: BaselineKind, value: Double)], outputDigest: String?
@@ -149,7 +161,9 @@ public struct BaselineMeasurement: Sendable, Equatable {
 
 /// A baseline that cannot be made, read or used.
 public struct BaselineError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// What is wrong.
     public var message: String
+    /// The message.
     public var description: String { message }
 }
 
@@ -171,9 +185,11 @@ extension MetricComparison {
 
 /// The outcome of `baseline check`.
 public struct BaselineReport: Sendable, Equatable {
+    /// Every metric of the baseline, compared.
     public var comparisons: [MetricComparison]
     /// How many times slower this machine is than the baseline's (wall clock, CPU).
     public var slowdown: Double
+    /// How many times slower this machine's CPU is than the baseline's.
     public var cpuSlowdown: Double
     /// Whether the outputs are the same as when the baseline was recorded (nil: not compared).
     public var sameOutputs: Bool?
@@ -195,9 +211,12 @@ public struct BaselineReport: Sendable, Equatable {
         sameOutputs = baseline.outputDigest.flatMap { expected in current.outputDigest.map { $0 == expected } }
     }
 
+    /// No regression and the same outputs.
     public var passed: Bool { sameOutputs != false && !comparisons.contains { $0.verdict == .regressed } }
 
+    /// The metrics that regressed.
     public var regressions: [MetricComparison] { comparisons.filter { $0.verdict == .regressed } }
+    /// The metrics that improved.
     public var improvements: [MetricComparison] { comparisons.filter { $0.verdict == .improved } }
 
     static func tolerance(for metric: String, kind: BaselineKind, overrides: [String: Double]) -> MetricTolerance {
@@ -212,15 +231,19 @@ public struct BaselineReport: Sendable, Equatable {
 
 /// The baseline file (`baseline record`), versioned JSON.
 public enum BaselineJSON {
+    /// The `schema` field of a baseline file.
     public static let schema = "simharness-baseline"
+    /// The `version` field; readers refuse any other.
     public static let version = 1
 
+    /// The JSON document of `measurement`.
     public static func encode(_ measurement: BaselineMeasurement) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(BaselineDocument(measurement))
     }
 
+    /// Reads a baseline file; throws `BaselineError` naming what is wrong.
     public static func decode(_ data: Data) throws(BaselineError) -> BaselineMeasurement {
         let document: BaselineDocument
         do { document = try JSONDecoder().decode(BaselineDocument.self, from: data) } catch {

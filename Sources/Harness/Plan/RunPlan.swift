@@ -3,7 +3,9 @@ import Simulation
 
 /// A scenario and what `simharness run` reads from its `load:` and `thresholds:` sections.
 public struct RunPlan: Sendable {
+    /// The scenario, with any `--users`/`--days` applied.
     public var scenario: Scenario
+    /// How the run loads the analyzers.
     public var load: LoadModel
     /// The scenario's thresholds, then the implicit ones (`invariant_violations == 0`, and the
     /// memory slope of a soak).
@@ -16,6 +18,7 @@ public struct RunPlan: Sendable {
     /// The default size of a batch, in events.
     public static let eventsPerBatch = 8_192
 
+    /// A plan of all its parts; the implicit thresholds are added.
     public init(scenario: Scenario, load: LoadModel = .fixed, thresholds: [Threshold] = [], batchUsers: Int? = nil, channelCapacity: Int = 2) {
         self.scenario = scenario
         self.load = load

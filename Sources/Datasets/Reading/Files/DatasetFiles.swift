@@ -29,11 +29,16 @@ public enum DatasetFormat: String, Sendable {
 
 /// A dataset file found in an input directory.
 public struct DatasetFile: Sendable, Equatable {
+    /// Which of the four files it is.
     public var kind: DatasetKind
+    /// Its path.
     public var path: String
+    /// CSV, NDJSON or a SQLite table.
     public var format: DatasetFormat
+    /// Whether it is gzip-compressed.
     public var gzip: Bool
 
+    /// A file of all its parts.
     public init(kind: DatasetKind, path: String, format: DatasetFormat, gzip: Bool) {
         self.kind = kind
         self.path = path
@@ -52,16 +57,21 @@ public struct DatasetFile: Sendable, Equatable {
 
 /// Why an input is refused as a whole (exit status 2): names the file, line and reason.
 public struct InputRefusal: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The file refused.
     public var file: String
+    /// The line, when one is to blame.
     public var line: Int?
+    /// Why.
     public var reason: String
 
+    /// A refusal of `file` (at `line`) for `reason`.
     public init(file: String, line: Int? = nil, reason: String) {
         self.file = file
         self.line = line
         self.reason = reason
     }
 
+    /// `file:line: reason`, or `file: reason`.
     public var description: String {
         line.map { "\(file):\($0): \(reason)" } ?? "\(file): \(reason)"
     }

@@ -12,6 +12,7 @@ public struct LineChunk: Sendable {
     /// Storage whose first `count` bytes are whole lines: every line but possibly the file's
     /// last ends with `\n`. Hand it back to `next(reusing:)` to read the next chunk into it.
     public var storage: [UInt8]
+    /// Bytes of whole lines in `storage`.
     public var count: Int
 
     /// Calls `body` with the chunk's bytes.
@@ -22,6 +23,7 @@ public struct LineChunk: Sendable {
 
 /// Reads a text file (plain or gzip) as chunks of whole lines, sequentially.
 public final class LineChunkReader {
+    /// The file's name, for messages.
     public let file: String
     private let chunkSize: Int
     private var fd: Int32 = -1
@@ -30,6 +32,7 @@ public final class LineChunkReader {
     private var nextIndex = 0
     private var atEnd = false
 
+    /// Opens the file at `path`; throws an `InputRefusal` when it cannot be read.
     public init(path: String, gzip: Bool, chunkSize: Int = 4 << 20) throws {
         precondition(chunkSize > 0, "chunkSize must be positive")
         file = String(path.split(separator: "/").last ?? Substring(path))

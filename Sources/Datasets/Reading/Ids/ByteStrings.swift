@@ -1,10 +1,12 @@
 /// Byte strings appended one after another in a single buffer, addressed by index: ids of a whole
 /// file with two allocations instead of one per id.
 public struct ByteArena: Sendable {
+    /// Every string's bytes, one after another.
     public private(set) var bytes: [UInt8] = []
     /// The end of each string in `bytes`.
     private(set) var ends: [Int] = []
 
+    /// An empty arena.
     public init() {}
 
     /// Makes room for `strings` strings of `bytes` bytes in all.
@@ -13,6 +15,7 @@ public struct ByteArena: Sendable {
         ends.reserveCapacity(strings)
     }
 
+    /// Strings held.
     public var count: Int { ends.count }
 
     /// Appends `value` and returns its index.
@@ -23,6 +26,7 @@ public struct ByteArena: Sendable {
         return ends.count - 1
     }
 
+    /// Where string `index` lies in `bytes`.
     public func range(_ index: Int) -> Range<Int> {
         (index == 0 ? 0 : ends[index - 1])..<ends[index]
     }
@@ -33,6 +37,7 @@ public struct ByteArena: Sendable {
         return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[r])) }
     }
 
+    /// String `index` as a `String` (for messages, not per row).
     public func string(_ index: Int) -> String {
         String(decoding: bytes[range(index)], as: UTF8.self)
     }
@@ -40,11 +45,13 @@ public struct ByteArena: Sendable {
 
 /// Interns byte strings: equal bytes get the same `UInt32` id (open addressing, no per-string object).
 public struct ByteStringTable: Sendable {
+    /// The interned strings, by id.
     public private(set) var strings = ByteArena()
     private var slots: [UInt32]
     private var hashes: [UInt64] = []
     private var mask: Int
 
+    /// An empty table with room for about `capacity` strings.
     public init(capacity: Int = 1024) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
@@ -52,6 +59,7 @@ public struct ByteStringTable: Sendable {
         mask = size - 1
     }
 
+    /// Strings interned.
     public var count: Int { strings.count }
 
     /// The id of `value`, if interned.

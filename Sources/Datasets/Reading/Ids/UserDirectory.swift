@@ -5,6 +5,7 @@ import HealthCore
 public struct UserDirectory: Sendable {
     /// Ids in index order.
     public let ids: ByteArena
+    /// The accepted users' profiles, by user index (ids in byte order).
     public let profiles: [UserProfile]
     @usableFromInline let index: IdIndex
 
@@ -50,6 +51,7 @@ public struct UserDirectory: Sendable {
         self.profiles = profiles
     }
 
+    /// Accepted users.
     public var count: Int { profiles.count }
 
     /// The index of the user with id `bytes`, if accepted.

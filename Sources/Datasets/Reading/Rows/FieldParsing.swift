@@ -214,6 +214,7 @@ public enum FieldParsing {
         return a.count < b.count
     }
 
+    /// Whether two byte strings are equal.
     @inlinable public static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         guard a.count > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return true }

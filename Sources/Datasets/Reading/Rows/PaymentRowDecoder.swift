@@ -3,12 +3,15 @@ import PaymentsCore
 /// A payment row as read: the request for the processor, its user, and the rejection decided
 /// while reading (`malformed`, `unknown_user`), if any.
 public struct DecodedPayment: Sendable {
+    /// The payment as the processor sees it.
     public var request: PaymentRequest
     /// The accepted user the row names, `.max` when none.
     public var user: UInt32
+    /// `malformed` or `unknown_user` when the row was rejected while read.
     public var rejection: PaymentRejection?
     /// The culprit column of a malformed row, -1 when none.
     public var column: Int8
+    /// The row's line in its file.
     public var line: Int
 }
 
@@ -17,12 +20,16 @@ public struct DecodedPayment: Sendable {
 public struct PaymentRowDecoder {
     /// `payment_id` and `refund_of` values.
     public private(set) var ids = ByteStringTable(capacity: 1 << 16)
+    /// `idempotency_key` values.
     public private(set) var keys = ByteStringTable(capacity: 1 << 16)
     /// The line of the row that carries each interned id as its `payment_id`, 0 when none.
     private var lineOfPayment: [Int] = []
+    /// The accepted users, which rows are checked against.
     public let users: UserDirectory
+    /// The file's name, for messages.
     public let file: String
 
+    /// A decoder of the rows of `file`.
     public init(users: UserDirectory, file: String) {
         self.users = users
         self.file = file

@@ -4,11 +4,16 @@ import PaymentsCore
 /// A rejected row: its line within its chunk, the reason (an index into the kind's reasons), the
 /// culprit column when known (-1 otherwise) and the accepted user it names (`.max` when none).
 public struct RowRejection: Sendable, Equatable {
+    /// The line within its chunk.
     public var line: UInt32
+    /// The reason, as an index into the kind's reasons.
     public var reason: UInt8
+    /// The culprit column, -1 when none is known.
     public var column: Int8
+    /// The accepted user the row names, `.max` when none.
     public var user: UInt32
 
+    /// A rejection of all its parts.
     public init(line: UInt32, reason: UInt8, column: Int8, user: UInt32) {
         self.line = line
         self.reason = reason
@@ -25,12 +30,18 @@ public enum RowVerdict<Row> {
 
 /// A meal row that passed every check but `duplicate` (24 bytes: 8 M rows stay in memory).
 public struct MealCandidate: Sendable, Equatable, BitwiseCopyable {
+    /// `start`, seconds since 1970.
     public var start: Int64
+    /// `kcal` in millionths.
     public var kcalMicros: Int64
+    /// The user's index.
     public var user: UInt32
+    /// `end − start` in seconds (at most 14,400: longer meals are rejected).
     public var duration: UInt16
+    /// Whether an earlier row took its `meal_id`.
     public var duplicate = false
 
+    /// A candidate of all its parts.
     @inlinable public init(start: Int64, kcalMicros: Int64, user: UInt32, duration: UInt16, duplicate: Bool = false) {
         self.start = start
         self.kcalMicros = kcalMicros
@@ -39,17 +50,22 @@ public struct MealCandidate: Sendable, Equatable, BitwiseCopyable {
         self.duplicate = duplicate
     }
 
+    /// The meal for the analyzer.
     public var meal: Meal { Meal(start: start, end: start + Int64(duration), kcalMicros: kcalMicros) }
 }
 
 /// A step row that passed every check but `duplicate`; duration, source and the duplicate mark
 /// share one word (24 bytes: 23 M rows stay in memory).
 public struct StepCandidate: Sendable, Equatable, BitwiseCopyable {
+    /// `start`, seconds since 1970.
     public var start: Int64
+    /// `count`.
     public var count: Double
+    /// The user's index.
     public var user: UInt32
     @usableFromInline var packed: UInt32
 
+    /// A candidate of all its parts.
     @inlinable public init(start: Int64, count: Double, user: UInt32, duration: UInt32, source: StepSource) {
         self.start = start
         self.count = count
@@ -57,13 +73,17 @@ public struct StepCandidate: Sendable, Equatable, BitwiseCopyable {
         packed = duration | UInt32(source.rawValue) << 30
     }
 
+    /// `end − start` in seconds.
     public var duration: UInt32 { packed & 0x3FFF_FFFF }
+    /// `watch` or `phone`.
     public var source: StepSource { StepSource(rawValue: UInt8(truncatingIfNeeded: (packed >> 30) & 1))! }
+    /// Whether an earlier row took its `sample_id`.
     public var duplicate: Bool {
         get { packed & 0x8000_0000 != 0 }
         set { packed = newValue ? packed | 0x8000_0000 : packed & 0x7FFF_FFFF }
     }
 
+    /// The sample for the aggregator.
     public var sample: StepSample { StepSample(start: start, end: start + Int64(duration), count: count, source: source) }
 }
 
@@ -100,7 +120,9 @@ public enum RowDecoders {
 
     /// The column that made a row malformed.
     public struct MalformedColumn: Error, Equatable {
+        /// The culprit column's index.
         public var column: Int
+        /// The column `column`.
         public init(_ column: Int) { self.column = column }
     }
 

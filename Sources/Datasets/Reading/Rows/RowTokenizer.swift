@@ -12,7 +12,9 @@ public final class RowTokenizer {
         case malformed(column: Int?)
     }
 
+    /// The kind of file, which names the columns.
     public let kind: DatasetKind
+    /// CSV or NDJSON.
     public let format: DatasetFormat
     private let columnNames: [[UInt8]]
     private let optional: [Bool]
