@@ -9,14 +9,19 @@ import Darwin
 
 /// How `generate` writes a dataset.
 public struct ExportOptions: Sendable {
+    /// The file format of a dataset.
     public enum Format: String, Sendable, CaseIterable { case csv, ndjson, sqlite }
 
+    /// The directory written to.
     public var directory: String
+    /// The file format.
     public var format: Format
+    /// Whether CSV and NDJSON files are gzip-compressed.
     public var gzip: Bool
     /// Formatting tasks; the output is the same for any value.
     public var jobs: Int
 
+    /// The options of one export.
     public init(directory: String, format: Format = .csv, gzip: Bool = false, jobs: Int = 1) {
         self.directory = directory
         self.format = format
@@ -48,8 +53,11 @@ public struct ExportOptions: Sendable {
 
 /// Progress of an export, reported after each chunk is written.
 public struct ExportProgress: Sendable {
+    /// Users written so far.
     public var usersDone: Int
+    /// Users to write.
     public var usersTotal: Int
+    /// Rows written so far.
     public var rowsWritten: Int
 }
 

@@ -59,9 +59,12 @@ public enum LoadModel: Sendable, Equatable {
 
 /// One stage of a ramping load: the rate moves linearly to `target` events/s over `duration`.
 public struct RampStage: Sendable, Equatable {
+    /// How long the stage lasts.
     public var duration: Duration
+    /// The rate, in events per second, at its end.
     public var target: Double
 
+    /// A stage of a ramping load.
     public init(duration: Duration, target: Double) {
         self.duration = duration
         self.target = target
@@ -73,6 +76,7 @@ public struct ArrivalSchedule: Sendable, Equatable {
     /// Each stage as seconds, starting rate and ending rate.
     private let segments: [(seconds: Double, from: Double, to: Double)]
 
+    /// A schedule that starts at `startRate` and follows `stages`.
     public init(startRate: Double, stages: [RampStage]) {
         var rate = startRate
         var segments: [(Double, Double, Double)] = []
@@ -83,10 +87,12 @@ public struct ArrivalSchedule: Sendable, Equatable {
         self.segments = segments
     }
 
+    /// The same segments.
     public static func == (a: ArrivalSchedule, b: ArrivalSchedule) -> Bool {
         a.segments.elementsEqual(b.segments, by: ==)
     }
 
+    /// The schedule's length in seconds.
     public var totalSeconds: Double { segments.reduce(0) { $0 + $1.seconds } }
 
     /// The events the schedule holds in all.

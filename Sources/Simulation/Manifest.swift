@@ -4,19 +4,29 @@ import PaymentsCore
 
 /// Counts of the injected faults and of the notable events of generated rows.
 public struct FaultTally: Sendable, Equatable {
+    /// Injected faults of `users` rows.
     public var users: [UserFault: Int] = [:]
+    /// Injected faults of `meals` rows, by the rejection they trigger.
     public var meals: [MealRejection: Int] = [:]
+    /// Injected faults of `steps` rows.
     public var steps: [StepRejection: Int] = [:]
+    /// Injected faults of `payments` rows.
     public var payments: [PaymentRejection: Int] = [:]
+    /// Meal rows delivered out of order.
     public var mealsLate = 0
+    /// Step rows delivered out of order.
     public var stepsLate = 0
+    /// Payment rows delivered out of order.
     public var paymentsLate = 0
     /// Client retries (rows reusing the key of an earlier row with the same values).
     public var retries = 0
+    /// Refunds.
     public var refunds = 0
 
+    /// Nothing counted yet.
     public init() {}
 
+    /// Counts the rows of `batch`.
     public mutating func add(_ batch: SimulationBatch) {
         for user in batch.users { if let f = user.fault { users[f, default: 0] += 1 } }
         for meal in batch.meals {
@@ -35,6 +45,7 @@ public struct FaultTally: Sendable, Equatable {
         }
     }
 
+    /// Adds `other`'s counts.
     public mutating func add(_ other: FaultTally) {
         users.merge(other.users, uniquingKeysWith: +)
         meals.merge(other.meals, uniquingKeysWith: +)
@@ -50,13 +61,20 @@ public struct FaultTally: Sendable, Equatable {
 
 /// What `generate` wrote: `manifest.json`. It holds nothing that depends on timing or `--jobs`.
 public struct Manifest: Sendable {
+    /// The version of the tool (`simharness --version`, `manifest.json`).
     public static let toolVersion = "0.1.0"
 
+    /// The scenario generated.
     public var scenario: Scenario
+    /// The root seed.
     public var seed: UInt64
+    /// The users written.
     public var selection: UserSelection
+    /// How they were written.
     public var options: ExportOptions
+    /// Each file written, with its rows, bytes and CRC-32.
     public var files: [GeneratedFile: WrittenFile]
+    /// The faults injected.
     public var faults: FaultTally
 
     /// The manifest as JSON, keys in a fixed order.

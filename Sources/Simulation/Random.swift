@@ -21,6 +21,7 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
         s3 = splitMix.next()
     }
 
+    /// The next 64 random bits.
     @inlinable public mutating func next() -> UInt64 {
         let result = rotl(s1 &* 5, 7) &* 9
         let t = s1 << 17
@@ -90,6 +91,7 @@ public struct GaussianTable: Sendable {
     @usableFromInline let quantiles: [Double]
     @usableFromInline static let bits = 12
 
+    /// The table (4,097 quantiles), made once.
     public init() {
         let n = 1 << Self.bits
         quantiles = (0...n).map { GaussianTable.inverseNormal((Double($0) + 0.5) / Double(n + 1)) }
@@ -129,6 +131,7 @@ public struct GaussianTable: Sendable {
 /// A categorical distribution over values with weights, drawn in O(1) by Walker's alias method
 /// (one random number a draw).
 public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
+    /// The values, in the order given.
     public let values: [Value]
     /// The normalized weights.
     public let probabilities: [Double]
@@ -157,6 +160,7 @@ public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
         self.alias = alias
     }
 
+    /// A value drawn with its probability.
     @inlinable public func draw(_ random: inout Xoshiro256StarStar) -> Value {
         let u = random.next()
         let slot = Int(truncatingIfNeeded: ((u >> 32) &* UInt64(values.count)) >> 32)
@@ -164,6 +168,7 @@ public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
         return fraction < keep[slot] ? values[slot] : values[alias[slot]]
     }
 
+    /// The same values with the same weights.
     public static func == (a: Categorical, b: Categorical) -> Bool { a.values == b.values && a.probabilities == b.probabilities }
 }
 

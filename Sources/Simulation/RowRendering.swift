@@ -37,6 +37,7 @@ public enum RowRendering {
         encoder.id(known ? Ids.user : UInt8(ascii: "z"), UInt64(user))
     }
 
+    /// Writes a `users` row, with its injected fault.
     public static func encode(_ user: UserRow, into encoder: inout RecordEncoder) {
         let broken: UInt8? = user.fault == .malformed ? user.variant : nil
         encoder.beginRecord()
@@ -55,6 +56,7 @@ public enum RowRendering {
         encoder.endRecord()
     }
 
+    /// Writes a `meals` row, with its injected fault.
     public static func encode(_ meal: MealRow, into encoder: inout RecordEncoder) {
         let broken: UInt8? = meal.fault == .malformed ? meal.variant : nil
         encoder.beginRecord()
@@ -74,6 +76,7 @@ public enum RowRendering {
         encoder.endRecord()
     }
 
+    /// Writes a `steps` row, with its injected fault.
     public static func encode(_ step: StepRow, into encoder: inout RecordEncoder) {
         let broken: UInt8? = step.fault == .malformed ? step.variant : nil
         encoder.beginRecord()
@@ -90,6 +93,7 @@ public enum RowRendering {
         encoder.endRecord()
     }
 
+    /// Writes a `payments` row, with its injected fault.
     public static func encode(_ payment: PaymentRow, into encoder: inout RecordEncoder) {
         let fault = payment.fault
         let broken: UInt8? = fault == .malformed ? payment.variant : nil

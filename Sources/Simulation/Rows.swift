@@ -14,6 +14,7 @@ public enum UserFault: String, CaseIterable, Sendable {
 public enum MealType: UInt8, CaseIterable, Sendable {
     case breakfast, lunch, dinner, snack
 
+    /// The spelling in dataset files.
     public var name: String {
         switch self {
         case .breakfast: "breakfast"
@@ -27,15 +28,23 @@ public enum MealType: UInt8, CaseIterable, Sendable {
 /// One generated user: a `users` row and the habits the analyzers need (`utcOffsetMinutes`,
 /// `fastingProtocol`). Its id is `u` and `index` zero-padded to 7 digits.
 public struct UserRow: Hashable, Sendable {
+    /// The user's index (its id's number).
     public var index: UInt32
+    /// Minutes east of UTC.
     public var utcOffsetMinutes: Int32
+    /// The fasting protocol.
     public var fastingProtocol: FastingProtocol
+    /// The sex.
     public var sex: Sex
+    /// The activity level.
     public var activity: ActivityLevel
+    /// Age in years.
     public var age: Int32
     /// Weight and height in thousandths of a kg and of a cm (written with one decimal).
     public var weightMilli: Int32
+    /// Height in thousandths of a cm.
     public var heightMilli: Int32
+    /// Whether the user owns a watch (steps from two devices).
     public var hasWatch: Bool
     /// The injected fault, `nil` for a clean row.
     public var fault: UserFault?
@@ -67,15 +76,23 @@ public struct UserRow: Hashable, Sendable {
 /// One generated `meals` row. Its id is `m<user>-<ordinal>`; an injected `duplicate` is an exact
 /// copy of an earlier row (same ordinal).
 public struct MealRow: Hashable, Sendable {
+    /// The user's index.
     public var user: UInt32
+    /// The row's number within its user.
     public var ordinal: UInt32
+    /// `start`, seconds since 1970.
     public var start: Int64
+    /// `end`, seconds since 1970.
     public var end: Int64
     /// kcal and grams of protein, carbohydrate and fat, in thousandths.
     public var kcalMilli: Int32
+    /// Protein, in thousandths of a gram.
     public var proteinMilli: Int32
+    /// Carbohydrate, in thousandths of a gram.
     public var carbsMilli: Int32
+    /// Fat, in thousandths of a gram.
     public var fatMilli: Int32
+    /// The meal's `type`.
     public var type: MealType
     /// The rejection this row was made to trigger, `nil` for a clean row. The values carry the
     /// fault (`end < start`, a negative kcal, …) except `malformed` and `unknown_user`, which
@@ -100,15 +117,23 @@ public struct MealRow: Hashable, Sendable {
 
 /// One generated `steps` row. Its id is `s<user>-<ordinal>`.
 public struct StepRow: Hashable, Sendable {
+    /// The user's index.
     public var user: UInt32
+    /// The row's number within its user.
     public var ordinal: UInt32
+    /// `start`, seconds since 1970.
     public var start: Int64
+    /// `end`, seconds since 1970.
     public var end: Int64
     /// Steps in thousandths.
     public var countMilli: Int32
+    /// The device.
     public var source: StepSource
+    /// The rejection this row was made to trigger, `nil` for a clean row.
     public var fault: StepRejection?
+    /// Which field a `malformed` row breaks.
     public var variant: UInt8
+    /// Delivered later than its place in time.
     public var late: Bool
 
     /// The row as the step aggregator sees it.
@@ -116,28 +141,42 @@ public struct StepRow: Hashable, Sendable {
         StepSample(start: start, end: end, count: Double(countMilli) / 1000, source: source)
     }
 
+    /// A key unique across the dataset for the `sample_id` (`user << 32 | ordinal`).
     @inlinable public var idKey: UInt64 { UInt64(user) << 32 | UInt64(ordinal) }
 }
 
 /// One generated `payments` row. Its id is `p<user>-<ordinal>`, its idempotency key
 /// `k<user>-<keyOrdinal>`; `refundOf` is the ordinal of the charge it refunds.
 public struct PaymentRow: Hashable, Sendable {
+    /// The user's index.
     public var user: UInt32
+    /// The row's number within its user (its `payment_id`).
     public var ordinal: UInt32
+    /// The number of its idempotency key within its user.
     public var keyOrdinal: UInt32
     /// The refunded charge's ordinal; `PaymentRow.noCharge` for a charge, `ghostBit` set for a
     /// refund naming a payment that does not exist (`q<user>-<ordinal>`).
     public var refundOf: UInt32
+    /// `amount_minor`.
     public var amountMinor: Int64
+    /// `created_at`, seconds since 1970.
     public var createdAt: Int64
+    /// The gateway script.
     public var script: CompactScript
+    /// `charge` or `refund`.
     public var kind: PaymentKind
+    /// The currency.
     public var currency: Currency
+    /// The rejection this row was made to trigger, `nil` for a clean row.
     public var fault: PaymentRejection?
+    /// Which field a `malformed` row breaks.
     public var variant: UInt8
+    /// Delivered later than its place in time.
     public var late: Bool
 
+    /// `refundOf` of a charge.
     public static let noCharge = UInt32.max
+    /// Marks a refund that names a payment that does not exist.
     public static let ghostBit: UInt32 = 1 << 31
 
     /// The row as the payment processor sees it (per user: ids are ordinals, which sort as the
@@ -162,27 +201,34 @@ public struct PaymentRow: Hashable, Sendable {
 
 /// A gateway script of up to 7 responses in 16 bits (3 bits of count, 2 bits per response).
 public struct CompactScript: Hashable, Sendable {
+    /// The count (3 bits) and the responses (2 bits each).
     public var bits: UInt16
 
+    /// The most responses it holds.
     public static let capacity = 7
 
     /// An empty script; append at least one response.
     public init() { bits = 0 }
 
+    /// The script of `responses` (at most `capacity`).
     public init(_ responses: [GatewayResponse]) {
         bits = 0
         for response in responses { append(response) }
     }
 
+    /// Adds the response to the next attempt.
     public mutating func append(_ response: GatewayResponse) {
         precondition(count < Self.capacity, "a compact script holds at most \(Self.capacity) responses")
         bits = (bits | UInt16(response.rawValue) << (3 + 2 * UInt16(count))) + 1
     }
 
+    /// Responses held.
     public var count: Int { Int(bits & 7) }
 
+    /// The response to attempt `i` (0-based, below `count`).
     public func response(at i: Int) -> GatewayResponse { GatewayResponse(rawValue: UInt8((bits >> (3 + 2 * UInt16(i))) & 3))! }
 
+    /// Every response, in attempt order.
     public var responses: [GatewayResponse] { (0..<count).map(response(at:)) }
 
     /// The script as the processor takes it (no allocation).

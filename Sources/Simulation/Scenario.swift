@@ -4,17 +4,27 @@ import PaymentsCore
 /// A simulated population and its habits, read from a scenario file (see `Scenarios/README.md`).
 /// Every field has a default, so a scenario names only what it changes.
 public struct Scenario: Sendable, Equatable {
+    /// The scenario's name (by default the file's stem).
     public var name: String
+    /// What it is for.
     public var description = ""
+    /// The root seed.
     public var seed: UInt64 = 1
+    /// Users to simulate.
     public var users = 1000
+    /// Days of data per user.
     public var days = 7
     /// The first simulated day, in days since 1970-01-01 (local days of each user start there).
     public var startDay: Int64 = 20_094 // 2025-01-06
+    /// Who the users are (`population:`).
     public var population = PopulationModel()
+    /// How they eat (`meals:`).
     public var meals = MealModel()
+    /// How they walk (`steps:`).
     public var steps = StepModel()
+    /// How they pay (`payments:`).
     public var payments = PaymentModel()
+    /// Bad data injected on purpose (`faults:`).
     public var faults = FaultModel()
     /// How `simharness run` loads the analyzers (`load:`); the generator ignores it.
     public var load = LoadModel.fixed
@@ -25,10 +35,12 @@ public struct Scenario: Sendable, Equatable {
     /// The pass/fail rules of `simharness run` (`thresholds:`), as written.
     public var thresholds: [ThresholdRule] = []
 
+    /// A scenario of every default, named `name`.
     public init(name: String) { self.name = name }
 
     /// The largest user count: user ids have 7 digits.
     public static let maximumUsers = 9_999_999
+    /// The longest simulated period, in days.
     public static let maximumDays = 3650
 }
 
@@ -56,23 +68,32 @@ public struct PopulationModel: Sendable, Equatable {
         (-600, 1), (-480, 8), (-420, 4), (-360, 8), (-300, 14), (-210, 1), (-180, 5), (0, 8), (60, 16), (120, 6),
         (180, 4), (240, 2), (330, 10), (345, 1), (480, 6), (540, 4), (600, 2), (720, 1), (840, 1),
     ])
+    /// Fasting protocols, with weights.
     public var protocols = Categorical<FastingProtocol>([
         (.sixteenEight, 40), (.eighteenSix, 15), (.twentyFour, 8), (.omad, 5), (.none, 32),
     ])
+    /// Sexes, with weights.
     public var sexes = Categorical<Sex>([(.female, 50), (.male, 50)])
+    /// Activity levels, with weights.
     public var activities = Categorical<ActivityLevel>([
         (.sedentary, 30), (.light, 30), (.moderate, 25), (.active, 10), (.veryActive, 5),
     ])
+    /// The youngest age.
     public var ageMin = 18
+    /// The oldest age.
     public var ageMax = 80
     /// Mean height by sex and its standard deviation, in cm.
     public var heightMale = 176.0
+    /// Mean height of women, in cm.
     public var heightFemale = 163.0
+    /// Standard deviation of height, in cm.
     public var heightSD = 7.0
     /// Body-mass index: weight is drawn as BMI × height².
     public var bmiMean = 26.0
+    /// Standard deviation of the BMI.
     public var bmiSD = 4.0
 
+    /// The default population.
     public init() {}
 }
 
@@ -87,6 +108,7 @@ public struct MealModel: Sendable, Equatable {
     /// Relative standard deviation of a day's intake around the user's energy need.
     public var intakeSD = 0.12
 
+    /// The default habits.
     public init() {}
 }
 
@@ -96,6 +118,7 @@ public struct StepModel: Sendable, Equatable {
     public var boutsPerDay = 8.0
     /// Bout length range, in minutes.
     public var boutMinutesMin = 5
+    /// The longest bout, in minutes.
     public var boutMinutesMax = 60
     /// Mean cadence while walking, in steps per minute.
     public var stepsPerMinute = 60.0
@@ -106,6 +129,7 @@ public struct StepModel: Sendable, Equatable {
     /// Mean probability that an owner's watch is off the wrist during a bout.
     public var watchOffRate = 0.15
 
+    /// The default habits.
     public init() {}
 }
 
@@ -113,6 +137,7 @@ public struct StepModel: Sendable, Equatable {
 public struct PaymentModel: Sendable, Equatable {
     /// Mean payments per user per day (a Poisson process with a daily cycle).
     public var perUserPerDay = 0.6
+    /// Users' home currencies, with weights.
     public var currencies = Categorical<Currency>([
         (.usd, 35), (.eur, 25), (.gbp, 8), (.chf, 2), (.cad, 4), (.aud, 3), (.sek, 2), (.inr, 10), (.brl, 5),
         (.jpy, 4), (.kwd, 1), (.bhd, 1),
@@ -133,28 +158,44 @@ public struct PaymentModel: Sendable, Equatable {
     public var retryRate = 0.03
     /// Per-attempt probabilities of the gateway outcomes `T`, `L` and `D` (the rest is `A`).
     public var timeoutRate = 0.02
+    /// Per-attempt probability of `L`.
     public var lostRate = 0.005
+    /// Per-attempt probability of `D`.
     public var declineRate = 0.04
 
+    /// The default habits.
     public init() {}
 }
 
 /// Per-row rates of bad data injected on purpose, one per rejection reason of SPEC, plus
 /// out-of-order delivery. Every rate not given in the scenario takes `defaultRate`.
 public struct FaultModel: Sendable, Equatable {
+    /// Rates of the `users` faults given in the scenario.
     public var users: [UserFault: Double] = [:]
+    /// Rates of the `meals` faults given in the scenario.
     public var meals: [MealRejection: Double] = [:]
+    /// Rates of the `steps` faults given in the scenario.
     public var steps: [StepRejection: Double] = [:]
+    /// Rates of the `payments` faults given in the scenario.
     public var payments: [PaymentRejection: Double] = [:]
+    /// Share of meal rows delivered late, when given.
     public var mealsOutOfOrder: Double?
+    /// Share of step rows delivered late, when given.
     public var stepsOutOfOrder: Double?
+    /// Share of payment rows delivered late, when given.
     public var paymentsOutOfOrder: Double?
+    /// The rate of every fault not given.
     public var defaultRate = 0.0005
 
+    /// Every rate at its default.
     public init() {}
 
+    /// The rate of a `users` fault.
     public func rate(_ fault: UserFault) -> Double { users[fault] ?? defaultRate }
+    /// The rate of a `meals` fault.
     public func rate(_ fault: MealRejection) -> Double { meals[fault] ?? defaultRate }
+    /// The rate of a `steps` fault.
     public func rate(_ fault: StepRejection) -> Double { steps[fault] ?? defaultRate }
+    /// The rate of a `payments` fault.
     public func rate(_ fault: PaymentRejection) -> Double { payments[fault] ?? defaultRate }
 }

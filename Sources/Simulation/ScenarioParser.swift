@@ -4,16 +4,21 @@ import Yams
 
 /// Why a scenario cannot be used; the message names the file, line and key.
 public struct ScenarioError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The scenario file.
     public var file: String
+    /// The line, when known.
     public var line: Int?
+    /// What is wrong, naming the key.
     public var message: String
 
+    /// An error of `file` at `line`.
     public init(file: String, line: Int?, message: String) {
         self.file = file
         self.line = line
         self.message = message
     }
 
+    /// `file:line: message`.
     public var description: String { line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)" }
 }
 

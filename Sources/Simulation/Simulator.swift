@@ -3,10 +3,14 @@ import PaymentsCore
 
 /// Which users to generate: the indices of `users` with `index % shardCount == shard`.
 public struct UserSelection: Sendable, Equatable {
+    /// The range of user indices to choose from.
     public var users: Range<Int>
+    /// This shard.
     public var shard: Int
+    /// The number of shards.
     public var shardCount: Int
 
+    /// Shard `shard` of `shardCount` of `users`.
     public init(users: Range<Int>, shard: Int = 0, shardCount: Int = 1) {
         precondition(shardCount >= 1 && (0..<shardCount).contains(shard), "shard must be in 0..<shardCount")
         self.users = users
@@ -20,6 +24,7 @@ public struct UserSelection: Sendable, Equatable {
         return stride(from: first, to: users.upperBound, by: shardCount)
     }
 
+    /// Users selected.
     public var count: Int {
         let first = indices.first(where: { _ in true }) ?? users.upperBound
         return max(0, (users.upperBound - first + shardCount - 1) / shardCount)
@@ -42,16 +47,24 @@ public struct UserSelection: Sendable, Equatable {
 /// The rows of a range of users, user after user, in the order `generate` writes them.
 /// `*Ends[i]` is the end of user `users[i]`'s rows in each array.
 public struct SimulationBatch: Sendable {
+    /// The batch's users, in index order.
     public internal(set) var users: [UserRow] = []
+    /// Their meal rows, user after user.
     public internal(set) var meals: [MealRow] = []
+    /// Their step rows, user after user.
     public internal(set) var steps: [StepRow] = []
+    /// Their payment rows, user after user.
     public internal(set) var payments: [PaymentRow] = []
+    /// The end of each user's meals in `meals`.
     public internal(set) var mealEnds: [Int] = []
+    /// The end of each user's steps in `steps`.
     public internal(set) var stepEnds: [Int] = []
+    /// The end of each user's payments in `payments`.
     public internal(set) var paymentEnds: [Int] = []
     /// Scratch space reused from user to user.
     var scratch: [Int64] = []
 
+    /// An empty batch.
     public init() {}
 
     /// Meal, step and payment rows.
@@ -59,7 +72,9 @@ public struct SimulationBatch: Sendable {
 
     /// The rows of `users[i]`.
     public func meals(ofUserAt i: Int) -> ArraySlice<MealRow> { meals[(i == 0 ? 0 : mealEnds[i - 1])..<mealEnds[i]] }
+    /// The step rows of the batch's `i`-th user.
     public func steps(ofUserAt i: Int) -> ArraySlice<StepRow> { steps[(i == 0 ? 0 : stepEnds[i - 1])..<stepEnds[i]] }
+    /// The payment rows of the batch's `i`-th user.
     public func payments(ofUserAt i: Int) -> ArraySlice<PaymentRow> { payments[(i == 0 ? 0 : paymentEnds[i - 1])..<paymentEnds[i]] }
 
     /// Empties the batch, keeping its memory.
@@ -77,7 +92,9 @@ public struct SimulationBatch: Sendable {
 /// The deterministic generator of a scenario: a user's rows depend only on (seed, scenario,
 /// user index), never on batches, tasks or shards.
 public struct Simulator: Sendable {
+    /// The scenario it generates.
     public let scenario: Scenario
+    /// The root seed every user's streams derive from.
     public let seed: UInt64
     let tables: SimulationTables
 
@@ -127,6 +144,7 @@ public struct SimulationBatches: Sequence, IteratorProtocol, Sendable {
     let parts: [UserSelection]
     var position = 0
 
+    /// The next batch, nil after the last.
     public mutating func next() -> SimulationBatch? {
         guard position < parts.count else { return nil }
         var batch = SimulationBatch()
