@@ -92,6 +92,7 @@ public struct InMemoryPaymentStore: PaymentStore, Sendable {
     /// Books a refund of `charge`.
     public mutating func refund(of charge: UInt32, amountMinor: Int64, currency: Currency) {
         ledger.refund(amountMinor, in: currency)
-        charges[charge]?.refundedMinor += amountMinor
+        // In place: `charges[charge]?.refundedMinor +=` allocates on every call.
+        if let index = charges.index(forKey: charge) { charges.values[index].refundedMinor += amountMinor }
     }
 }
