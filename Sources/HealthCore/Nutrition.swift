@@ -27,19 +27,21 @@ public enum EnergyNeed {
     }
 }
 
-/// The share of energy from each macronutrient (4 kcal/g protein and carbohydrate, 9 kcal/g fat).
+/// The share of a meal's own energy (`kcal`) that each macronutrient gives, at 4 kcal/g for protein
+/// and carbohydrate and 9 kcal/g for fat (SPEC §1): 30 / 50 / 15 g in a 500 kcal meal give 24 / 40 /
+/// 27 %. The three need not add up to 1.
 public struct MacroRatios: Equatable, Sendable {
-    /// Share of the energy from protein (0...1).
+    /// Share of the meal's kcal from protein.
     public var protein: Double
-    /// Share of the energy from carbohydrate (0...1).
+    /// Share of the meal's kcal from carbohydrate.
     public var carbs: Double
-    /// Share of the energy from fat (0...1).
+    /// Share of the meal's kcal from fat.
     public var fat: Double
 
-    /// The shares of the macronutrients' energy; throws for a negative amount or no energy at all.
-    public init(proteinG: Double, carbsG: Double, fatG: Double) throws(BodyMetricError) {
+    /// The ratios of a meal of `kcal` with these grams; a meal without energy (`kcal <= 0`) has no
+    /// ratios, and negative grams are an error.
+    public init(kcal: Double, proteinG: Double, carbsG: Double, fatG: Double) throws(BodyMetricError) {
         for grams in [proteinG, carbsG, fatG] where grams < 0 { throw .negativeMacro(grams) }
-        let kcal = 4 * proteinG + 4 * carbsG + 9 * fatG
         guard kcal > 0 else { throw .nonPositiveCalories(kcal) }
         protein = 4 * proteinG / kcal
         carbs = 4 * carbsG / kcal

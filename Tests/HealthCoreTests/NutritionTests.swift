@@ -43,27 +43,29 @@ struct NutritionTests {
         }
     }
 
-    @Test("macro ratios: 30 g protein, 75 g carbs, 20 g fat give 120 + 300 + 180 = 600 kcal")
-    func macroRatios() throws {
-        // Given grams of each macronutrient, When
-        let sut = try MacroRatios(proteinG: 30, carbsG: 75, fatG: 20)
-        // Then
-        #expect(abs(sut.protein - 0.2) < 1e-12)
-        #expect(abs(sut.carbs - 0.5) < 1e-12)
-        #expect(abs(sut.fat - 0.3) < 1e-12)
+    @Test("macro ratios are shares of the meal's own kcal: the seed guide's 30 / 50 / 15 g in 500 kcal give 24 / 40 / 27 %")
+    func macroRatiosOfTheSeedExample() throws {
+        // Given the seed guide's meal: 500 kcal with 30 g protein, 50 g carbs, 15 g fat
+        // When its ratios are computed
+        let sut = try MacroRatios(kcal: 500, proteinG: 30, carbsG: 50, fatG: 15)
+        // Then 120 / 500, 200 / 500 and 135 / 500 (91 %: they need not add up to 100 %)
+        #expect(abs(sut.protein - 0.24) < 1e-12)
+        #expect(abs(sut.carbs - 0.40) < 1e-12)
+        #expect(abs(sut.fat - 0.27) < 1e-12)
     }
 
     @Test(
-        "macro ratios reject negative grams and zero calories",
+        "macro ratios reject negative grams and a meal without energy",
         arguments: [
-            (-1.0, 10.0, 10.0, BodyMetricError.negativeMacro(-1)),
-            (10.0, -2.0, 10.0, .negativeMacro(-2)),
-            (10.0, 10.0, -3.0, .negativeMacro(-3)),
-            (0.0, 0.0, 0.0, .nonPositiveCalories(0)),
-        ] as [(Double, Double, Double, BodyMetricError)]
+            (500.0, -1.0, 10.0, 10.0, BodyMetricError.negativeMacro(-1)),
+            (500.0, 10.0, -2.0, 10.0, .negativeMacro(-2)),
+            (500.0, 10.0, 10.0, -3.0, .negativeMacro(-3)),
+            (0.0, 10.0, 10.0, 10.0, .nonPositiveCalories(0)),
+            (-5.0, 0.0, 0.0, 0.0, .nonPositiveCalories(-5)),
+        ] as [(Double, Double, Double, Double, BodyMetricError)]
     )
-    func macroRatioErrors(protein: Double, carbs: Double, fat: Double, error: BodyMetricError) {
-        #expect(throws: error) { try MacroRatios(proteinG: protein, carbsG: carbs, fatG: fat) }
+    func macroRatioErrors(kcal: Double, protein: Double, carbs: Double, fat: Double, error: BodyMetricError) {
+        #expect(throws: error) { try MacroRatios(kcal: kcal, proteinG: protein, carbsG: carbs, fatG: fat) }
     }
 
     @Test("grams for 2000 kcal at 30/40/30 %: 600/4, 800/4, 600/9")

@@ -1,8 +1,8 @@
 import Testing
 import ProcessMetrics
 
-/// The counters are process-wide and other suites run in parallel, so these tests compare with
-/// margins far wider than anything a concurrent test allocates in a few microseconds.
+/// The counters are process-wide and other suites run in parallel, so the comparisons of counts run
+/// in a process of their own (an exit test), where nothing else allocates.
 @Suite struct AllocationStatisticsTests {
     static let heavyCount = 20_000
     static let heavySize = 256
@@ -17,29 +17,28 @@ import ProcessMetrics
     }
 
     @Test(.enabled(if: AllocationBackend.current.countsAllocations))
-    func allocationHeavyClosureCountsMoreAllocationsThanAnEmptyOne() throws {
-        // Given / When the same measurement around an empty and an allocation-heavy closure
-        let empty = AllocationDelta.measure {}.delta
-        let sut = AllocationDelta.measure { Self.allocationHeavy() }.delta
-
+    func allocationHeavyClosureCountsMoreAllocationsThanAnEmptyOne() async {
+        // Given / When the same measurement around an empty and an allocation-heavy closure, alone in
+        // a process of their own
         // Then every one of the 20,000 allocations is counted, and the empty closure shows fewer
-        let heavyCount = try #require(sut.allocations)
-        let emptyCount = try #require(empty.allocations)
-        #expect(heavyCount >= Self.heavyCount)
-        #expect(emptyCount < Self.heavyCount / 10)
+        await #expect(processExitsWith: .success) {
+            let empty = AllocationDelta.measure {}.delta
+            let sut = AllocationDelta.measure { AllocationStatisticsTests.allocationHeavy() }.delta
+            precondition((sut.allocations ?? 0) >= AllocationStatisticsTests.heavyCount, "heavy: \(String(describing: sut.allocations))")
+            precondition((empty.allocations ?? .max) < AllocationStatisticsTests.heavyCount / 10, "empty: \(String(describing: empty.allocations))")
+        }
     }
 
     @Test(.enabled(if: AllocationBackend.current == .mallocInterposer))
-    func allocationHeavyClosureRequestsMoreBytesThanAnEmptyOne() throws {
-        // Given / When
-        let empty = AllocationDelta.measure {}.delta
-        let sut = AllocationDelta.measure { Self.allocationHeavy() }.delta
-
-        // Then at least 20,000 × 256 = 5,120,000 bytes were requested
-        let heavyBytes = try #require(sut.allocatedBytes)
-        let emptyBytes = try #require(empty.allocatedBytes)
-        #expect(heavyBytes >= 5_120_000)
-        #expect(emptyBytes < 512_000)
+    func allocationHeavyClosureRequestsMoreBytesThanAnEmptyOne() async {
+        // Given / When the same measurements, alone in a process of their own
+        // Then at least 20,000 × 256 = 5,120,000 bytes were requested, and far fewer by the empty closure
+        await #expect(processExitsWith: .success) {
+            let empty = AllocationDelta.measure {}.delta
+            let sut = AllocationDelta.measure { AllocationStatisticsTests.allocationHeavy() }.delta
+            precondition((sut.allocatedBytes ?? 0) >= 5_120_000, "heavy: \(String(describing: sut.allocatedBytes))")
+            precondition((empty.allocatedBytes ?? .max) < 512_000, "empty: \(String(describing: empty.allocatedBytes))")
+        }
     }
 
     @Test(.enabled(if: !AllocationBackend.current.countsAllocations))

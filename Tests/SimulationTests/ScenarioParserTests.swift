@@ -151,7 +151,10 @@ struct EmbeddedScenarioTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".yaml") }.sorted()
         var files: [String: String] = [:]
         for name in names { files[String(name.dropLast(5))] = try String(contentsOfFile: directory + "/" + name, encoding: .utf8) }
-        if ProcessInfo.processInfo.environment["SIMHARNESS_RECORD"] == "1" { try record(files) }
+        if ProcessInfo.processInfo.environment["SIMHARNESS_RECORD"] == "1" {
+            try record(files)
+            Issue.record("recorded Sources/Simulation/EmbeddedScenarios.swift: rebuild and run the tests again without SIMHARNESS_RECORD")
+        }
         // When they are compared with the embedded texts
         let sut = Dictionary(uniqueKeysWithValues: ScenarioCatalog.names.map { ($0, ScenarioCatalog.embeddedText($0)! + "\n") })
         // Then they are the same

@@ -1,3 +1,4 @@
+import Testing
 import Foundation
 import Simulation
 
@@ -18,12 +19,14 @@ func lines(_ path: String) -> [Substring] {
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().path
 
-/// Compares `actual` with the committed file `Tests/SimulationTests/Golden/<name>`; with
-/// `SIMHARNESS_RECORD=1` in the environment, writes it instead. Returns the committed text.
+/// The committed file `Tests/SimulationTests/Golden/<name>`, to compare `actual` with. With
+/// `SIMHARNESS_RECORD=1` in the environment, `actual` is written first and the test fails with a
+/// note to run it again: recording never makes a test pass.
 func golden(_ name: String, _ actual: String) -> String {
     let path = repositoryRoot + "/Tests/SimulationTests/Golden/" + name
     if ProcessInfo.processInfo.environment["SIMHARNESS_RECORD"] == "1" {
         try? actual.write(toFile: path, atomically: true, encoding: .utf8)
+        Issue.record("recorded Golden/\(name): run the tests again without SIMHARNESS_RECORD to check it")
     }
     return (try? String(contentsOfFile: path, encoding: .utf8)) ?? "<missing golden file \(name)>"
 }
