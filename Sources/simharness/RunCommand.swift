@@ -26,6 +26,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Time each batch (latency histograms); --no-timing measures what timing costs.")
     var timing = true
 
+    @Option(help: "The progress line on stderr: auto (when stderr is a terminal), always or never.")
+    var progress = ProgressMode.auto
+
     func run() async throws {
         let plan: RunPlan
         var options: RunOptions
@@ -35,7 +38,7 @@ struct RunCommand: AsyncParsableCommand {
         options.outputDirectory = out
         options.timing = timing
         options.rssSampleInterval = .seconds(1)
-        let progress = ProgressLine(unit: "events")
+        let progress = ProgressLine(unit: "events", enabled: self.progress.enabled)
         if progress.enabled { options.onProgress = { progress.show($0) } }
         let runOptions = options
         let result: RunResult
@@ -74,5 +77,19 @@ extension ProgressLine {
             Double(progress.users) / Double(max(1, progress.usersPerPass))
         }
         show(elapsed: progress.elapsed, done: progress.events, share: share)
+    }
+}
+
+/// When the progress line is drawn.
+enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+
+    /// Whether to draw it: `auto` when stderr is a terminal.
+    var enabled: Bool {
+        switch self {
+        case .auto: isatty(STDERR_FILENO) == 1
+        case .always: true
+        case .never: false
+        }
     }
 }

@@ -82,13 +82,14 @@ struct RunWorkloadArguments: ParsableArguments {
     }
 }
 
-/// Runs `operation` in a task that Ctrl-C cancels (a second Ctrl-C ends the process at once).
+/// Runs `operation` in a task that Ctrl-C cancels (a second Ctrl-C ends the process at once). The
+/// handler is in place before `operation` starts.
 func cancellingOnInterrupt<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    let task = Task { try await operation() }
+    let interrupt = Interrupt()
     signal(SIGINT, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
     source.setEventHandler {
-        task.cancel()
+        interrupt.fire()
         signal(SIGINT, SIG_DFL)
     }
     source.resume()
@@ -96,7 +97,24 @@ func cancellingOnInterrupt<T: Sendable>(_ operation: @escaping @Sendable () asyn
         source.cancel()
         signal(SIGINT, SIG_DFL)
     }
+    let task = Task { try await operation() }
+    interrupt.watch(task)
     return try await task.value
+}
+
+/// The task Ctrl-C cancels, and whether it came before the task was known.
+private final class Interrupt: Sendable {
+    private let state = Mutex<(fired: Bool, cancel: (@Sendable () -> Void)?)>((false, nil))
+
+    func fire() { state.withLock { s in s.fired = true; return s.cancel }?() }
+
+    func watch<T>(_ task: Task<T, any Error>) {
+        let firedAlready = state.withLock { s in
+            s.cancel = { task.cancel() }
+            return s.fired
+        }
+        if firedAlready { task.cancel() }
+    }
 }
 
 /// Writes `data` to `path`, or to stdout for `-`.

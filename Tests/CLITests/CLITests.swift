@@ -31,7 +31,7 @@ func temporaryDirectory() throws -> URL {
     return url
 }
 
-@Suite("simharness analyze from the command line")
+@Suite("simharness analyze from the command line", .timeLimit(.minutes(2)))
 struct AnalyzeCLITests {
     let sample = repository.appendingPathComponent("Tests/AnalysisTests/Fixtures/sample")
     let expected = repository.appendingPathComponent("Tests/AnalysisTests/Fixtures/sample-expected")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("generate then analyze, from the command line")
+@Suite("generate then analyze, from the command line", .timeLimit(.minutes(2)))
 struct GenerateAnalyzeTests {
     static let specOutputs = [
         "fasting_summary.csv", "fasting_daily.csv", "steps_daily.csv", "payments_outcomes.csv", "payments_ledger.csv", "totals.json",

@@ -3,7 +3,7 @@ import Testing
 
 /// Every command reads its options the same way: a bad value is a usage error (status 64) that
 /// names the option and what it allows.
-@Suite("Options are typed alike in every command")
+@Suite("Options are typed alike in every command", .timeLimit(.minutes(2)))
 struct OptionConsistencyTests {
     @Test("a bad option value is a usage error naming the option and what it allows", arguments: [
         (["analyze", "--input", "x", "--out", "y", "--tasks", "0"], "--tasks", "must be an integer in 1...1024, not '0'"),

@@ -138,8 +138,10 @@ struct LineChunkReaderTests {
         let path = try dir.write("users.csv.gz", bytes: Array(whole.dropLast(8)))
         let sut = try LineChunkReader(path: path, gzip: true)
         // When it is read
-        // Then it is refused
-        #expect(throws: InputRefusal.self) { _ = try readAll(sut) }
+        // Then it is refused, naming the file
+        let error = #expect(throws: InputRefusal.self) { _ = try readAll(sut) }
+        #expect(error?.file == "users.csv.gz")
+        #expect(error?.reason.hasSuffix(": unexpected end of file") == true)
     }
 
     @Test("a corrupt gzip file is refused")

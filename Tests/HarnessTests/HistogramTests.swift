@@ -49,12 +49,14 @@ struct HistogramTests {
 
     @Test("counts that are not [value, count] pairs with a positive count are refused", arguments: [[[UInt64(5)]], [[5, 0]], [[1, 2, 3]]])
     func invalidCounts(counts: [[UInt64]]) {
-        #expect(throws: HistogramDecodingError.self) { try LatencyHistogram(recordedCounts: counts) }
+        let error = #expect(throws: HistogramDecodingError.self) { try LatencyHistogram(recordedCounts: counts) }
+        #expect(error?.pair == counts[0])
     }
 
     @Test("a maximum outside the last bucket is refused")
     func misplacedMaximum() {
-        #expect(throws: HistogramDecodingError.self) { try LatencyHistogram(recordedCounts: [[10, 2]], maximum: 500) }
+        let error = #expect(throws: HistogramDecodingError.self) { try LatencyHistogram(recordedCounts: [[10, 2]], maximum: 500) }
+        #expect(error?.pair == [500, 10])
     }
 
     @Test("an empty histogram reports zeros")

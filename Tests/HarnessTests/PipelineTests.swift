@@ -2,7 +2,7 @@ import Testing
 @testable import Harness
 import TestSupport
 
-@Suite("The concurrent pipeline")
+@Suite("The concurrent pipeline", .timeLimit(.minutes(2)))
 struct PipelineTests {
     @Test("results do not depend on the number of tasks or the batch size")
     func deterministic() async throws {
@@ -88,6 +88,8 @@ struct PipelineTests {
     @Test("output files are refused for a load model other than fixed")
     func outputNeedsFixed() async throws {
         let plan = ScenarioBuilder(users: 60, seed: 5).plan(load: .duration(.seconds(1)))
-        await #expect(throws: RunConfigurationError.self) { try await ScenarioRunner.run(plan, options: .test(tasks: 1, out: "/tmp/unused")) }
+        await #expect(throws: RunConfigurationError(message: "output files need the fixed load model (this scenario's is duration)")) {
+            try await ScenarioRunner.run(plan, options: .test(tasks: 1, out: "/tmp/unused"))
+        }
     }
 }

@@ -73,7 +73,8 @@ struct ResultJSONTests {
         var other = result
         other.shards = ["1/2"]
         other.seed += 1
-        #expect(throws: MergeError.self) { try RunResult.merged([result, other]) }
+        let error = #expect(throws: MergeError.self) { try RunResult.merged([result, other]) }
+        #expect(error?.message == "cannot merge a result of scenario 'test' (seed 22, 90 users, 3 days, fixed) with one of scenario 'test' (seed 21, 90 users, 3 days, fixed)")
         #expect(throws: MergeError(message: "shard 0/2 appears in more than one result")) { try RunResult.merged([result, result]) }
     }
 }

@@ -137,8 +137,10 @@ struct ScenarioParserTests {
         // Then the name gives the embedded smoke scenario and the path the file
         #expect(embedded.name == "smoke")
         #expect(byPath.users == 4)
-        #expect(throws: ScenarioError.self) { try ScenarioCatalog.load("nosuch", currentDirectory: directory) }
-        #expect(throws: ScenarioError.self) { try ScenarioCatalog.load(directory + "/missing.yaml") }
+        let unknown = #expect(throws: ScenarioError.self) { try ScenarioCatalog.load("nosuch", currentDirectory: directory) }
+        let missing = #expect(throws: ScenarioError.self) { try ScenarioCatalog.load(directory + "/missing.yaml") }
+        #expect(unknown?.description == "nosuch: no such scenario: not a file, not in ./Scenarios, and not one of faults, load, smoke, soak, spike, stress")
+        #expect(missing?.description == directory + "/missing.yaml: cannot read the scenario file")
     }
 }
 

@@ -126,6 +126,8 @@ struct WriterTests {
 
     @Test("a file that cannot be created is an error naming it")
     func cannotOpen() {
-        #expect(throws: DatasetWriteError.self) { try DatasetFileWriter(path: "/nonexistent-dir/x.csv", gzip: false) }
+        #expect(throws: DatasetWriteError.cannotOpen(path: "/nonexistent-dir/x.csv", reason: "No such file or directory")) {
+            try DatasetFileWriter(path: "/nonexistent-dir/x.csv", gzip: false)
+        }
     }
 }
