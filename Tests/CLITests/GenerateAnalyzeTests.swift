@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("generate then analyze, from the command line", .timeLimit(.minutes(2)))
 struct GenerateAnalyzeTests {

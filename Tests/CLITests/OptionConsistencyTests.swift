@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Every command reads its options the same way: a bad value is a usage error (status 64) that
 /// names the option and what it allows.

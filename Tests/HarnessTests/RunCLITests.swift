@@ -1,28 +1,7 @@
 import Foundation
 import Testing
 @testable import Harness
-
-/// Runs the built `simharness` executable.
-enum HarnessCLI {
-    static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("simharness")
-    }
-
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-    }
-}
+import TestSupport
 
 /// The exit statuses of `run`, `merge` and `baseline` (0 success, 1 threshold or baseline failure,
 /// 2 invalid input, 3 internal error).
@@ -39,7 +18,7 @@ struct RunCLITests {
     func success() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let sut = try HarnessCLI.run(["run", "--scenario", try scenario(in: directory, "thresholds:\n  - users == 40\n"), "--tasks", "2"])
+        let sut = try SimHarnessProcess.run(["run", "--scenario", try scenario(in: directory, "thresholds:\n  - users == 40\n"), "--tasks", "2"])
         #expect(sut.status == 0, "\(sut.stderr)")
         #expect(sut.stdout.contains("pass  users == 40"))
         #expect(sut.stdout.contains("invariant violations: 0"))
@@ -50,7 +29,7 @@ struct RunCLITests {
     func jsonToStdout() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let sut = try HarnessCLI.run(["run", "--scenario", try scenario(in: directory), "--json", "-"])
+        let sut = try SimHarnessProcess.run(["run", "--scenario", try scenario(in: directory), "--json", "-"])
         #expect(sut.status == 0)
         #expect(try ResultJSON.decode(Data(sut.stdout.utf8)).metrics.users == 40)
         #expect(sut.stderr.contains("simharness run: tiny"))
@@ -62,7 +41,7 @@ struct RunCLITests {
     func thresholdFailure(extra: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let sut = try HarnessCLI.run(["run", "--scenario", try scenario(in: directory, extra)])
+        let sut = try SimHarnessProcess.run(["run", "--scenario", try scenario(in: directory, extra)])
         #expect(sut.status == 1)
         #expect(sut.stdout.contains("FAIL"))
     }
@@ -75,7 +54,7 @@ struct RunCLITests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let base = arguments.contains("--scenario") ? [] : ["--scenario", try scenario(in: directory, "load:\n  model: duration\n  duration: 1s\n")]
-        let sut = try HarnessCLI.run(["run"] + base + arguments)
+        let sut = try SimHarnessProcess.run(["run"] + base + arguments)
         #expect(sut.status == 2)
         #expect(sut.stderr.contains(message), "\(sut.stderr)")
     }
@@ -85,7 +64,7 @@ struct RunCLITests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try scenario(in: directory, "thresholds:\n  - peak_rss_mb < 300\n  - total.events_per_sec > 1\n")
-        let sut = try HarnessCLI.run(["run", "--scenario", path])
+        let sut = try SimHarnessProcess.run(["run", "--scenario", path])
         #expect(sut.status == 2)
         #expect(sut.stderr.contains("\(path):7: unknown metric 'total.events_per_sec' (did you mean 'total.events_per_s'?)"), "\(sut.stderr)")
     }
@@ -97,7 +76,8 @@ struct RunCLITests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let process = Process()
-        process.executableURL = HarnessCLI.executable
+        process.executableURL = SimHarnessProcess.executable
+        process.environment = SimHarnessProcess.environment
         process.arguments = ["run", "--progress", "always", "--scenario", try scenario(in: directory, "load:\n  model: duration\n  duration: 60s\n")]
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -118,7 +98,7 @@ struct RunCLITests {
     func internalError() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let sut = try HarnessCLI.run(["run", "--scenario", try scenario(in: directory), "--json", directory.file("missing/dir/result.json")])
+        let sut = try SimHarnessProcess.run(["run", "--scenario", try scenario(in: directory), "--json", directory.file("missing/dir/result.json")])
         #expect(sut.status == 3)
         #expect(sut.stderr.contains("cannot write"))
     }
@@ -131,14 +111,14 @@ struct RunCLITests {
         let path = try scenario(in: directory)
         for shard in ["0/2", "1/2"] {
             let name = directory.file("shard\(shard.first!).json")
-            let run = try HarnessCLI.run(["run", "--scenario", path, "--shard", shard, "--json", name])
+            let run = try SimHarnessProcess.run(["run", "--scenario", path, "--shard", shard, "--json", name])
             try #require(run.status == 0, "\(run.stderr)")
         }
-        _ = try HarnessCLI.run(["run", "--scenario", path, "--seed", "4", "--shard", "1/2", "--json", directory.file("other.json")])
+        _ = try SimHarnessProcess.run(["run", "--scenario", path, "--seed", "4", "--shard", "1/2", "--json", directory.file("other.json")])
         // When they are merged
-        let merged = try HarnessCLI.run(["merge", directory.file("shard0.json"), directory.file("shard1.json"), "--json", directory.file("all.json")])
-        let mismatched = try HarnessCLI.run(["merge", directory.file("shard0.json"), directory.file("other.json")])
-        let unreadable = try HarnessCLI.run(["merge", directory.file("shard0.json"), directory.file("nothing.json")])
+        let merged = try SimHarnessProcess.run(["merge", directory.file("shard0.json"), directory.file("shard1.json"), "--json", directory.file("all.json")])
+        let mismatched = try SimHarnessProcess.run(["merge", directory.file("shard0.json"), directory.file("other.json")])
+        let unreadable = try SimHarnessProcess.run(["merge", directory.file("shard0.json"), directory.file("nothing.json")])
         // Then the merge covers all 40 users, and the bad inputs are refused
         #expect(merged.status == 0, "\(merged.stderr)")
         let result = try ResultJSON.decode(try #require(contents(directory.file("all.json"))))
@@ -156,17 +136,17 @@ struct RunCLITests {
         defer { directory.remove() }
         let path = try scenario(in: directory)
         let file = directory.file("tiny.json")
-        let record = try HarnessCLI.run(["baseline", "record", "--scenario", path, "--repetitions", "2", "--tasks", "2", "--file", file])
+        let record = try SimHarnessProcess.run(["baseline", "record", "--scenario", path, "--repetitions", "2", "--tasks", "2", "--file", file])
         try #require(record.status == 0, "\(record.stderr)")
         // When it is checked as recorded (times loosely: this machine is shared), and against a
         // copy that expects one more meal
         let loose = ["--tolerance", "*=100"]
-        let check = try HarnessCLI.run(["baseline", "check", "--scenario", path, "--repetitions", "1", "--file", file] + loose)
+        let check = try SimHarnessProcess.run(["baseline", "check", "--scenario", path, "--repetitions", "1", "--file", file] + loose)
         var doctored = try BaselineJSON.decode(try #require(contents(file)))
         doctored.metrics["meals.events"]!.value += 1
         try BaselineJSON.encode(doctored).write(to: URL(fileURLWithPath: directory.file("doctored.json")))
-        let regressed = try HarnessCLI.run(["baseline", "check", "--scenario", path, "--repetitions", "1", "--file", directory.file("doctored.json")] + loose)
-        let mismatched = try HarnessCLI.run(["baseline", "check", "--scenario", path, "--users", "41", "--file", file])
+        let regressed = try SimHarnessProcess.run(["baseline", "check", "--scenario", path, "--repetitions", "1", "--file", directory.file("doctored.json")] + loose)
+        let mismatched = try SimHarnessProcess.run(["baseline", "check", "--scenario", path, "--users", "41", "--file", file])
         // Then the first holds, the second regresses on that count, the third is refused
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("no regression"))

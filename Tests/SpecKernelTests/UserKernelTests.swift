@@ -71,6 +71,23 @@ struct UserKernelTests {
         #expect(sut.ledger.entries.map(\.balanceMinor) == [600])
     }
 
+    @Test("rows that tie on created_at and payment_id go in row order")
+    func tiesInRowOrder() {
+        // Given two rows with the same created_at and id rank (a repeated payment_id), added last row first
+        let first = PaymentBuilder().id(3).key(1).amount(100).createdAt(50).build()
+        let second = PaymentBuilder().id(3).key(2).amount(200).createdAt(50).build()
+        let requests = [first, second]
+        let sut = UserKernel()
+        sut.beginPayments()
+        sut.addPayment(createdAt: 50, idRank: 3, row: 1)
+        sut.addPayment(createdAt: 50, idRank: 3, row: 0)
+        // When they are processed
+        var rows: [Int32] = []
+        _ = sut.processPayments(ofUser: 1, request: { requests[Int($0)] }) { row, _ in rows.append(row) }
+        // Then the first row goes first
+        #expect(rows == [0, 1])
+    }
+
     @Test("the next user starts with no keys, charges or ledger")
     func usersAreIndependent() {
         // Given a kernel that processed one user's charge

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The coverage gate: runs the tests with coverage (the CLI tests' child `simharness` processes write
+# their profiles too, as they inherit LLVM_PROFILE_FILE), reports line coverage with the toolchain's
+# own llvm-cov (Debian's is too old for its profiles), and fails below the floors:
+#   COVERAGE_MIN (default 85) % of lines overall, and 100 % of the core algorithm files
+#   (COVERAGE_CORE_EXTRA adds files to that list: CI uses both variables to show the gate bites).
+# Usage: scripts/coverage.sh [--no-test]   (--no-test: report on the last coverage run)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+minimum=${COVERAGE_MIN:-85}
+core=(HealthCore/Fasting.swift HealthCore/Steps.swift PaymentsCore/PaymentProcessor.swift PaymentsCore/PaymentStore.swift SpecKernel/UserKernel.swift
+      ${COVERAGE_CORE_EXTRA:-})
+
+[ "${1:-}" = "--no-test" ] || swift test --enable-code-coverage > .build/coverage-tests.log 2>&1 \
+  || { tail -30 .build/coverage-tests.log; echo "coverage: the tests failed"; exit 1; }
+toolchain=$(dirname "$(readlink -f "$(command -v swift)")")
+llvm_cov="$toolchain/llvm-cov"
+[ -x "$llvm_cov" ] || { echo "coverage: no llvm-cov beside $(command -v swift)"; exit 1; }
+bin=$(swift build --show-bin-path)
+report=$("$llvm_cov" report "$bin/SimHarnessPackageTests.xctest" -object "$bin/simharness" \
+  -instr-profile "$bin/codecov/default.profdata" -ignore-filename-regex='(\.build|Tests/|Benchmarks/)')
+
+# Columns: file, regions, missed, cover, functions, missed, executed, lines, missed lines, cover, ...
+status=0
+total=$(echo "$report" | awk '$1 == "TOTAL" { sub("%", "", $10); print $10 }')
+echo "coverage: ${total} % of lines in all (floor ${minimum} %)"
+awk -v t="$total" -v m="$minimum" 'BEGIN { exit !(t + 0 >= m + 0) }' || { echo "coverage: FAIL: below ${minimum} %"; status=1; }
+for file in "${core[@]}"; do
+  line=$(echo "$report" | awk -v f="$file" '$1 ~ f"$" { sub("%", "", $10); print $10, $9 }')
+  [ -n "$line" ] || { echo "coverage: FAIL: $file is not in the report"; status=1; continue; }
+  set -- $line
+  echo "coverage: $file ${1} % (${2} lines missed)"
+  [ "$2" = "0" ] || { echo "coverage: FAIL: $file must be covered to the line"; status=1; }
+done
+exit $status
