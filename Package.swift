@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "simharness", targets: ["simharness"]),
+        .executable(name: "simharness-workloads", targets: ["simharness-workloads"]),
         .library(name: "HealthCore", targets: ["HealthCore"]),
         .library(name: "PaymentsCore", targets: ["PaymentsCore"]),
         .library(name: "Datasets", targets: ["Datasets"]),
@@ -70,6 +71,7 @@ let package = Package(
         .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore"]),
         .target(name: "ParallelWork"),
         .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets"]),
+        .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads"]),
         .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),
         .target(
             name: "Harness",

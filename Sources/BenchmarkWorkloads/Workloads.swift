@@ -4,18 +4,26 @@ import HealthCore
 import PaymentsCore
 
 /// A regression added on purpose to a workload, to show that the performance gates catch it.
-/// Chosen with `SIMHARNESS_INJECT_REGRESSION` (`allocation` or `slowdown`); `none` otherwise.
-public enum InjectedRegression: String, Sendable {
+/// Chosen with `SIMHARNESS_INJECT_REGRESSION`: `allocation`, `slowdown` or `work:N`; `none` otherwise.
+public enum InjectedRegression: Sendable, Equatable {
     case none
     /// One heap allocation (and free) per event.
     case allocation
     /// 48 dependent multiply-xorshift rounds per event: about 75 ns, several times the cost of the
     /// fasting analyzer's work on an event (~10 ns), well past the gates' 2× and 2.5× time tolerances.
     case slowdown
+    /// `N` dependent multiply-xorshift rounds every 16 events: a graded slowdown, for showing how small
+    /// a regression the instruction-count gate catches (a round is a few instructions).
+    case work(rounds: Int)
 
     /// The regression named by `SIMHARNESS_INJECT_REGRESSION`.
     public static func fromEnvironment(_ environment: [String: String]) -> InjectedRegression {
-        environment["SIMHARNESS_INJECT_REGRESSION"].flatMap(InjectedRegression.init(rawValue:)) ?? .none
+        switch environment["SIMHARNESS_INJECT_REGRESSION"] {
+        case "allocation": .allocation
+        case "slowdown": .slowdown
+        case let text? where text.hasPrefix("work:"): Int(text.dropFirst(5)).map { .work(rounds: max(0, $0)) } ?? .none
+        default: .none
+        }
     }
 
     /// The extra work for the event at `index`; its result feeds the checksum so it cannot be removed.
@@ -29,12 +37,16 @@ public enum InjectedRegression: String, Sendable {
             defer { block.deallocate() }
             return UInt64(UInt(bitPattern: block)) ^ block.load(as: UInt64.self)
         case .slowdown:
-            var x = UInt64(index)
-            for _ in 0..<48 {
-                x = (x ^ (x >> 31)) &* 0xBF58_476D_1CE4_E5B9
-            }
-            return x
+            return Self.rounds(48, from: UInt64(index))
+        case .work(let rounds):
+            return index & 15 == 0 ? Self.rounds(rounds, from: UInt64(index)) : 0
         }
+    }
+
+    @inline(__always) private static func rounds(_ count: Int, from seed: UInt64) -> UInt64 {
+        var x = seed
+        for _ in 0..<count { x = (x ^ (x >> 31)) &* 0xBF58_476D_1CE4_E5B9 }
+        return x
     }
 }
 

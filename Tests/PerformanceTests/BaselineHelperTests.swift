@@ -137,6 +137,8 @@ struct MeasuredMetricsBuilder {
     @Test(arguments: [
         (["SIMHARNESS_INJECT_REGRESSION": "allocation"], InjectedRegression.allocation),
         (["SIMHARNESS_INJECT_REGRESSION": "slowdown"], .slowdown),
+        (["SIMHARNESS_INJECT_REGRESSION": "work:24"], .work(rounds: 24)),
+        (["SIMHARNESS_INJECT_REGRESSION": "work:x"], .none),
         (["SIMHARNESS_INJECT_REGRESSION": "typo"], .none),
         ([:], .none),
     ])

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The instruction-count gate: the core algorithms' instructions per workload run, counted by
+# `valgrind --tool=callgrind` (the same to within a few instructions in every run, whatever else the
+# machine does), against Benchmarks/Instructions/baseline.txt, with a 1 % tolerance.
+#   scripts/instruction-gate.sh check          fail on a workload more than TOLERANCE % (default 1) above its baseline
+#   scripts/instruction-gate.sh record         write the baseline anew
+#   scripts/instruction-gate.sh bites [RUNS]   inject 5 % and 10 % more work into each workload and check that
+#                                              both fail; run the unchanged build RUNS times (default 5) and count
+#                                              false alarms
+# A run's instructions are (instructions of 3 runs − instructions of 1 run) / 2 of `simharness-workloads W N`,
+# so building the workload's data does not count. Swift's hashing is made deterministic (SWIFT_DETERMINISTIC_HASHING).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-check}
+tolerance=${TOLERANCE:-1}
+baseline=Benchmarks/Instructions/baseline.txt
+workloads=(fasting steps payments)
+command -v valgrind > /dev/null || { echo "instructions: valgrind is missing (apt-get install valgrind)"; exit 1; }
+
+swift build -c release --product simharness-workloads > .build/instruction-gate-build.log 2>&1 \
+  || { tail -20 .build/instruction-gate-build.log; exit 1; }
+binary=$(mktemp)
+trap 'rm -f "$binary"' EXIT
+# valgrind 3.19 cannot read the toolchain's DWARF 5: count a copy without debug information.
+cp "$(swift build -c release --show-bin-path)/simharness-workloads" "$binary"
+strip --strip-debug "$binary"
+chmod +x "$binary"
+
+collected() { # workload repeats [injection]
+  local count
+  count=$(SWIFT_DETERMINISTIC_HASHING=1 SIMHARNESS_INJECT_REGRESSION="${3:-none}" \
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$2" 2>&1 >/dev/null | sed -n 's/.*Collected : //p')
+  [ -n "$count" ] || { echo "instructions: callgrind counted nothing for $1" >&2; exit 1; }
+  echo "$count"
+}
+per_run() { # workload [injection]
+  local one three
+  one=$(collected "$1" 1 "${2:-none}")
+  three=$(collected "$1" 3 "${2:-none}")
+  echo $(( (three - one) / 2 ))
+}
+expected() { awk -v w="$1" '$1 == w { print $2 }' "$baseline"; }
+# Percent change of $2 over $1, two decimals.
+change() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f", (b - a) * 100 / a }'; }
+# Whether a change exceeds the tolerance (a regression).
+regressed() { awk -v c="$1" -v t="$tolerance" 'BEGIN { exit !(c + 0 > t + 0) }'; }
+
+case "$mode" in
+record)
+  : > "$baseline.new"
+  for w in "${workloads[@]}"; do echo "$w $(per_run "$w")" >> "$baseline.new"; done
+  mv "$baseline.new" "$baseline"
+  cat "$baseline"
+  ;;
+check)
+  status=0
+  for w in "${workloads[@]}"; do
+    base=$(expected "$w"); [ -n "$base" ] || { echo "instructions: no baseline for $w"; status=1; continue; }
+    now=$(per_run "$w"); delta=$(change "$base" "$now")
+    if regressed "$delta"; then
+      echo "instructions: FAIL: $w $now instructions a run, $delta % over its baseline $base (tolerance $tolerance %)"; status=1
+    else
+      echo "instructions: $w $now instructions a run ($delta % against $base)"
+    fi
+  done
+  exit $status
+  ;;
+bites)
+  runs=${2:-5}
+  status=0
+  for w in "${workloads[@]}"; do
+    base=$(per_run "$w")
+    # One round of injected work every 16 events: measure what 64 rounds cost, then size the 5 % and 10 %.
+    cost=$(( $(per_run "$w" work:64) - base ))
+    for target in 5 10; do
+      rounds=$(awk -v b="$base" -v c="$cost" -v t="$target" 'BEGIN { r = int(b * t / 100 / (c / 64)) + 1; print r }')
+      slow=$(per_run "$w" "work:$rounds"); delta=$(change "$base" "$slow")
+      if regressed "$delta"; then echo "instructions: caught as expected: $w with $delta % more work"
+      else echo "instructions: FAIL: $w with $delta % more work was not caught"; status=1; fi
+    done
+    alarms=0
+    for _ in $(seq "$runs"); do
+      again=$(per_run "$w"); regressed "$(change "$base" "$again")" && alarms=$((alarms + 1))
+    done
+    echo "instructions: $w: $alarms false alarms in $runs runs of the same build"
+    [ "$alarms" -eq 0 ] || status=1
+  done
+  exit $status
+  ;;
+*) echo "usage: scripts/instruction-gate.sh check|record|bites [RUNS]"; exit 64 ;;
+esac
