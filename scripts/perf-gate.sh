@@ -87,6 +87,7 @@ expect_benchmarks_catch() {
 
 step_bites() {
     expect_xctest_catches allocation testStepAggregator allocations
+    expect_xctest_catches allocation-per-user testPaymentProcessor allocations
     expect_xctest_catches slowdown testFastingAnalyzer "CPU time"
     expect_benchmarks_catch allocation FastingAccumulator "Malloc (total)"
     expect_benchmarks_catch slowdown FastingAccumulator "Time (total CPU)"

@@ -4,11 +4,14 @@ import HealthCore
 import PaymentsCore
 
 /// A regression added on purpose to a workload, to show that the performance gates catch it.
-/// Chosen with `SIMHARNESS_INJECT_REGRESSION`: `allocation`, `slowdown` or `work:N`; `none` otherwise.
+/// Chosen with `SIMHARNESS_INJECT_REGRESSION`: `allocation`, `allocation-per-user`, `slowdown` or
+/// `work:N`; `none` otherwise.
 public enum InjectedRegression: Sendable, Equatable {
     case none
     /// One heap allocation (and free) per event.
     case allocation
+    /// One heap allocation (and free) per user: the smallest leak of a per-user buffer.
+    case allocationPerUser
     /// 48 dependent multiply-xorshift rounds per event: about 75 ns, several times the cost of the
     /// fasting analyzer's work on an event (~10 ns), well past the gates' 2× and 2.5× time tolerances.
     case slowdown
@@ -20,6 +23,7 @@ public enum InjectedRegression: Sendable, Equatable {
     public static func fromEnvironment(_ environment: [String: String]) -> InjectedRegression {
         switch environment["SIMHARNESS_INJECT_REGRESSION"] {
         case "allocation": .allocation
+        case "allocation-per-user": .allocationPerUser
         case "slowdown": .slowdown
         case let text? where text.hasPrefix("work:"): Int(text.dropFirst(5)).map { .work(rounds: max(0, $0)) } ?? .none
         default: .none
@@ -29,18 +33,27 @@ public enum InjectedRegression: Sendable, Equatable {
     /// The extra work for the event at `index`; its result feeds the checksum so it cannot be removed.
     @inline(__always) public func perEvent(_ index: Int) -> UInt64 {
         switch self {
-        case .none:
+        case .none, .allocationPerUser:
             return 0
         case .allocation:
-            let block = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 8)
-            block.storeBytes(of: UInt64(index), as: UInt64.self)
-            defer { block.deallocate() }
-            return UInt64(UInt(bitPattern: block)) ^ block.load(as: UInt64.self)
+            return Self.allocation(index)
         case .slowdown:
             return Self.rounds(48, from: UInt64(index))
         case .work(let rounds):
             return index & 15 == 0 ? Self.rounds(rounds, from: UInt64(index)) : 0
         }
+    }
+
+    /// The extra work at the start of the user at `index`.
+    @inline(__always) public func perUser(_ index: Int) -> UInt64 {
+        self == .allocationPerUser ? Self.allocation(index) : 0
+    }
+
+    @inline(__always) private static func allocation(_ index: Int) -> UInt64 {
+        let block = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 8)
+        block.storeBytes(of: UInt64(index), as: UInt64.self)
+        defer { block.deallocate() }
+        return UInt64(UInt(bitPattern: block)) ^ block.load(as: UInt64.self)
     }
 
     @inline(__always) private static func rounds(_ count: Int, from seed: UInt64) -> UInt64 {
@@ -118,6 +131,7 @@ public struct FastingWorkload: Sendable {
         var checksum: UInt64 = 0
         meals.withUnsafeBufferPointer { meals in
             for (index, user) in users.enumerated() {
+                checksum &+= regression.perUser(index)
                 let configuration = FastingConfiguration(utcOffsetMinutes: user.utcOffsetMinutes, fastingProtocol: protocols[index])
                 var accumulator = FastingAccumulator(configuration: configuration)
                 for event in user.events {
@@ -179,7 +193,8 @@ public struct StepWorkload: Sendable {
     public func run(injecting regression: InjectedRegression) -> UInt64 {
         var checksum: UInt64 = 0
         samples.withUnsafeBufferPointer { samples in
-            for user in users {
+            for (index, user) in users.enumerated() {
+                checksum &+= regression.perUser(index)
                 var accumulator = StepAccumulator(utcOffsetMinutes: user.utcOffsetMinutes)
                 for event in user.events {
                     accumulator.add(samples[event]) { checksum &+= UInt64($0.steps) }
@@ -249,7 +264,8 @@ public struct PaymentWorkload: Sendable {
         var processor = PaymentProcessor(seed: 7)
         var checksum: UInt64 = 0
         payments.withUnsafeBufferPointer { payments in
-            for user in users {
+            for (index, user) in users.enumerated() {
+                checksum &+= regression.perUser(index)
                 processor.startUser()
                 for event in user {
                     let outcome = processor.process(payments[event])

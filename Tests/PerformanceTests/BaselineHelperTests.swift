@@ -138,6 +138,7 @@ struct MeasuredMetricsBuilder {
         (["SIMHARNESS_INJECT_REGRESSION": "allocation"], InjectedRegression.allocation),
         (["SIMHARNESS_INJECT_REGRESSION": "slowdown"], .slowdown),
         (["SIMHARNESS_INJECT_REGRESSION": "work:24"], .work(rounds: 24)),
+        (["SIMHARNESS_INJECT_REGRESSION": "allocation-per-user"], .allocationPerUser),
         (["SIMHARNESS_INJECT_REGRESSION": "work:x"], .none),
         (["SIMHARNESS_INJECT_REGRESSION": "typo"], .none),
         ([:], .none),
