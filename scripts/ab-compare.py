@@ -56,7 +56,8 @@ def run(binary, args, directory, index):
     command = [binary, "run", "--json", out] + args
     done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode not in (0, 1):  # 1: a threshold failed, the figures are still there
-        sys.exit(f"ab-compare: {' '.join(command)} exited {done.returncode}: {done.stderr.strip()}")
+        print(f"ab-compare: {' '.join(command)} exited {done.returncode}: {done.stderr.strip()}", file=sys.stderr)
+        sys.exit(2)
     with open(out) as f:
         return json.load(f)
 
