@@ -253,3 +253,26 @@ struct BlankLinesAndMarksTests {
         #expect(try outputs(out) == outputs(expected))
     }
 }
+
+/// Inputs the fuzzers found, kept as regression tests (`scripts/fuzz.sh`).
+@Suite("analyze on inputs the fuzzers found")
+struct FuzzRegressionTests {
+    @Test("a SQLite file corrupt in its payments table is refused, naming the table (it ended as an internal error)")
+    func corruptSQLiteTable() async throws {
+        // Given the database FuzzSQLite made: readable headers, a malformed page in `payments`
+        let sut = try DatasetDirectory()
+        let out = try DatasetDirectory()
+        defer { sut.remove(); out.remove() }
+        try FileManager.default.copyItem(
+            at: fixtures.appendingPathComponent("fuzz/corrupt-payments.sqlite"), to: URL(fileURLWithPath: sut.path + "/dataset.sqlite")
+        )
+        // When it is analyzed
+        // Then the input is refused (exit status 2), naming the file and table, and nothing is written
+        let error = await #expect(throws: InputRefusal.self) {
+            try await DatasetAnalyzer.run(input: sut.path, output: out.path, options: AnalysisOptions(tasks: 2))
+        }
+        #expect(error?.file == "dataset.sqlite:payments")
+        #expect(error?.reason == "unreadable SQLite table: database disk image is malformed")
+        #expect(try out.files().isEmpty)
+    }
+}

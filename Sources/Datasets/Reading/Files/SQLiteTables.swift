@@ -21,6 +21,20 @@ public enum SQLiteTables {
             throw InputRefusal(file: file.fileName, reason: "unreadable SQLite file: \(error)")
         }
         let columns = file.kind.columns
+        var number = 0
+        do {
+            try read(file, queue: queue, columns: columns, number: &number, tokenizer: tokenizer, body)
+        } catch let error as DatabaseError {
+            // A corrupt file may read well up to some page: the rows before it were handed out, but the
+            // table as a whole is refused.
+            throw InputRefusal(file: file.name, line: number + 1, reason: "unreadable SQLite table: \(error.message ?? "\(error)")")
+        }
+    }
+
+    private static func read(
+        _ file: DatasetFile, queue: DatabaseQueue, columns: [String], number: inout Int, tokenizer: RowTokenizer,
+        _ body: (Int) throws -> Void
+    ) throws {
         try queue.read { db in
             let present = try Set(Row.fetchAll(db, sql: "PRAGMA table_info(\(file.kind.rawValue))").map { $0["name"] as String })
             for column in columns where !present.contains(column) && !file.kind.optionalKeys.contains(column) {
@@ -28,7 +42,6 @@ public enum SQLiteTables {
             }
             let selected = columns.map { present.contains($0) ? "\"\($0)\"" : "NULL" }.joined(separator: ", ")
             let cursor = try Row.fetchCursor(db, sql: "SELECT \(selected) FROM \(file.kind.rawValue) ORDER BY rowid")
-            var number = 0
             var scratch: [UInt8] = []
             var ends = [Int](repeating: 0, count: columns.count)
             while let row = try cursor.next() {
