@@ -11,8 +11,14 @@ minimum=${COVERAGE_MIN:-85}
 core=(HealthCore/Fasting.swift HealthCore/Steps.swift PaymentsCore/PaymentProcessor.swift PaymentsCore/PaymentStore.swift SpecKernel/UserKernel.swift
       ${COVERAGE_CORE_EXTRA:-})
 
-[ "${1:-}" = "--no-test" ] || swift test --enable-code-coverage > .build/coverage-tests.log 2>&1 \
-  || { tail -30 .build/coverage-tests.log; echo "coverage: the tests failed"; exit 1; }
+# Counters update atomically: tests run in parallel, and a region's count may be derived from counters
+# that other tests increment at the same time (lost updates made a covered line read 0 once). Profiles
+# of earlier runs are removed first, so the report is this run's alone.
+if [ "${1:-}" != "--no-test" ]; then
+  rm -rf "$(swift build --show-bin-path)/codecov"
+  swift test --enable-code-coverage -Xswiftc -Xllvm -Xswiftc -instrprof-atomic-counter-update-all > .build/coverage-tests.log 2>&1 \
+    || { tail -30 .build/coverage-tests.log; echo "coverage: the tests failed"; exit 1; }
+fi
 toolchain=$(dirname "$(readlink -f "$(command -v swift)")")
 llvm_cov="$toolchain/llvm-cov"
 [ -x "$llvm_cov" ] || { echo "coverage: no llvm-cov beside $(command -v swift)"; exit 1; }
