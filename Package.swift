@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "ProcessMetrics", targets: ["ProcessMetrics"]),
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "BenchmarkWorkloads", targets: ["BenchmarkWorkloads"]),
+        .library(name: "PaymentService", targets: ["PaymentService"]),
+        .library(name: "PaymentSimulation", targets: ["PaymentSimulation"]),
     ],
     traits: [
         .trait(
@@ -34,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -69,6 +72,11 @@ let package = Package(
             ]
         ),
         .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore"]),
+        .target(name: "PaymentService", dependencies: ["PaymentsCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "PaymentSimulation",
+            dependencies: ["PaymentService", "PaymentsCore", "ParallelWork", .product(name: "HeapModule", package: "swift-collections")]
+        ),
         .target(name: "ParallelWork"),
         .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets"]),
         .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads"]),
@@ -83,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "simharness",
             dependencies: [
-                "Analysis", "Datasets", "Simulation", "Harness", "ProcessMetrics", "CGlibcMalloc",
+                "Analysis", "Datasets", "Simulation", "Harness", "ProcessMetrics", "CGlibcMalloc", "PaymentService", "PaymentSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -91,6 +99,11 @@ let package = Package(
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
+        .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),
+        .testTarget(
+            name: "PaymentSimulationTests",
+            dependencies: ["PaymentSimulation", "PaymentService", "PaymentsCore", "TestSupport"]
+        ),
         .testTarget(name: "SpecKernelTests", dependencies: ["SpecKernel", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "DatasetsTests",

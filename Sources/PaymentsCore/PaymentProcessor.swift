@@ -34,56 +34,44 @@ public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGene
 
     /// Processes the user's next payment; the caller decides `malformed` and `unknown_user`.
     public mutating func process(_ payment: PaymentRequest) -> PaymentOutcome {
-        if payment.keyLength == 0 || payment.keyLength > PaymentRejection.maximumKeyLength { return .rejected(.missingKey) }
-        guard let currency = payment.currency else { return .rejected(.unsupportedCurrency) }
-        guard let amount = payment.amountMinor, amount > 0 else { return .rejected(.invalidAmount) }
-        if amount > currency.limitMinor { return .rejected(.overLimit) }
-
-        let fingerprint = PaymentFingerprint(kind: payment.kind, amountMinor: amount, currency: currency, refundOf: payment.refundOf)
-        if let recorded = store.fingerprint(ofKey: payment.key) {
-            return recorded == fingerprint ? PaymentOutcome(state: .deduplicated) : .rejected(.idempotencyConflict)
+        let charge = payment.kind == .refund ? payment.refundOf.flatMap { store.capturedCharge($0) } : nil
+        let admission = PaymentRules.admission(of: payment, recorded: store.fingerprint(ofKey: payment.key), charge: charge)
+        if case .settled(let outcome, let takesKey) = admission {
+            if takesKey { store.record(key: payment.key, payment.fingerprint!) }
+            return outcome
         }
-        store.record(key: payment.key, fingerprint)
-
-        if payment.kind == .refund {
-            guard let target = payment.refundOf, let charge = store.capturedCharge(target) else { return .rejected(.unknownCharge) }
-            if charge.currency != currency { return .rejected(.currencyMismatch) }
-            if charge.refundedMinor + amount > charge.amountMinor { return .rejected(.refundExceeds) }
-        }
+        store.record(key: payment.key, payment.fingerprint!)
 
         let (approved, declined, attempts, latency) = callGateway(payment)
-        guard approved else {
-            return PaymentOutcome(state: declined ? .declined : .failed, attempts: attempts, latencyMillis: latency)
+        let state = PaymentRules.finalState(of: payment.kind, approved: approved, declined: declined)
+        switch state {
+        case .captured: store.capture(charge: payment.id, amountMinor: payment.amountMinor!, currency: payment.currency!)
+        case .refunded: store.refund(of: payment.refundOf!, amountMinor: payment.amountMinor!, currency: payment.currency!)
+        default: break
         }
-        switch payment.kind {
-        case .charge:
-            store.capture(charge: payment.id, amountMinor: amount, currency: currency)
-            return PaymentOutcome(state: .captured, attempts: attempts, latencyMillis: latency)
-        case .refund:
-            store.refund(of: payment.refundOf!, amountMinor: amount, currency: currency)
-            return PaymentOutcome(state: .refunded, attempts: attempts, latencyMillis: latency)
-        }
+        return PaymentOutcome(state: state, attempts: attempts, latencyMillis: latency)
     }
 
     /// Attempts until an answer or `maxAttempts`, backing off between timeouts; reconciles when
     /// every attempt timed out.
     private mutating func callGateway(_ payment: PaymentRequest) -> (approved: Bool, declined: Bool, attempts: Int, latency: Int64) {
         let startedAt = clock.nowMillis
-        for attempt in 0..<policy.maxAttempts {
+        var attempt = 0
+        while true {
             let response = gateway.submit(GatewayRequest(key: payment.key, attempt: attempt, script: payment.script))
-            switch response {
+            switch PaymentRules.decision(after: response, attempt: attempt, maxAttempts: policy.maxAttempts) {
             case .approved, .declined:
                 clock.advance(byMillis: policy.responseMillis)
                 return (response == .approved, response == .declined, attempt + 1, clock.nowMillis - startedAt)
-            case .timedOut, .lost:
+            case .retry:
                 clock.advance(byMillis: policy.timeoutMillis)
-                if attempt + 1 < policy.maxAttempts {
-                    clock.advance(byMillis: policy.backoffMillis(afterAttempt: attempt, using: &random))
-                }
+                clock.advance(byMillis: policy.backoffMillis(afterAttempt: attempt, using: &random))
+                attempt += 1
+            case .reconcile:
+                clock.advance(byMillis: policy.timeoutMillis + policy.responseMillis)
+                return (gateway.hasActed(key: payment.key), false, attempt + 1, clock.nowMillis - startedAt)
             }
         }
-        clock.advance(byMillis: policy.responseMillis)
-        return (gateway.hasActed(key: payment.key), false, policy.maxAttempts, clock.nowMillis - startedAt)
     }
 }
 

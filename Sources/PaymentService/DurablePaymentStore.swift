@@ -1,0 +1,168 @@
+import PaymentsCore
+
+/// The write a failpoint interrupts.
+public enum StoreWrite: String, CaseIterable, Sendable {
+    /// Admission: the payment's record and, when it takes it, its key.
+    case admit
+    /// The intent of an attempt, written before the attempt is sent.
+    case intent
+    /// The final outcome and its booking in the ledger.
+    case settle
+}
+
+/// A write or read that did not happen; its transaction was rolled back.
+public struct StoreFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What failed, and why.
+    public var message: String
+
+    /// A failure described by `message`.
+    public init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// One ledger row: a user's money in one currency.
+public struct LedgerRow: Hashable, Sendable {
+    /// The user.
+    public var user: UInt32
+    /// The currency and its sums.
+    public var entry: LedgerEntry
+
+    /// A row of all its fields.
+    public init(user: UInt32, entry: LedgerEntry) {
+        self.user = user
+        self.entry = entry
+    }
+}
+
+/// The payment service's durable state: what survives a crash. Every write is one transaction
+/// that happens entirely or not at all; `failpoint` runs inside each, between its statements, and
+/// when it throws the transaction rolls back and the error reaches the caller.
+public protocol DurablePaymentStore: AnyObject {
+    /// Runs inside every write transaction, after its first statement; throwing aborts it.
+    var failpoint: ((StoreWrite) throws -> Void)? { get set }
+
+    /// The record of `payment`, nil when it was never admitted.
+    func record(of payment: UInt32) throws -> PaymentRecord?
+    /// What `user`'s `key` was first used for.
+    func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint?
+    /// `user`'s captured charge `charge`, nil when there is none.
+    func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge?
+    /// Every payment not settled yet, in admission order (what recovery resumes).
+    func unfinished() throws -> [PaymentRecord]
+    /// Every payment, in admission order.
+    func records() throws -> [PaymentRecord]
+    /// The ledger, sorted by user and currency code.
+    func ledger() throws -> [LedgerRow]
+    /// `user`'s rows of the ledger, sorted by currency code.
+    func ledger(of user: UInt32) throws -> [LedgerEntry]
+    /// The latest instant any record names (monotonic milliseconds): where a restarted clock resumes.
+    func latestInstant() throws -> Int64
+
+    /// Admits `record`; takes its key for its fingerprint when `takesKey`.
+    func admit(_ record: PaymentRecord, takesKey: Bool) throws
+    /// Writes the intent of attempt `attempt` of `payment`, due by `deadline`.
+    func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws
+    /// Writes the final outcome of `payment` and books a capture or a refund in the ledger.
+    func settle(payment: UInt32, _ outcome: PaymentOutcome) throws
+}
+
+/// A durable store kept in memory: it stands for a disk in simulated worlds (the service that
+/// crashes loses its own memory, not this) and is the fastest store to simulate with.
+public final class MemoryDurableStore: DurablePaymentStore {
+    private struct UserKey: Hashable {
+        var user: UInt32
+        var key: UInt32
+    }
+
+    private struct UserCurrency: Hashable, Comparable {
+        var user: UInt32
+        var currency: Currency
+
+        static func < (a: Self, b: Self) -> Bool {
+            a.user != b.user ? a.user < b.user : a.currency.code < b.currency.code
+        }
+    }
+
+    public var failpoint: ((StoreWrite) throws -> Void)?
+    private var payments: [UInt32: PaymentRecord] = [:]
+    private var admissionOrder: [UInt32] = []
+    private var keys: [UserKey: PaymentFingerprint] = [:]
+    private var charges: [UInt32: (user: UInt32, charge: CapturedCharge)] = [:]
+    private var entries: [UserCurrency: LedgerEntry] = [:]
+    private var latest: Int64 = 0
+
+    /// An empty store.
+    public init() {}
+
+    public func record(of payment: UInt32) -> PaymentRecord? { payments[payment] }
+
+    public func fingerprint(user: UInt32, key: UInt32) -> PaymentFingerprint? { keys[UserKey(user: user, key: key)] }
+
+    public func capturedCharge(user: UInt32, charge: UInt32) -> CapturedCharge? {
+        guard let found = charges[charge], found.user == user else { return nil }
+        return found.charge
+    }
+
+    public func unfinished() -> [PaymentRecord] { records().filter { $0.outcome == nil } }
+
+    public func records() -> [PaymentRecord] { admissionOrder.map { payments[$0]! } }
+
+    public func ledger() -> [LedgerRow] {
+        entries.keys.sorted().map { LedgerRow(user: $0.user, entry: entries[$0]!) }
+    }
+
+    public func ledger(of user: UInt32) -> [LedgerEntry] {
+        Currency.allCases.sorted { $0.code < $1.code }.compactMap { entries[UserCurrency(user: user, currency: $0)] }
+    }
+
+    public func latestInstant() -> Int64 { latest }
+
+    public func admit(_ record: PaymentRecord, takesKey: Bool) throws {
+        let id = record.request.payment.id
+        payments[id] = record
+        admissionOrder.append(id)
+        do { try failpoint?(.admit) } catch {
+            payments[id] = nil
+            admissionOrder.removeLast()
+            throw error
+        }
+        if takesKey, let fingerprint = record.request.payment.fingerprint {
+            keys[UserKey(user: record.request.user, key: record.request.payment.key)] = fingerprint
+        }
+        latest = max(latest, record.admittedAt)
+    }
+
+    public func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws {
+        guard let before = payments[payment] else { throw StoreFailure("payment \(payment) was never admitted") }
+        payments[payment]!.progress = .attemptSent(attempt: attempt, deadline: deadline)
+        do { try failpoint?(.intent) } catch {
+            payments[payment] = before
+            throw error
+        }
+        latest = max(latest, deadline)
+    }
+
+    public func settle(payment: UInt32, _ outcome: PaymentOutcome) throws {
+        guard let before = payments[payment] else { throw StoreFailure("payment \(payment) was never admitted") }
+        payments[payment]!.progress = .final(outcome)
+        do { try failpoint?(.settle) } catch {
+            payments[payment] = before
+            throw error
+        }
+        let request = before.request
+        let payment = request.payment
+        guard let amount = payment.amountMinor, let currency = payment.currency else { return }
+        let slot = UserCurrency(user: request.user, currency: currency)
+        switch outcome.state {
+        case .captured:
+            entries[slot, default: LedgerEntry(currency: currency)].capturedMinor += amount
+            charges[payment.id] = (request.user, CapturedCharge(amountMinor: amount, currency: currency))
+        case .refunded:
+            entries[slot, default: LedgerEntry(currency: currency)].refundedMinor += amount
+            if let target = payment.refundOf { charges[target]?.charge.refundedMinor += amount }
+        default: break
+        }
+    }
+}

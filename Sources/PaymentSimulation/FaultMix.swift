@@ -1,0 +1,143 @@
+import PaymentsCore
+
+/// A kind of fault a simulated world can inject.
+public enum FaultKind: String, CaseIterable, Sendable, Comparable {
+    /// An attempt times out and the gateway does nothing (`T`).
+    case timeout
+    /// The gateway acts but its answer is lost (`L`).
+    case lost
+    /// The gateway answers after the attempt's deadline: the service has given up on it.
+    case late
+    /// The gateway declines (`D`).
+    case decline
+    /// Windows in which the gateway is down: every attempt times out.
+    case outage
+    /// Windows in which the gateway declines everything.
+    case storm
+    /// A client's request or the service's reply is lost: the client retries with the same key.
+    case retry
+    /// A client sends two copies of one request at once.
+    case duplicate
+    /// Messages get extra network delay, so they arrive out of order.
+    case reorder
+    /// The service crashes before a step and restarts from its store.
+    case crash
+    /// A store transaction fails midway and rolls back.
+    case storage
+    /// The service's wall clock jumps forward or back.
+    case clock
+    /// A payment reuses an earlier idempotency key of its user, with the same or other values.
+    case reuse
+
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+
+    /// The rate `all` and a bare name give, in thousandths.
+    var defaultPermille: Int {
+        switch self {
+        case .timeout, .lost, .decline, .retry, .reorder, .reuse: 100
+        case .late, .duplicate: 50
+        case .outage, .storm: 30
+        case .crash: 5
+        case .storage: 20
+        case .clock: 10
+        }
+    }
+
+    /// The most a mix may ask for, in thousandths.
+    var maximumPermille: Int { self == .crash ? 100 : 900 }
+}
+
+/// The faults of one world and their rates, in thousandths: per attempt (`timeout`, `lost`,
+/// `decline`), per answer (`late`), per message (`retry`, `reorder`), per request (`duplicate`,
+/// `reuse`), per service step (`crash`, `clock`), per transaction (`storage`), or the share of the
+/// world's time in windows (`outage`, `storm`). Written `timeout=0.1,crash=0.005`; `none`; `all`.
+public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
+    /// Rates in thousandths; a kind that is absent is off.
+    public private(set) var permille: [FaultKind: Int] = [:]
+
+    /// A mix of the given rates.
+    public init(permille: [FaultKind: Int] = [:]) {
+        for (kind, rate) in permille where rate > 0 { self.permille[kind] = rate }
+    }
+
+    /// Every kind at its default rate.
+    public static var all: FaultMix { FaultMix(permille: Dictionary(uniqueKeysWithValues: FaultKind.allCases.map { ($0, $0.defaultPermille) })) }
+
+    /// The rate of `kind` in thousandths (0: off).
+    public subscript(kind: FaultKind) -> Int { permille[kind] ?? 0 }
+
+    /// Swarm testing: the mix a seed picks, each kind on with even odds at a rate between a fifth
+    /// of and twice its default.
+    public static func swarm(seed: UInt64) -> FaultMix {
+        var random = SplitMix64(seed: seed ^ 0x5EED_FA17)
+        var rates: [FaultKind: Int] = [:]
+        for kind in FaultKind.allCases where random.next() & 1 == 1 {
+            let low = max(1, kind.defaultPermille / 5)
+            rates[kind] = min(kind.maximumPermille, Int.random(in: low...(2 * kind.defaultPermille), using: &random))
+        }
+        return FaultMix(permille: rates)
+    }
+
+    /// Parses `none`, `all`, or `kind[=rate],…` with rates in 0...1 (at most three decimals).
+    public init(parsing text: String) throws(SimulationError) {
+        if text == "none" { return }
+        if text == "all" {
+            self = .all
+            return
+        }
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let kind = FaultKind(rawValue: String(parts[0])) else {
+                throw .badOption("--faults: unknown fault '\(parts[0])' (known: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")), none, all)")
+            }
+            guard permille[kind] == nil else { throw .badOption("--faults: '\(kind.rawValue)' is given twice") }
+            let rate = parts.count == 2 ? try Self.permille(String(parts[1]), of: kind) : kind.defaultPermille
+            if rate > 0 { permille[kind] = rate }
+        }
+    }
+
+    private static func permille(_ text: String, of kind: FaultKind) throws(SimulationError) -> Int {
+        let pieces = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = pieces[0], fraction = pieces.count == 2 ? pieces[1] : ""
+        guard !whole.isEmpty, whole.allSatisfy(\.isASCII), whole.allSatisfy(\.isNumber), fraction.count <= 3,
+              fraction.allSatisfy(\.isASCII), fraction.allSatisfy(\.isNumber), pieces.count == 1 || !fraction.isEmpty,
+              let units = Int(whole), units <= 1
+        else { throw .badOption("--faults: the rate of '\(kind.rawValue)' must be a number from 0 to 1 with at most 3 decimals, not '\(text)'") }
+        let rate = units * 1000 + (Int(fraction.padding(toLength: 3, withPad: "0", startingAt: 0)) ?? 0)
+        guard rate <= kind.maximumPermille else {
+            throw .badOption("--faults: the rate of '\(kind.rawValue)' may be at most \(Self.decimal(kind.maximumPermille)), not \(text)")
+        }
+        return rate
+    }
+
+    private static func decimal(_ permille: Int) -> String {
+        var text = String(permille / 1000)
+        let fraction = permille % 1000
+        guard fraction > 0 else { return text }
+        var digits = String(fraction + 1000).dropFirst()
+        while digits.hasSuffix("0") { digits = digits.dropLast() }
+        text += "." + digits
+        return text
+    }
+
+    /// The mix as `--faults` takes it, kinds in name order.
+    public var description: String {
+        let on = permille.keys.sorted()
+        return on.isEmpty ? "none" : on.map { "\($0.rawValue)=\(Self.decimal(permille[$0]!))" }.joined(separator: ",")
+    }
+}
+
+/// Why a simulation could not start.
+public enum SimulationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// An option or a combination of options that cannot work.
+    case badOption(String)
+    /// A store or gateway file that cannot be used.
+    case unusableFile(String)
+
+    /// The message for the user.
+    public var description: String {
+        switch self {
+        case .badOption(let message), .unusableFile(let message): message
+        }
+    }
+}

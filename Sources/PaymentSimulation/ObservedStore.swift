@@ -1,0 +1,112 @@
+import PaymentService
+import PaymentsCore
+
+/// The service's store, watched: after each write it checks what the write must keep true, and
+/// after a write that failed, that nothing of it was left behind.
+final class ObservedStore: DurablePaymentStore {
+    typealias Report = (Invariant, String, UInt32?) -> Void
+
+    let inner: any DurablePaymentStore
+    private let report: Report
+    private let gatewayActions: (UInt32) -> Int
+
+    /// Watches `inner`, reporting broken invariants to `report`; `gatewayActions` tells how many
+    /// times the gateway moved money for a payment.
+    init(inner: any DurablePaymentStore, report: @escaping Report, gatewayActions: @escaping (UInt32) -> Int) {
+        self.inner = inner
+        self.report = report
+        self.gatewayActions = gatewayActions
+    }
+
+    var failpoint: ((StoreWrite) throws -> Void)? {
+        get { inner.failpoint }
+        set { inner.failpoint = newValue }
+    }
+
+    func record(of payment: UInt32) throws -> PaymentRecord? { try inner.record(of: payment) }
+    func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? { try inner.fingerprint(user: user, key: key) }
+    func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? { try inner.capturedCharge(user: user, charge: charge) }
+    func unfinished() throws -> [PaymentRecord] { try inner.unfinished() }
+    func records() throws -> [PaymentRecord] { try inner.records() }
+    func ledger() throws -> [LedgerRow] { try inner.ledger() }
+    func ledger(of user: UInt32) throws -> [LedgerEntry] { try inner.ledger(of: user) }
+    func latestInstant() throws -> Int64 { try inner.latestInstant() }
+
+    func admit(_ record: PaymentRecord, takesKey: Bool) throws {
+        let request = record.request
+        let keyBefore = try inner.fingerprint(user: request.user, key: request.payment.key)
+        do { try inner.admit(record, takesKey: takesKey) } catch {
+            if try inner.record(of: request.payment.id) != nil || inner.fingerprint(user: request.user, key: request.payment.key) != keyBefore {
+                report(.halfWritten, "a failed admission of payment \(request.payment.id) left a record or a key behind", request.payment.id)
+            }
+            throw error
+        }
+    }
+
+    func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws {
+        let before = try inner.record(of: payment)
+        do { try inner.writeIntent(payment: payment, attempt: attempt, deadline: deadline) } catch {
+            if try inner.record(of: payment) != before {
+                report(.halfWritten, "a failed intent of attempt \(attempt) of payment \(payment) changed its record", payment)
+            }
+            throw error
+        }
+    }
+
+    func settle(payment: UInt32, _ outcome: PaymentOutcome) throws {
+        guard let before = try inner.record(of: payment) else { return try inner.settle(payment: payment, outcome) }
+        if let earlier = before.outcome {
+            report(.settledTwice, "payment \(payment) was settled \(World.describe(outcome)) after \(World.describe(earlier))", payment)
+        }
+        let user = before.request.user
+        let ledgerBefore = try inner.ledger(of: user)
+        do { try inner.settle(payment: payment, outcome) } catch {
+            if try inner.record(of: payment) != before || inner.ledger(of: user) != ledgerBefore {
+                report(.halfWritten, "a failed settlement of payment \(payment) changed its record or the ledger", payment)
+            }
+            throw error
+        }
+        let booked = outcome.state == .captured || outcome.state == .refunded
+        let moved = gatewayActions(payment) > 0
+        if booked && !moved { report(.bookedWithoutMoney, "payment \(payment) was booked \(outcome.state.rawValue) but the gateway never acted", payment) }
+        if moved && !booked { report(.moneyWithoutBooking, "payment \(payment) was settled \(World.describe(outcome)) but the gateway acted", payment) }
+        let request = before.request
+        if outcome.state == .refunded, let target = request.payment.refundOf,
+           let charge = try inner.capturedCharge(user: request.user, charge: target), charge.refundedMinor > charge.amountMinor {
+            report(.refundExceedsCharge, "charge \(target) of \(charge.amountMinor) has \(charge.refundedMinor) refunded", payment)
+        }
+    }
+}
+
+/// The gateway as one user's payments met it, for the batch processor: each attempt answers what
+/// the service saw (an answer, or a timeout: `L` when the gateway had acted, `T` otherwise), and
+/// "did you act?" answers from the ground truth.
+struct ReplayGateway: PaymentGateway {
+    private let user: UInt32
+    private let paymentOfKey: [UInt32: UInt32]
+    private let decided: [UInt64: GatewayResponse]
+    private let gateway: SimulatedGateway
+
+    init(user: UInt32, records: [PaymentRecord], decided: [UInt64: GatewayResponse], gateway: SimulatedGateway) {
+        self.user = user
+        var paymentOfKey: [UInt32: UInt32] = [:]
+        for record in records where record.outcome?.attempts ?? 0 > 0 { paymentOfKey[record.request.payment.key] = record.request.payment.id }
+        self.paymentOfKey = paymentOfKey
+        self.decided = decided
+        self.gateway = gateway
+    }
+
+    mutating func submit(_ request: GatewayRequest) -> GatewayResponse {
+        guard let payment = paymentOfKey[request.key] else { return .timedOut }
+        return decided[UInt64(payment) << 8 | UInt64(request.attempt)] ?? .timedOut
+    }
+
+    func hasActed(key: UInt32) -> Bool { gateway.hasActed(user: user, key: key) }
+
+    func actions(key: UInt32) -> Int {
+        guard let payment = gateway.actedFor[SimulatedGateway.slot(user, key)] else { return 0 }
+        return gateway.actions[payment] ?? 0
+    }
+
+    mutating func reset() {}
+}

@@ -1,0 +1,112 @@
+import Foundation
+import ParallelWork
+import PaymentService
+
+/// Runs simulated worlds: one, a swarm of seeds on several cores, or the shrinking of a failing one.
+public enum Simulator {
+    /// Where a world's durable store lives.
+    public struct StoreChoice: Sendable {
+        /// The kind of store.
+        public var kind: StoreKind
+        /// A SQLite file that outlives the run (with the gateway's truth beside it, `FILE.gateway`);
+        /// nil: a fresh store per world.
+        public var database: String?
+        /// Continue the store and truth file a killed run left.
+        public var resume: Bool
+
+        /// A store choice; a `database` is SQLite's.
+        public init(kind: StoreKind = .memory, database: String? = nil, resume: Bool = false) {
+            self.kind = kind
+            self.database = database
+            self.resume = resume
+        }
+    }
+
+    /// Runs one world; `trace` hears each step's number.
+    public static func run(_ configuration: WorldConfiguration, store: StoreChoice = StoreChoice(), trace: ((Int) -> Void)? = nil) throws(SimulationError) -> WorldReport {
+        switch (store.kind, store.database) {
+        case (.memory, _):
+            return try World(configuration: configuration, store: MemoryDurableStore(), truth: nil, resumed: false).run(trace: trace)
+        case (.sqlite, let path?):
+            let exists = FileManager.default.fileExists(atPath: path)
+            if exists && !store.resume { throw .badOption("--db \(path) exists: give --resume to continue it, or a new path") }
+            if !exists && store.resume { throw .badOption("--resume: \(path) does not exist") }
+            let database: SQLitePaymentStore
+            do { database = try SQLitePaymentStore(path: path) } catch { throw .unusableFile("\(path): \(error)") }
+            let truth = try TruthFile(path: path + ".gateway")
+            return try World(configuration: configuration, store: database, truth: truth, resumed: store.resume).run(trace: trace)
+        case (.sqlite, nil):
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simharness-\(UUID().uuidString)")
+            do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+                throw .unusableFile("cannot create \(directory.path): \(error)")
+            }
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let database: SQLitePaymentStore
+            do { database = try SQLitePaymentStore(path: directory.appendingPathComponent("payments.sqlite").path) } catch {
+                throw .unusableFile("\(directory.path): \(error)")
+            }
+            return try World(configuration: configuration, store: database, truth: nil, resumed: false).run(trace: trace)
+        }
+    }
+
+    /// Runs worlds `first ..< first + count` (seeds), at most `jobs` at a time, and returns their
+    /// reports in seed order, up to and including the first that broke an invariant. `proceed` is
+    /// asked before each world starts; once it says no, no later world is reported.
+    public static func swarm(
+        seeds first: UInt64, count: Int, jobs: Int, store: StoreChoice, make: @escaping @Sendable (UInt64) -> WorldConfiguration,
+        proceed: @escaping @Sendable () -> Bool = { true }
+    ) async throws -> [WorldReport] {
+        struct Stop: Error {}
+        var reports: [WorldReport] = []
+        do {
+            try await OrderedParallel.run(count: count, window: 2 * max(1, jobs), job: { index -> WorldReport? in
+                guard proceed() else { return nil }
+                return try run(make(first &+ UInt64(index)), store: store)
+            }, consume: { _, report in
+                guard let report else { throw Stop() }
+                reports.append(report)
+                if report.violation != nil { throw Stop() }
+            })
+        } catch is Stop {}
+        return reports
+    }
+
+    /// Makes a failing world smaller (fewer payments, fewer clients, fewer and rarer faults) while
+    /// it still breaks the same invariant; at most `budget` worlds are tried.
+    public static func shrink(_ failing: WorldReport, store: StoreChoice, budget: Int = 400) -> WorldReport {
+        guard let invariant = failing.violation?.invariant else { return failing }
+        var best = failing, tried = 0
+        var improved = true
+        while improved, tried < budget {
+            improved = false
+            for candidate in smaller(best.configuration) where tried < budget {
+                tried += 1
+                guard let report = try? run(candidate, store: store), report.violation?.invariant == invariant else { continue }
+                best = report
+                improved = true
+                break
+            }
+        }
+        return best
+    }
+
+    private static func smaller(_ configuration: WorldConfiguration) -> [WorldConfiguration] {
+        var candidates: [WorldConfiguration] = []
+        func with(_ change: (inout WorldConfiguration) -> Void) {
+            var candidate = configuration
+            change(&candidate)
+            if candidate != configuration { candidates.append(candidate) }
+        }
+        with { $0.payments = max(1, $0.payments / 2) }
+        with { $0.payments = max(1, $0.payments - max(1, $0.payments / 8)) }
+        with { $0.clients = 1 }
+        with { $0.clients = max(1, $0.clients / 2) }
+        for kind in configuration.faults.permille.keys.sorted() {
+            with { $0.faults = FaultMix(permille: $0.faults.permille.filter { $0.key != kind }) }
+        }
+        for kind in configuration.faults.permille.keys.sorted() {
+            with { $0.faults = FaultMix(permille: $0.faults.permille.mapValues { $0 }.merging([kind: max(1, configuration.faults[kind] / 2)]) { $1 }) }
+        }
+        return candidates
+    }
+}

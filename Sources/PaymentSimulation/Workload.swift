@@ -1,0 +1,147 @@
+import PaymentService
+import PaymentsCore
+
+/// Everything one world is made from; its `reproduction` line rebuilds it exactly.
+public struct WorldConfiguration: Hashable, Sendable {
+    /// The seed every choice of the world derives from.
+    public var seed: UInt64
+    /// Payments the clients submit.
+    public var payments: Int
+    /// Concurrent clients.
+    public var clients: Int
+    /// The faults and their rates.
+    public var faults: FaultMix
+    /// Defects planted in the service (tests only).
+    public var flaws: Set<ServiceFlaw>
+
+    /// A world; `faults` nil picks the seed's own mix (swarm testing).
+    public init(seed: UInt64, payments: Int = 1_000, clients: Int = 8, faults: FaultMix? = nil, flaws: Set<ServiceFlaw> = []) {
+        self.seed = seed
+        self.payments = payments
+        self.clients = clients
+        self.faults = faults ?? .swarm(seed: seed)
+        self.flaws = flaws
+    }
+
+    /// Users the payments belong to: about six payments each.
+    public var users: Int { max(1, (payments + 5) / 6) }
+
+    /// The command line that runs this world again.
+    public func reproduction(store: StoreKind = .memory) -> String {
+        var line = "simharness simulate --seed 0x\(String(seed, radix: 16)) --payments \(payments) --clients \(clients) --faults \(faults)"
+        if store != .memory { line += " --store \(store.rawValue)" }
+        for flaw in flaws.sorted(by: { $0.rawValue < $1.rawValue }) { line += " --flaw \(flaw.rawValue)" }
+        return line
+    }
+}
+
+/// Which durable store a world's service writes to.
+public enum StoreKind: String, CaseIterable, Sendable {
+    /// `MemoryDurableStore`: a simulated disk.
+    case memory
+    /// `SQLitePaymentStore` in a file.
+    case sqlite
+}
+
+/// One payment of the workload: who sends it, when, and what.
+public struct Submission: Hashable, Sendable {
+    /// The request.
+    public var request: ServiceRequest
+    /// The client that sends it.
+    public var client: Int
+    /// When it is first sent (monotonic milliseconds from the world's start).
+    public var at: Int64
+}
+
+/// The workload of a world: payments of every kind SPEC §4 knows, spread over users and clients,
+/// with keys reused on purpose and a share of invalid rows, and gateway scripts drawn from the
+/// mix's `timeout`, `lost` and `decline` rates.
+public enum Workload {
+    /// Milliseconds between two submissions, on average.
+    static let spacingMillis: Int64 = 10
+
+    /// The submissions of `configuration`, in submission order; payment ids are their indices.
+    public static func make(_ configuration: WorldConfiguration) -> [Submission] {
+        var random = SplitMix64(seed: configuration.seed ^ 0xC0FF_EE00_D15E_A5E5)
+        let mix = configuration.faults
+        var submissions: [Submission] = []
+        submissions.reserveCapacity(configuration.payments)
+        var chargesOfUser: [UInt32: [Int]] = [:]
+        var keysOfUser: [UInt32: UInt32] = [:]
+        var firstOfKey: [UInt64: Int] = [:]
+        let currencies: [Currency] = [.usd, .usd, .usd, .eur, .eur, .gbp, .jpy, .kwd]
+        for index in 0..<configuration.payments {
+            let user = UInt32(random.below(configuration.users))
+            var payment = PaymentRequest(
+                id: UInt32(index), key: 0, keyLength: 12, kind: .charge, amountMinor: Int64(100 + random.below(99_900)),
+                currency: currencies[random.below(currencies.count)], createdAt: Int64(index), refundOf: nil,
+                script: script(&random, mix))
+            let earlier = chargesOfUser[user] ?? []
+            if !earlier.isEmpty, random.below(4) == 0 {
+                let charge = submissions[earlier[random.below(earlier.count)]].request.payment
+                payment.kind = .refund
+                payment.refundOf = charge.id
+                payment.currency = charge.currency
+                payment.amountMinor = Int64(1 + random.below(max(1, Int(charge.amountMinor ?? 1))))
+                switch random.below(40) {
+                case 0: payment.refundOf = UInt32(configuration.payments + random.below(100))  // unknown_charge
+                case 1: payment.currency = .chf  // currency_mismatch
+                case 2: payment.amountMinor = (charge.amountMinor ?? 0) + 1  // refund_exceeds
+                default: break
+                }
+            }
+            switch random.below(200) {
+            case 0: payment.keyLength = 0  // missing_key
+            case 1: payment.currency = nil  // unsupported_currency
+            case 2: payment.amountMinor = 0  // invalid_amount
+            case 3: payment.amountMinor = (payment.currency?.limitMinor ?? 0) + 1  // over_limit
+            default: break
+            }
+            let keys = keysOfUser[user, default: 0]
+            if keys > 0, random.permille(mix[.reuse]) {
+                // A key used before: half the time for the very same payment (deduplicated), else a conflict.
+                let key = UInt32(random.below(Int(keys)))
+                payment.key = key
+                if random.below(2) == 0, let first = firstOfKey[UInt64(user) << 32 | UInt64(key)] {
+                    let original = submissions[first].request.payment
+                    (payment.kind, payment.amountMinor, payment.currency, payment.refundOf) =
+                        (original.kind, original.amountMinor, original.currency, original.refundOf)
+                    payment.keyLength = original.keyLength
+                }
+            } else {
+                payment.key = keys
+                keysOfUser[user] = keys + 1
+                firstOfKey[UInt64(user) << 32 | UInt64(keys)] = index
+            }
+            if payment.kind == .charge { chargesOfUser[user, default: []].append(index) }
+            let at = Int64(index) * spacingMillis + Int64(random.below(Int(spacingMillis)))
+            submissions.append(Submission(request: ServiceRequest(user: user, payment: payment), client: random.below(configuration.clients), at: at))
+        }
+        return submissions
+    }
+
+    private static func script(_ random: inout SplitMix64, _ mix: FaultMix) -> GatewayScript {
+        var responses: [GatewayResponse] = []
+        for _ in 0..<(1 + random.below(3)) {
+            let roll = random.below(1000)
+            if roll < mix[.timeout] {
+                responses.append(.timedOut)
+            } else if roll < mix[.timeout] + mix[.lost] {
+                responses.append(.lost)
+            } else if roll < mix[.timeout] + mix[.lost] + mix[.decline] {
+                responses.append(.declined)
+            } else {
+                responses.append(.approved)
+            }
+        }
+        return GatewayScript(responses)
+    }
+}
+
+extension SplitMix64 {
+    /// A number in `0..<bound` (bound > 0).
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    /// True with a chance of `permille` in a thousand.
+    mutating func permille(_ permille: Int) -> Bool { permille > 0 && below(1000) < permille }
+}

@@ -1,0 +1,481 @@
+import HeapModule
+import PaymentService
+import PaymentsCore
+
+/// What one world did.
+public struct WorldReport: Hashable, Sendable {
+    /// The world.
+    public var configuration: WorldConfiguration
+    /// Events it ran.
+    public var steps = 0
+    /// Faults injected, by kind.
+    public var faults: [FaultKind: Int] = [:]
+    /// Service crashes.
+    public var crashes = 0
+    /// Service (re)starts that recovered from the store.
+    public var recoveries = 0
+    /// Final states of the payments, from the store.
+    public var states: [PaymentState: Int] = [:]
+    /// The first broken invariant, nil when every one held.
+    public var violation: Violation?
+}
+
+/// One simulated world: clients, a network, the payment service over a durable store, and the
+/// gateway with its ground truth, all driven by one seeded, single-threaded event scheduler on a
+/// virtual clock. Every interleaving, fault and crash is a function of the configuration, and the
+/// invariants are checked after every step and at the end.
+final class World {
+    private enum Event {
+        case submit(Int)
+        case clientTimeout(Int, generation: Int)
+        case replay(Int)
+        case service(ServiceInput, incarnation: Int)
+        case gateway(GatewayCall, incarnation: Int)
+        case reconcile(ServiceRequest, incarnation: Int)
+        case reply(client: Int, payment: UInt32, PaymentOutcome)
+        case restart
+    }
+
+    private struct Scheduled: Comparable {
+        var time: Int64
+        var tie: UInt64
+        var event: Event
+        static func < (a: Self, b: Self) -> Bool { a.time != b.time ? a.time < b.time : a.tie < b.tie }
+        static func == (a: Self, b: Self) -> Bool { a.time == b.time && a.tie == b.tie }
+    }
+
+    private struct Client {
+        var answer: PaymentOutcome?
+        var generation = 0
+        var tries = 0
+    }
+
+    private struct Trace {
+        var step: Int
+        var time: Int64
+        var event: Event
+    }
+
+    static let clientTimeoutMillis: Int64 = 2_500
+    static let horizonSlackMillis: Int64 = 5_000
+    static let stallMillis: Int64 = 600_000
+    static let maximumCrashes = 50
+
+    let configuration: WorldConfiguration
+    private(set) var report: WorldReport
+    private let submissions: [Submission]
+    private let store: any DurablePaymentStore
+    private var observed: ObservedStore!
+    private let gateway: SimulatedGateway
+    private let checksReference: Bool
+    private let resumed: Bool
+    private var random: SplitMix64
+    private var queue = Heap<Scheduled>()
+    private var now: Int64
+    private let start: Int64
+    private let horizon: Int64
+    private var service: PaymentService<ObservedStore, SplitMix64>?
+    private var incarnation = 0
+    private var pausedUntil: Int64 = 0
+    private var clients: [Client]
+    private var outages: [Range<Int64>] = []
+    private var storms: [Range<Int64>] = []
+    private var gatewayDid: [UInt64: (response: GatewayResponse, acted: Bool)] = [:]
+    private var sent: Set<UInt64> = []
+    private var decided: [UInt64: GatewayResponse] = [:]
+    private var touchedUsers: Set<UInt32> = []
+    private var effects: [ServiceEffect] = []
+    private var traces: [Trace] = []
+    private var traceIndex = 0
+
+    /// A world over `store`; `truth` keeps the gateway's actions in a file. A `resumed` world
+    /// continues a store and truth file that a killed process left: its clock starts after the
+    /// store's latest instant, and its outcomes are not compared with the batch processor's (the
+    /// answers the service saw before the kill are gone).
+    init(configuration: WorldConfiguration, store: any DurablePaymentStore, truth: TruthFile?, resumed: Bool) throws(SimulationError) {
+        self.configuration = configuration
+        self.store = store
+        self.resumed = resumed
+        checksReference = !resumed
+        let startAt: Int64
+        do { startAt = resumed ? try store.latestInstant() + 1 : 0 } catch {
+            throw .unusableFile("the store cannot be read: \(error)")
+        }
+        report = WorldReport(configuration: configuration)
+        submissions = Workload.make(configuration)
+        gateway = try SimulatedGateway(truth: truth)
+        random = SplitMix64(seed: configuration.seed ^ 0x0DD5_EED5_0F_C0DE)
+        start = startAt
+        now = startAt
+        horizon = startAt + (submissions.last?.at ?? 0) + Self.horizonSlackMillis
+        clients = Array(repeating: Client(), count: submissions.count)
+        observed = ObservedStore(
+            inner: store, report: { [unowned self] invariant, message, payment in self.fail(invariant, message, payment: payment) },
+            gatewayActions: { [unowned self] payment in self.gateway.actions[payment] ?? 0 })
+        store.failpoint = { [unowned self] write in
+            guard self.faultsActive, self.random.permille(self.configuration.faults[.storage]) else { return }
+            self.report.faults[.storage, default: 0] += 1
+            throw StoreFailure("injected: the \(write.rawValue) transaction failed")
+        }
+        outages = windows(covering: configuration.faults[.outage])
+        storms = windows(covering: configuration.faults[.storm])
+    }
+
+    private var faultsActive: Bool { now < horizon }
+
+    /// Windows covering about `permille` thousandths of the time before the horizon.
+    private func windows(covering permille: Int) -> [Range<Int64>] {
+        guard permille > 0 else { return [] }
+        let span = horizon - start
+        var covered: Int64 = 0, result: [Range<Int64>] = []
+        while covered * 1000 < span * Int64(permille) {
+            let length = Int64(200 + random.below(1_300))
+            let from = start + Int64(random.below(Int(span)))
+            result.append(from..<(from + length))
+            covered += length
+        }
+        return result
+    }
+
+    /// Runs the world to its end, or to its first violation.
+    func run(trace: ((Int) -> Void)? = nil) -> WorldReport {
+        for (index, submission) in submissions.enumerated() { schedule(.submit(index), at: start + submission.at) }
+        schedule(.restart, at: start)
+        while report.violation == nil, let next = queue.popMin() {
+            now = next.time
+            report.steps += 1
+            trace?(report.steps)
+            remember(next.event)
+            if now > horizon + Self.stallMillis {
+                fail(.stalled, "the world is still running \(Self.stallMillis / 1000) s after its last fault", payment: nil)
+                break
+            }
+            dispatch(next.event)
+        }
+        if report.violation == nil { checkEnd() }
+        return report
+    }
+
+    private func schedule(_ event: Event, at time: Int64) {
+        queue.insert(Scheduled(time: time, tie: random.next(), event: event))
+    }
+
+    /// A network delay: 1–20 ms, and up to 300 ms more for a share of messages under `reorder`.
+    private func delay() -> Int64 {
+        var millis = Int64(1 + random.below(20))
+        if faultsActive, random.permille(configuration.faults[.reorder]) {
+            report.faults[.reorder, default: 0] += 1
+            millis += Int64(random.below(300))
+        }
+        return millis
+    }
+
+    /// Whether a message is lost under `retry`.
+    private func dropped() -> Bool {
+        guard faultsActive, random.permille(configuration.faults[.retry]) else { return false }
+        report.faults[.retry, default: 0] += 1
+        return true
+    }
+
+    private func dispatch(_ event: Event) {
+        switch event {
+        case .submit(let index):
+            send(index)
+            if faultsActive, random.permille(configuration.faults[.duplicate]) {
+                report.faults[.duplicate, default: 0] += 1
+                send(index)
+            }
+            armTimeout(index)
+        case .clientTimeout(let index, let generation):
+            guard clients[index].generation == generation, clients[index].answer == nil else { return }
+            send(index)
+            armTimeout(index)
+        case .replay(let index):
+            send(index)
+        case .service(let input, let incarnation):
+            guard incarnation < 0 || incarnation == self.incarnation else { return }
+            deliver(input, event)
+        case .gateway(let call, let incarnation):
+            serve(call, from: incarnation)
+        case .reconcile(let request, let incarnation):
+            guard incarnation == self.incarnation, service != nil else { return }
+            let acted = gateway.hasActed(user: request.user, key: request.payment.key)
+            deliver(.reconciled(payment: request.payment.id, acted: acted), event)
+        case .reply(let client, let payment, let outcome):
+            receive(outcome, of: payment, by: client)
+        case .restart:
+            restart()
+        }
+    }
+
+    private func send(_ index: Int) {
+        clients[index].tries += 1
+        guard !dropped() else { return }
+        schedule(.service(.request(submissions[index].request, client: index), incarnation: -1), at: now + delay())
+    }
+
+    private func armTimeout(_ index: Int) {
+        clients[index].generation += 1
+        let backoff = Self.clientTimeoutMillis << Int64(min(clients[index].tries - 1, 4))
+        schedule(.clientTimeout(index, generation: clients[index].generation), at: now + backoff)
+    }
+
+    private func receive(_ outcome: PaymentOutcome, of payment: UInt32, by client: Int) {
+        guard let first = clients[client].answer else {
+            clients[client].answer = outcome
+            clients[client].generation += 1
+            if faultsActive, random.permille(configuration.faults[.duplicate]) { schedule(.replay(client), at: now + delay() + 100) }
+            return
+        }
+        if first != outcome {
+            fail(.replayDiffers, "payment \(payment) was answered \(Self.describe(outcome)), after \(Self.describe(first)) first", payment: payment)
+        }
+    }
+
+    /// Hands `input` to the live service, unless it is down, paused, or crashes right now.
+    private func deliver(_ input: ServiceInput, _ event: Event) {
+        guard let service else { return }
+        if now < pausedUntil {
+            schedule(event, at: pausedUntil)
+            return
+        }
+        if faultsActive, report.crashes < Self.maximumCrashes, random.permille(configuration.faults[.crash]) {
+            crash()
+            return
+        }
+        if faultsActive, random.permille(configuration.faults[.clock]) {
+            report.faults[.clock, default: 0] += 1
+            pausedUntil = now + Int64(300 + random.below(2_700))
+            schedule(event, at: pausedUntil)
+            return
+        }
+        switch input {
+        case .answer(let payment, let attempt, let response):
+            if decided[Self.slot(payment, attempt)] == nil { decided[Self.slot(payment, attempt)] = response }
+        case .timeout(let payment, let attempt):
+            let slot = Self.slot(payment, attempt)
+            if decided[slot] == nil { decided[slot] = gatewayDid[slot]?.acted == true ? .lost : .timedOut }
+        default: break
+        }
+        effects.removeAll(keepingCapacity: true)
+        service.handle(input, now: now, effects: &effects)
+        apply(effects)
+    }
+
+    private static func slot(_ payment: UInt32, _ attempt: Int) -> UInt64 { UInt64(payment) << 8 | UInt64(attempt) }
+
+    private func apply(_ effects: [ServiceEffect]) {
+        for effect in effects {
+            switch effect {
+            case .reply(let client, let payment, let outcome):
+                if !dropped() { schedule(.reply(client: client, payment: payment, outcome), at: now + delay()) }
+            case .schedule(let step, let delayMillis):
+                schedule(.service(.step(step), incarnation: incarnation), at: now + delayMillis)
+            case .send(let call):
+                let slot = Self.slot(call.request.payment.id, call.attempt)
+                guard sent.insert(slot).inserted else {
+                    return fail(.attemptSentTwice, "attempt \(call.attempt) of payment \(call.request.payment.id) went to the gateway twice",
+                                payment: call.request.payment.id)
+                }
+                schedule(.gateway(call, incarnation: incarnation), at: now + delay())
+                schedule(.service(.timeout(payment: call.request.payment.id, attempt: call.attempt), incarnation: incarnation), at: call.deadline)
+            case .reconcile(let request, let at):
+                schedule(.reconcile(request, incarnation: incarnation), at: max(now, at))
+            }
+        }
+    }
+
+    private func serve(_ call: GatewayCall, from incarnation: Int) {
+        let payment = call.request.payment.id
+        let down = faultsActive && outages.contains { $0.contains(now) }
+        let declining = faultsActive && storms.contains { $0.contains(now) }
+        if down { report.faults[.outage, default: 0] += 1 }
+        if declining { report.faults[.storm, default: 0] += 1 }
+        let (response, acted) = gateway.serve(call, now: now, down: down, declining: declining)
+        gatewayDid[Self.slot(payment, call.attempt)] = (response, acted)
+        if acted, gateway.actions[payment, default: 0] > 1 {
+            return fail(.chargedTwice, "the gateway moved money \(gateway.actions[payment]!) times for payment \(payment)", payment: payment)
+        }
+        guard response == .approved || response == .declined else { return }
+        var arrival = now + delay()
+        if faultsActive, random.permille(configuration.faults[.late]) {
+            report.faults[.late, default: 0] += 1
+            arrival = max(arrival, call.deadline + 1 + Int64(random.below(500)))
+        }
+        schedule(.service(.answer(payment: payment, attempt: call.attempt, response), incarnation: incarnation), at: arrival)
+    }
+
+    private func crash() {
+        report.crashes += 1
+        report.faults[.crash, default: 0] += 1
+        service = nil
+        incarnation += 1
+        if let unfinished = try? store.unfinished() { for record in unfinished { touchedUsers.insert(record.request.user) } }
+        schedule(.restart, at: now + Int64(50 + random.below(450)))
+    }
+
+    private func restart() {
+        let service = PaymentService(
+            store: observed, configuration: ServiceConfiguration(flaws: configuration.flaws),
+            random: SplitMix64(seed: configuration.seed &+ UInt64(incarnation) &* 0x9E37_79B9_7F4A_7C15))
+        effects.removeAll(keepingCapacity: true)
+        do {
+            try service.recover(now: now, effects: &effects)
+        } catch {
+            schedule(.restart, at: now + 100)
+            return
+        }
+        if incarnation > 0 || resumed { report.recoveries += 1 }
+        self.service = service
+        apply(effects)
+    }
+
+    func fail(_ invariant: Invariant, _ message: String, payment: UInt32?) {
+        guard report.violation == nil else { return }
+        let history = payment.map { id in traceLines(of: id) } ?? []
+        report.violation = Violation(invariant: invariant, message: message, step: report.steps, timeMillis: now - start, payment: payment, history: history)
+    }
+
+    // MARK: - End of the world
+
+    private func checkEnd() {
+        guard let records = try? store.records(), let ledger = try? store.ledger() else {
+            return fail(.noFinalState, "the store cannot be read at the end of the world", payment: nil)
+        }
+        var byPayment: [UInt32: PaymentRecord] = [:]
+        for record in records {
+            byPayment[record.request.payment.id] = record
+            if let state = record.outcome?.state { report.states[state, default: 0] += 1 }
+        }
+        for (index, client) in clients.enumerated() {
+            let id = submissions[index].request.payment.id
+            guard let outcome = byPayment[id]?.outcome else { return fail(.noFinalState, "payment \(id) has no final state in the store", payment: id) }
+            guard let answer = client.answer else { return fail(.noFinalState, "payment \(id) got no final answer", payment: id) }
+            if answer != outcome {
+                return fail(.answerDiffersFromStore, "payment \(id) was answered \(Self.describe(answer)), the store holds \(Self.describe(outcome))", payment: id)
+            }
+        }
+        checkMoney(records, ledger)
+        guard report.violation == nil else { return }
+        checkUsers(records, ledger)
+    }
+
+    private func checkMoney(_ records: [PaymentRecord], _ ledger: [LedgerRow]) {
+        for record in records {
+            let id = record.request.payment.id
+            let booked = record.outcome?.state == .captured || record.outcome?.state == .refunded
+            let moved = (gateway.actions[id] ?? 0) > 0
+            if booked && !moved { return fail(.bookedWithoutMoney, "payment \(id) is \(record.outcome!.state.rawValue) but the gateway never acted", payment: id) }
+            if moved && !booked {
+                return fail(.moneyWithoutBooking, "the gateway acted for payment \(id), which the store holds as \(record.outcome.map(Self.describe) ?? "unfinished")", payment: id)
+            }
+        }
+        var books: [UInt32: [Currency: SimulatedGateway.Moved]] = [:]
+        for row in ledger {
+            books[row.user, default: [:]][row.entry.currency] = SimulatedGateway.Moved(capturedMinor: row.entry.capturedMinor, refundedMinor: row.entry.refundedMinor)
+        }
+        for user in Set(books.keys).union(gateway.moved.keys).sorted() {
+            for currency in Currency.allCases {
+                let booked = books[user]?[currency] ?? .init(), moved = gateway.moved[user]?[currency] ?? .init()
+                if booked != moved {
+                    return fail(.ledgerDiffers, """
+                        user \(user) \(currency.code): the ledger holds captured \(booked.capturedMinor) refunded \(booked.refundedMinor), \
+                        the gateway moved \(moved.capturedMinor) and \(moved.refundedMinor)
+                        """, payment: nil)
+                }
+            }
+        }
+    }
+
+    /// SPEC §4's invariants per user, and the batch processor's outcomes for the same answers.
+    private func checkUsers(_ records: [PaymentRecord], _ ledger: [LedgerRow]) {
+        var recordsOfUser: [UInt32: [PaymentRecord]] = [:]
+        for record in records { recordsOfUser[record.request.user, default: []].append(record) }
+        var ledgers: [UInt32: UserLedger] = [:]
+        for row in ledger {
+            ledgers[row.user, default: UserLedger()].capture(row.entry.capturedMinor, in: row.entry.currency)
+            ledgers[row.user]!.refund(row.entry.refundedMinor, in: row.entry.currency)
+        }
+        for user in recordsOfUser.keys.sorted() {
+            let records = recordsOfUser[user]!
+            let replay = ReplayGateway(user: user, records: records, decided: decided, gateway: gateway)
+            let problems = PaymentInvariants.violations(
+                payments: records.map { ($0.request.payment, $0.outcome) }, ledger: ledgers[user] ?? UserLedger(), gateway: replay)
+            if let problem = problems.first { return fail(.specInvariant, "user \(user): \(problem)", payment: nil) }
+            guard checksReference, !touchedUsers.contains(user) else { continue }
+            var reference = PaymentProcessor(
+                policy: ServiceConfiguration().policy, gateway: replay, random: SplitMix64(seed: 0), clock: ManualClock())
+            for record in records {
+                let expected = reference.process(record.request.payment), actual = record.outcome!
+                if expected.state != actual.state || expected.reason != actual.reason || expected.attempts != actual.attempts {
+                    return fail(.differsFromReference, """
+                        payment \(record.request.payment.id) ended \(Self.describe(actual)); the batch processor gives \(Self.describe(expected)) \
+                        for the same gateway answers
+                        """, payment: record.request.payment.id)
+                }
+            }
+        }
+    }
+
+    // MARK: - History
+
+    private func remember(_ event: Event) {
+        let trace = Trace(step: report.steps, time: now, event: event)
+        if traces.count < 512 {
+            traces.append(trace)
+        } else {
+            traces[traceIndex] = trace
+            traceIndex = (traceIndex + 1) % traces.count
+        }
+    }
+
+    private func traceLines(of payment: UInt32) -> [String] {
+        let ordered = traces[traceIndex...] + traces[..<traceIndex]
+        return ordered.filter { Self.payment(of: $0.event, submissions) == payment }.suffix(16)
+            .map { "step \($0.step) at \($0.time - start) ms: \(Self.describe($0.event))" }
+    }
+
+    private static func payment(of event: Event, _ submissions: [Submission]) -> UInt32? {
+        switch event {
+        case .submit(let index), .clientTimeout(let index, _), .replay(let index): submissions[index].request.payment.id
+        case .service(let input, _):
+            switch input {
+            case .request(let request, _): request.payment.id
+            case .step(.admit(let request)): request.payment.id
+            case .step(.writeIntent(let payment, _)), .step(.call(let payment, _)), .step(.settle(let payment, _)),
+                 .answer(let payment, _, _), .timeout(let payment, _), .reconciled(let payment, _): payment
+            }
+        case .gateway(let call, _): call.request.payment.id
+        case .reconcile(let request, _): request.payment.id
+        case .reply(_, let payment, _): payment
+        case .restart: nil
+        }
+    }
+
+    private static func describe(_ event: Event) -> String {
+        switch event {
+        case .submit(let index): "client sends request \(index)"
+        case .clientTimeout(let index, _): "client times out on request \(index) and retries"
+        case .replay(let index): "client replays request \(index)"
+        case .service(let input, _):
+            switch input {
+            case .request(_, let client): "service receives the request (client \(client))"
+            case .step(.admit): "service admits"
+            case .step(.writeIntent(_, let attempt)): "service writes the intent of attempt \(attempt)"
+            case .step(.call(_, let attempt)): "service sends attempt \(attempt)"
+            case .step(.settle(_, let outcome)): "service settles: \(describe(outcome))"
+            case .answer(_, let attempt, let response): "service gets answer \(response.token) to attempt \(attempt)"
+            case .timeout(_, let attempt): "attempt \(attempt) times out"
+            case .reconciled(_, let acted): "gateway says it \(acted ? "acted" : "did not act")"
+            }
+        case .gateway(let call, _): "gateway receives attempt \(call.attempt) (key \(call.key))"
+        case .reconcile: "service asks the gateway whether it acted"
+        case .reply(let client, _, let outcome): "client \(client) gets \(describe(outcome))"
+        case .restart: "service restarts"
+        }
+    }
+
+    static func describe(_ outcome: PaymentOutcome) -> String {
+        outcome.state.rawValue + (outcome.reason.map { "(\($0.rawValue))" } ?? "") + " after \(outcome.attempts) attempts"
+    }
+}
