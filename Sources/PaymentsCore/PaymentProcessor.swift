@@ -2,51 +2,57 @@
 /// idempotency, refund checks, the gateway with retries and reconciliation, and the ledger.
 /// Call `startUser()` before each user. What it remembers lives in its `store`; the gateway, the
 /// backoff jitter and the clock come in too, so one processor serves `analyze`, `run` and a
-/// service with a durable store alike.
+/// simulation's reference runs and a payment service's steps alike (`PaymentRules` holds the rules both use).
 public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGenerator, Clock: SimulatedClock, Store: PaymentStore> {
     /// Attempts, backoff and simulated latencies.
     public let policy: RetryPolicy
+    // Inlinable (callers specialize the processor for their gateway, clock and store), so its
+    // state is usable from inlined code and read from outside through the properties below.
+    @usableFromInline var currentGateway: Gateway
+    @usableFromInline var currentClock: Clock
+    @usableFromInline var currentStore: Store
+    @usableFromInline var random: Random
+
     /// The gateway the attempts go to.
-    public private(set) var gateway: Gateway
+    public var gateway: Gateway { currentGateway }
     /// The simulated clock backoff and latencies advance.
-    public private(set) var clock: Clock
+    public var clock: Clock { currentClock }
     /// Where the user's keys, charges and ledger are kept.
-    public private(set) var store: Store
-    private var random: Random
+    public var store: Store { currentStore }
 
     /// A processor over `store`, calling `gateway`, backing off by `random` on `clock`.
     public init(policy: RetryPolicy, gateway: Gateway, random: Random, clock: Clock, store: Store) {
         self.policy = policy
-        self.gateway = gateway
+        currentGateway = gateway
         self.random = random
-        self.clock = clock
-        self.store = store
+        currentClock = clock
+        currentStore = store
     }
 
     /// The user's ledger.
-    public var ledger: UserLedger { store.ledger }
+    public var ledger: UserLedger { currentStore.ledger }
 
     /// Forgets the previous user's keys, charges and ledger.
     public mutating func startUser() {
-        store.startUser()
-        gateway.reset()
+        currentStore.startUser()
+        currentGateway.reset()
     }
 
     /// Processes the user's next payment; the caller decides `malformed` and `unknown_user`.
-    public mutating func process(_ payment: PaymentRequest) -> PaymentOutcome {
-        let charge = payment.kind == .refund ? payment.refundOf.flatMap { store.capturedCharge($0) } : nil
-        let admission = PaymentRules.admission(of: payment, recorded: store.fingerprint(ofKey: payment.key), charge: charge)
+    @inlinable public mutating func process(_ payment: PaymentRequest) -> PaymentOutcome {
+        let charge = payment.kind == .refund ? payment.refundOf.flatMap { currentStore.capturedCharge($0) } : nil
+        let admission = PaymentRules.admission(of: payment, recorded: currentStore.fingerprint(ofKey: payment.key), charge: charge)
         if case .settled(let outcome, let takesKey) = admission {
-            if takesKey { store.record(key: payment.key, payment.fingerprint!) }
+            if takesKey { currentStore.record(key: payment.key, payment.fingerprint!) }
             return outcome
         }
-        store.record(key: payment.key, payment.fingerprint!)
+        currentStore.record(key: payment.key, payment.fingerprint!)
 
         let (approved, declined, attempts, latency) = callGateway(payment)
         let state = PaymentRules.finalState(of: payment.kind, approved: approved, declined: declined)
         switch state {
-        case .captured: store.capture(charge: payment.id, amountMinor: payment.amountMinor!, currency: payment.currency!)
-        case .refunded: store.refund(of: payment.refundOf!, amountMinor: payment.amountMinor!, currency: payment.currency!)
+        case .captured: currentStore.capture(charge: payment.id, amountMinor: payment.amountMinor!, currency: payment.currency!)
+        case .refunded: currentStore.refund(of: payment.refundOf!, amountMinor: payment.amountMinor!, currency: payment.currency!)
         default: break
         }
         return PaymentOutcome(state: state, attempts: attempts, latencyMillis: latency)
@@ -54,22 +60,23 @@ public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGene
 
     /// Attempts until an answer or `maxAttempts`, backing off between timeouts; reconciles when
     /// every attempt timed out.
-    private mutating func callGateway(_ payment: PaymentRequest) -> (approved: Bool, declined: Bool, attempts: Int, latency: Int64) {
-        let startedAt = clock.nowMillis
+    @inlinable mutating func callGateway(_ payment: PaymentRequest) -> (approved: Bool, declined: Bool, attempts: Int, latency: Int64) {
+        let startedAt = currentClock.nowMillis
         var attempt = 0
         while true {
-            let response = gateway.submit(GatewayRequest(key: payment.key, attempt: attempt, script: payment.script))
+            let response = currentGateway.submit(GatewayRequest(key: payment.key, attempt: attempt, script: payment.script))
             switch PaymentRules.decision(after: response, attempt: attempt, maxAttempts: policy.maxAttempts) {
             case .approved, .declined:
-                clock.advance(byMillis: policy.responseMillis)
-                return (response == .approved, response == .declined, attempt + 1, clock.nowMillis - startedAt)
+                currentClock.advance(byMillis: policy.responseMillis)
+                return (response == .approved, response == .declined, attempt + 1, currentClock.nowMillis - startedAt)
             case .retry:
-                clock.advance(byMillis: policy.timeoutMillis)
-                clock.advance(byMillis: policy.backoffMillis(afterAttempt: attempt, using: &random))
+                currentClock.advance(byMillis: policy.timeoutMillis)
+                currentClock.advance(byMillis: policy.backoffMillis(afterAttempt: attempt, using: &random))
                 attempt += 1
             case .reconcile:
-                clock.advance(byMillis: policy.timeoutMillis + policy.responseMillis)
-                return (gateway.hasActed(key: payment.key), false, attempt + 1, clock.nowMillis - startedAt)
+                currentClock.advance(byMillis: policy.timeoutMillis)
+                currentClock.advance(byMillis: policy.responseMillis)
+                return (currentGateway.hasActed(key: payment.key), false, attempt + 1, currentClock.nowMillis - startedAt)
             }
         }
     }
