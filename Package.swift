@@ -36,7 +36,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -75,7 +74,7 @@ let package = Package(
         .target(name: "PaymentService", dependencies: ["PaymentsCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PaymentSimulation",
-            dependencies: ["PaymentService", "PaymentsCore", "ParallelWork", .product(name: "HeapModule", package: "swift-collections")]
+            dependencies: ["PaymentService", "PaymentsCore", "ParallelWork"]
         ),
         .target(name: "ParallelWork"),
         .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets"]),

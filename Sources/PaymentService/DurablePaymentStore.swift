@@ -69,7 +69,8 @@ public protocol DurablePaymentStore: AnyObject {
 }
 
 /// A durable store kept in memory: it stands for a disk in simulated worlds (the service that
-/// crashes loses its own memory, not this) and is the fastest store to simulate with.
+/// crashes loses its own memory, not this) and is the fastest store to simulate with. Used from one
+/// thread at a time, so its state skips the runtime's exclusivity checks.
 public final class MemoryDurableStore: DurablePaymentStore {
     private struct UserKey: Hashable {
         var user: UInt32
@@ -86,12 +87,12 @@ public final class MemoryDurableStore: DurablePaymentStore {
     }
 
     public var failpoint: ((StoreWrite) throws -> Void)?
-    private var payments: [UInt32: PaymentRecord] = [:]
-    private var admissionOrder: [UInt32] = []
-    private var keys: [UserKey: PaymentFingerprint] = [:]
-    private var charges: [UInt32: (user: UInt32, charge: CapturedCharge)] = [:]
-    private var entries: [UserCurrency: LedgerEntry] = [:]
-    private var latest: Int64 = 0
+    @exclusivity(unchecked) private var payments: [UInt32: PaymentRecord] = [:]
+    @exclusivity(unchecked) private var admissionOrder: [UInt32] = []
+    @exclusivity(unchecked) private var keys: [UserKey: PaymentFingerprint] = [:]
+    @exclusivity(unchecked) private var charges: [UInt32: (user: UInt32, charge: CapturedCharge)] = [:]
+    @exclusivity(unchecked) private var entries: [UserCurrency: LedgerEntry] = [:]
+    @exclusivity(unchecked) private var latest: Int64 = 0
 
     /// An empty store.
     public init() {}
@@ -114,7 +115,7 @@ public final class MemoryDurableStore: DurablePaymentStore {
     }
 
     public func ledger(of user: UInt32) -> [LedgerEntry] {
-        Currency.allCases.sorted { $0.code < $1.code }.compactMap { entries[UserCurrency(user: user, currency: $0)] }
+        Currency.inCodeOrder.compactMap { entries[UserCurrency(user: user, currency: $0)] }
     }
 
     public func latestInstant() -> Int64 { latest }

@@ -7,13 +7,16 @@ final class ObservedStore: DurablePaymentStore {
     typealias Report = (Invariant, String, UInt32?) -> Void
 
     let inner: any DurablePaymentStore
+    private let checksRollback: Bool
     private let report: Report
     private let gatewayActions: (UInt32) -> Int
 
     /// Watches `inner`, reporting broken invariants to `report`; `gatewayActions` tells how many
-    /// times the gateway moved money for a payment.
-    init(inner: any DurablePaymentStore, report: @escaping Report, gatewayActions: @escaping (UInt32) -> Int) {
+    /// times the gateway moved money for a payment. With `checksRollback` (when writes can fail),
+    /// each write first notes what it may change, to check a failed one left nothing behind.
+    init(inner: any DurablePaymentStore, checksRollback: Bool, report: @escaping Report, gatewayActions: @escaping (UInt32) -> Int) {
         self.inner = inner
+        self.checksRollback = checksRollback
         self.report = report
         self.gatewayActions = gatewayActions
     }
@@ -34,7 +37,7 @@ final class ObservedStore: DurablePaymentStore {
 
     func admit(_ record: PaymentRecord, takesKey: Bool) throws {
         let request = record.request
-        let keyBefore = try inner.fingerprint(user: request.user, key: request.payment.key)
+        let keyBefore = checksRollback ? try inner.fingerprint(user: request.user, key: request.payment.key) : nil
         do { try inner.admit(record, takesKey: takesKey) } catch {
             if try inner.record(of: request.payment.id) != nil || inner.fingerprint(user: request.user, key: request.payment.key) != keyBefore {
                 report(.halfWritten, "a failed admission of payment \(request.payment.id) left a record or a key behind", request.payment.id)
@@ -44,7 +47,7 @@ final class ObservedStore: DurablePaymentStore {
     }
 
     func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws {
-        let before = try inner.record(of: payment)
+        let before = checksRollback ? try inner.record(of: payment) : nil
         do { try inner.writeIntent(payment: payment, attempt: attempt, deadline: deadline) } catch {
             if try inner.record(of: payment) != before {
                 report(.halfWritten, "a failed intent of attempt \(attempt) of payment \(payment) changed its record", payment)
@@ -59,7 +62,7 @@ final class ObservedStore: DurablePaymentStore {
             report(.settledTwice, "payment \(payment) was settled \(World.describe(outcome)) after \(World.describe(earlier))", payment)
         }
         let user = before.request.user
-        let ledgerBefore = try inner.ledger(of: user)
+        let ledgerBefore = checksRollback ? try inner.ledger(of: user) : []
         do { try inner.settle(payment: payment, outcome) } catch {
             if try inner.record(of: payment) != before || inner.ledger(of: user) != ledgerBefore {
                 report(.halfWritten, "a failed settlement of payment \(payment) changed its record or the ledger", payment)
@@ -84,21 +87,21 @@ final class ObservedStore: DurablePaymentStore {
 struct ReplayGateway: PaymentGateway {
     private let user: UInt32
     private let paymentOfKey: [UInt32: UInt32]
-    private let decided: [UInt64: GatewayResponse]
+    private let attempts: AttemptTable
     private let gateway: SimulatedGateway
 
-    init(user: UInt32, records: [PaymentRecord], decided: [UInt64: GatewayResponse], gateway: SimulatedGateway) {
+    init(user: UInt32, records: some Sequence<PaymentRecord>, attempts: AttemptTable, gateway: SimulatedGateway) {
         self.user = user
         var paymentOfKey: [UInt32: UInt32] = [:]
         for record in records where record.outcome?.attempts ?? 0 > 0 { paymentOfKey[record.request.payment.key] = record.request.payment.id }
         self.paymentOfKey = paymentOfKey
-        self.decided = decided
+        self.attempts = attempts
         self.gateway = gateway
     }
 
     mutating func submit(_ request: GatewayRequest) -> GatewayResponse {
         guard let payment = paymentOfKey[request.key] else { return .timedOut }
-        return decided[UInt64(payment) << 8 | UInt64(request.attempt)] ?? .timedOut
+        return attempts[payment, request.attempt].decided ?? .timedOut
     }
 
     func hasActed(key: UInt32) -> Bool { gateway.hasActed(user: user, key: key) }

@@ -1,4 +1,3 @@
-import HeapModule
 import PaymentService
 import PaymentsCore
 
@@ -36,14 +35,6 @@ final class World {
         case restart
     }
 
-    private struct Scheduled: Comparable {
-        var time: Int64
-        var tie: UInt64
-        var event: Event
-        static func < (a: Self, b: Self) -> Bool { a.time != b.time ? a.time < b.time : a.tie < b.tie }
-        static func == (a: Self, b: Self) -> Bool { a.time == b.time && a.tie == b.tie }
-    }
-
     private struct Client {
         var answer: PaymentOutcome?
         var generation = 0
@@ -61,32 +52,38 @@ final class World {
     static let stallMillis: Int64 = 600_000
     static let maximumCrashes = 50
 
+    // A world runs on one thread, so its state skips the runtime's exclusivity checks (a fifth of
+    // its time went to them).
     let configuration: WorldConfiguration
-    private(set) var report: WorldReport
+    @exclusivity(unchecked) private(set) var report: WorldReport
     private let submissions: [Submission]
     private let store: any DurablePaymentStore
     private var observed: ObservedStore!
     private let gateway: SimulatedGateway
     private let checksReference: Bool
     private let resumed: Bool
-    private var random: SplitMix64
-    private var queue = Heap<Scheduled>()
-    private var now: Int64
+    @exclusivity(unchecked) private var random: SplitMix64
+    /// The scheduler: each entry is ordered by the event's time (milliseconds from `start`) above
+    /// 20 random bits drawn from the seed, which order events of equal time; the event itself
+    /// waits in `pending[slot]`.
+    @exclusivity(unchecked) private var queue = EventQueue(farAhead: 500 << 20)
+    @exclusivity(unchecked) private var pending: [Event?] = []
+    @exclusivity(unchecked) private var freeSlots: [Int] = []
+    @exclusivity(unchecked) private var now: Int64
     private let start: Int64
     private let horizon: Int64
-    private var service: PaymentService<ObservedStore, SplitMix64>?
-    private var incarnation = 0
-    private var pausedUntil: Int64 = 0
-    private var clients: [Client]
+    @exclusivity(unchecked) private var service: PaymentService<ObservedStore, SplitMix64>?
+    @exclusivity(unchecked) private var incarnation = 0
+    @exclusivity(unchecked) private var pausedUntil: Int64 = 0
+    @exclusivity(unchecked) private var clients: [Client]
     private var outages: [Range<Int64>] = []
     private var storms: [Range<Int64>] = []
-    private var gatewayDid: [UInt64: (response: GatewayResponse, acted: Bool)] = [:]
-    private var sent: Set<UInt64> = []
-    private var decided: [UInt64: GatewayResponse] = [:]
-    private var touchedUsers: Set<UInt32> = []
-    private var effects: [ServiceEffect] = []
-    private var traces: [Trace] = []
-    private var traceIndex = 0
+    @exclusivity(unchecked) private var attempts: AttemptTable
+    @exclusivity(unchecked) private var touchedUsers: Set<UInt32> = []
+    @exclusivity(unchecked) private var effects: [ServiceEffect] = []
+    @exclusivity(unchecked) private var injected = [Int](repeating: 0, count: FaultKind.allCases.count)
+    @exclusivity(unchecked) private var traces: [Trace] = []
+    @exclusivity(unchecked) private var traceIndex = 0
 
     /// A world over `store`; `truth` keeps the gateway's actions in a file. A `resumed` world
     /// continues a store and truth file that a killed process left: its clock starts after the
@@ -109,19 +106,31 @@ final class World {
         now = startAt
         horizon = startAt + (submissions.last?.at ?? 0) + Self.horizonSlackMillis
         clients = Array(repeating: Client(), count: submissions.count)
+        attempts = AttemptTable(payments: submissions.count, attemptsPerPayment: ServiceConfiguration().policy.maxAttempts)
         observed = ObservedStore(
-            inner: store, report: { [unowned self] invariant, message, payment in self.fail(invariant, message, payment: payment) },
+            inner: store, checksRollback: configuration.faults[.storage] > 0,
+            report: { [unowned self] invariant, message, payment in self.fail(invariant, message, payment: payment) },
             gatewayActions: { [unowned self] payment in self.gateway.actions[payment] ?? 0 })
         store.failpoint = { [unowned self] write in
-            guard self.faultsActive, self.random.permille(self.configuration.faults[.storage]) else { return }
-            self.report.faults[.storage, default: 0] += 1
+            guard self.inject(.storage) else { return }
             throw StoreFailure("injected: the \(write.rawValue) transaction failed")
+        }
+        var keys = Set<UInt64>()
+        for submission in submissions where !keys.insert(SimulatedGateway.slot(submission.request.user, submission.request.payment.key)).inserted {
+            injected[FaultKind.reuse.ordinal] += 1
         }
         outages = windows(covering: configuration.faults[.outage])
         storms = windows(covering: configuration.faults[.storm])
     }
 
     private var faultsActive: Bool { now < horizon }
+
+    /// Whether a fault of `kind` strikes now (at its rate, before the horizon); counts it if so.
+    private func inject(_ kind: FaultKind) -> Bool {
+        guard faultsActive, random.permille(configuration.faults[kind]) else { return false }
+        injected[kind.ordinal] += 1
+        return true
+    }
 
     /// Windows covering about `permille` thousandths of the time before the horizon.
     private func windows(covering permille: Int) -> [Range<Int64>] {
@@ -139,32 +148,44 @@ final class World {
 
     /// Runs the world to its end, or to its first violation.
     func run(trace: ((Int) -> Void)? = nil) -> WorldReport {
-        for (index, submission) in submissions.enumerated() { schedule(.submit(index), at: start + submission.at) }
+        // Submissions are in time order: each schedules the next, which keeps the queue short.
+        if let first = submissions.first { schedule(.submit(0), at: start + first.at) }
         schedule(.restart, at: start)
         while report.violation == nil, let next = queue.popMin() {
-            now = next.time
+            now = start + Int64(next.order >> 20)
+            let event = pending[next.slot]!
+            pending[next.slot] = nil
+            freeSlots.append(next.slot)
             report.steps += 1
             trace?(report.steps)
-            remember(next.event)
+            remember(event)
             if now > horizon + Self.stallMillis {
                 fail(.stalled, "the world is still running \(Self.stallMillis / 1000) s after its last fault", payment: nil)
                 break
             }
-            dispatch(next.event)
+            dispatch(event)
         }
         if report.violation == nil { checkEnd() }
+        for kind in FaultKind.allCases where injected[kind.ordinal] > 0 { report.faults[kind] = injected[kind.ordinal] }
         return report
     }
 
     private func schedule(_ event: Event, at time: Int64) {
-        queue.insert(Scheduled(time: time, tie: random.next(), event: event))
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            pending[slot] = event
+        } else {
+            slot = pending.count
+            pending.append(event)
+        }
+        queue.insert(EventQueue.Entry(order: UInt64(time - start) << 20 | random.next() >> 44, slot: slot), now: UInt64(now - start) << 20)
     }
 
     /// A network delay: 1–20 ms, and up to 300 ms more for a share of messages under `reorder`.
     private func delay() -> Int64 {
         var millis = Int64(1 + random.below(20))
-        if faultsActive, random.permille(configuration.faults[.reorder]) {
-            report.faults[.reorder, default: 0] += 1
+        if inject(.reorder) {
             millis += Int64(random.below(300))
         }
         return millis
@@ -172,19 +193,15 @@ final class World {
 
     /// Whether a message is lost under `retry`.
     private func dropped() -> Bool {
-        guard faultsActive, random.permille(configuration.faults[.retry]) else { return false }
-        report.faults[.retry, default: 0] += 1
-        return true
+        inject(.retry)
     }
 
     private func dispatch(_ event: Event) {
         switch event {
         case .submit(let index):
+            if index + 1 < submissions.count { schedule(.submit(index + 1), at: start + submissions[index + 1].at) }
             send(index)
-            if faultsActive, random.permille(configuration.faults[.duplicate]) {
-                report.faults[.duplicate, default: 0] += 1
-                send(index)
-            }
+            if inject(.duplicate) { send(index) }
             armTimeout(index)
         case .clientTimeout(let index, let generation):
             guard clients[index].generation == generation, clients[index].answer == nil else { return }
@@ -224,7 +241,7 @@ final class World {
         guard let first = clients[client].answer else {
             clients[client].answer = outcome
             clients[client].generation += 1
-            if faultsActive, random.permille(configuration.faults[.duplicate]) { schedule(.replay(client), at: now + delay() + 100) }
+            if inject(.duplicate) { schedule(.replay(client), at: now + delay() + 100) }
             return
         }
         if first != outcome {
@@ -239,30 +256,28 @@ final class World {
             schedule(event, at: pausedUntil)
             return
         }
-        if faultsActive, report.crashes < Self.maximumCrashes, random.permille(configuration.faults[.crash]) {
+        if report.crashes < Self.maximumCrashes, inject(.crash) {
             crash()
             return
         }
-        if faultsActive, random.permille(configuration.faults[.clock]) {
-            report.faults[.clock, default: 0] += 1
+        if inject(.clock) {
             pausedUntil = now + Int64(300 + random.below(2_700))
             schedule(event, at: pausedUntil)
             return
         }
         switch input {
         case .answer(let payment, let attempt, let response):
-            if decided[Self.slot(payment, attempt)] == nil { decided[Self.slot(payment, attempt)] = response }
+            if attempts[payment, attempt].decided == nil { attempts[payment, attempt].decided = response }
         case .timeout(let payment, let attempt):
-            let slot = Self.slot(payment, attempt)
-            if decided[slot] == nil { decided[slot] = gatewayDid[slot]?.acted == true ? .lost : .timedOut }
+            if attempts[payment, attempt].decided == nil {
+                attempts[payment, attempt].decided = attempts[payment, attempt].gatewayActed == true ? .lost : .timedOut
+            }
         default: break
         }
         effects.removeAll(keepingCapacity: true)
         service.handle(input, now: now, effects: &effects)
         apply(effects)
     }
-
-    private static func slot(_ payment: UInt32, _ attempt: Int) -> UInt64 { UInt64(payment) << 8 | UInt64(attempt) }
 
     private func apply(_ effects: [ServiceEffect]) {
         for effect in effects {
@@ -272,11 +287,11 @@ final class World {
             case .schedule(let step, let delayMillis):
                 schedule(.service(.step(step), incarnation: incarnation), at: now + delayMillis)
             case .send(let call):
-                let slot = Self.slot(call.request.payment.id, call.attempt)
-                guard sent.insert(slot).inserted else {
+                guard !attempts[call.request.payment.id, call.attempt].sent else {
                     return fail(.attemptSentTwice, "attempt \(call.attempt) of payment \(call.request.payment.id) went to the gateway twice",
                                 payment: call.request.payment.id)
                 }
+                attempts[call.request.payment.id, call.attempt].sent = true
                 schedule(.gateway(call, incarnation: incarnation), at: now + delay())
                 schedule(.service(.timeout(payment: call.request.payment.id, attempt: call.attempt), incarnation: incarnation), at: call.deadline)
             case .reconcile(let request, let at):
@@ -289,17 +304,24 @@ final class World {
         let payment = call.request.payment.id
         let down = faultsActive && outages.contains { $0.contains(now) }
         let declining = faultsActive && storms.contains { $0.contains(now) }
-        if down { report.faults[.outage, default: 0] += 1 }
-        if declining { report.faults[.storm, default: 0] += 1 }
+        if down { injected[FaultKind.outage.ordinal] += 1 }
+        if declining { injected[FaultKind.storm.ordinal] += 1 }
         let (response, acted) = gateway.serve(call, now: now, down: down, declining: declining)
-        gatewayDid[Self.slot(payment, call.attempt)] = (response, acted)
+        if !down, !declining, now < call.deadline {
+            switch response {
+            case .timedOut: injected[FaultKind.timeout.ordinal] += 1
+            case .lost: injected[FaultKind.lost.ordinal] += 1
+            case .declined: injected[FaultKind.decline.ordinal] += 1
+            case .approved: break
+            }
+        }
+        attempts[payment, call.attempt].gatewayActed = acted
         if acted, gateway.actions[payment, default: 0] > 1 {
             return fail(.chargedTwice, "the gateway moved money \(gateway.actions[payment]!) times for payment \(payment)", payment: payment)
         }
         guard response == .approved || response == .declined else { return }
         var arrival = now + delay()
-        if faultsActive, random.permille(configuration.faults[.late]) {
-            report.faults[.late, default: 0] += 1
+        if inject(.late) {
             arrival = max(arrival, call.deadline + 1 + Int64(random.below(500)))
         }
         schedule(.service(.answer(payment: payment, attempt: call.attempt, response), incarnation: incarnation), at: arrival)
@@ -307,7 +329,6 @@ final class World {
 
     private func crash() {
         report.crashes += 1
-        report.faults[.crash, default: 0] += 1
         service = nil
         incarnation += 1
         if let unfinished = try? store.unfinished() { for record in unfinished { touchedUsers.insert(record.request.user) } }
@@ -342,14 +363,14 @@ final class World {
         guard let records = try? store.records(), let ledger = try? store.ledger() else {
             return fail(.noFinalState, "the store cannot be read at the end of the world", payment: nil)
         }
-        var byPayment: [UInt32: PaymentRecord] = [:]
+        var outcomes = [PaymentOutcome?](repeating: nil, count: submissions.count)  // payment ids are 0..<count
         for record in records {
-            byPayment[record.request.payment.id] = record
+            outcomes[Int(record.request.payment.id)] = record.outcome
             if let state = record.outcome?.state { report.states[state, default: 0] += 1 }
         }
         for (index, client) in clients.enumerated() {
             let id = submissions[index].request.payment.id
-            guard let outcome = byPayment[id]?.outcome else { return fail(.noFinalState, "payment \(id) has no final state in the store", payment: id) }
+            guard let outcome = outcomes[index] else { return fail(.noFinalState, "payment \(id) has no final state in the store", payment: id) }
             guard let answer = client.answer else { return fail(.noFinalState, "payment \(id) got no final answer", payment: id) }
             if answer != outcome {
                 return fail(.answerDiffersFromStore, "payment \(id) was answered \(Self.describe(answer)), the store holds \(Self.describe(outcome))", payment: id)
@@ -389,16 +410,20 @@ final class World {
 
     /// SPEC §4's invariants per user, and the batch processor's outcomes for the same answers.
     private func checkUsers(_ records: [PaymentRecord], _ ledger: [LedgerRow]) {
-        var recordsOfUser: [UInt32: [PaymentRecord]] = [:]
-        for record in records { recordsOfUser[record.request.user, default: []].append(record) }
+        // Stable: each user's records stay in admission order.
+        let byUser = records.enumerated().sorted { ($0.element.request.user, $0.offset) < ($1.element.request.user, $1.offset) }.map(\.element)
         var ledgers: [UInt32: UserLedger] = [:]
         for row in ledger {
             ledgers[row.user, default: UserLedger()].capture(row.entry.capturedMinor, in: row.entry.currency)
             ledgers[row.user]!.refund(row.entry.refundedMinor, in: row.entry.currency)
         }
-        for user in recordsOfUser.keys.sorted() {
-            let records = recordsOfUser[user]!
-            let replay = ReplayGateway(user: user, records: records, decided: decided, gateway: gateway)
+        var first = byUser.startIndex
+        while first < byUser.endIndex {
+            let user = byUser[first].request.user
+            let end = byUser[first...].firstIndex { $0.request.user != user } ?? byUser.endIndex
+            let records = byUser[first..<end]
+            first = end
+            let replay = ReplayGateway(user: user, records: records, attempts: attempts, gateway: gateway)
             let problems = PaymentInvariants.violations(
                 payments: records.map { ($0.request.payment, $0.outcome) }, ledger: ledgers[user] ?? UserLedger(), gateway: replay)
             if let problem = problems.first { return fail(.specInvariant, "user \(user): \(problem)", payment: nil) }

@@ -40,7 +40,7 @@ public struct UserLedger: Hashable, Sendable {
 
     /// The rows of `payments_ledger.csv` for this user, in currency-code order.
     public var entries: [LedgerEntry] {
-        Currency.allCases.sorted { $0.code < $1.code }.compactMap { currency in
+        Currency.inCodeOrder.compactMap { currency in
             let i = Int(currency.rawValue)
             guard hasCapture[i] else { return nil }
             return LedgerEntry(currency: currency, capturedMinor: captured[i], refundedMinor: refunded[i])

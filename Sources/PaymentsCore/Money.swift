@@ -39,6 +39,9 @@ public enum Currency: UInt8, CaseIterable, Sendable {
         return limit
     }
 
+    /// Every currency in code order (the order of ledger rows).
+    public static let inCodeOrder: [Currency] = allCases.sorted { $0.code < $1.code }
+
     /// Case-sensitive lookup of a three-letter code.
     public init?(code: some StringProtocol) {
         guard let match = Self.allCases.first(where: { $0.code == code }) else { return nil }
