@@ -200,7 +200,8 @@ public final class PaymentService<Store: DurablePaymentStore, Random: RandomNumb
         active[user]?.awaitingAnswer = false
         let policy = configuration.policy
         let kind = state.request.payment.kind
-        switch PaymentRules.decision(after: response, attempt: attempt, maxAttempts: policy.maxAttempts) {
+        let maxAttempts = policy.maxAttempts - (configuration.flaws.contains(.fewerAttempts) ? 1 : 0)
+        switch PaymentRules.decision(after: response, attempt: attempt, maxAttempts: maxAttempts) {
         case .approved, .declined:
             let outcome = PaymentOutcome(
                 state: PaymentRules.finalState(of: kind, approved: response == .approved, declined: response == .declined),

@@ -111,4 +111,6 @@ public enum ServiceFlaw: String, CaseIterable, Sendable {
     case noReconcileOnRestart = "no-reconcile-on-restart"
     /// A refund is booked twice.
     case refundTwice = "refund-twice"
+    /// The service gives up one attempt early.
+    case fewerAttempts = "fewer-attempts"
 }

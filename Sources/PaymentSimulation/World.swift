@@ -44,7 +44,8 @@ final class World {
     private struct Trace {
         var step: Int
         var time: Int64
-        var event: Event
+        /// nil: the service crashed.
+        var event: Event?
     }
 
     static let clientTimeoutMillis: Int64 = 2_500
@@ -328,6 +329,7 @@ final class World {
     }
 
     private func crash() {
+        remember(nil)
         report.crashes += 1
         service = nil
         incarnation += 1
@@ -368,6 +370,17 @@ final class World {
             outcomes[Int(record.request.payment.id)] = record.outcome
             if let state = record.outcome?.state { report.states[state, default: 0] += 1 }
         }
+        if let unfinished = records.first(where: { $0.outcome == nil }) {
+            let id = unfinished.request.payment.id
+            return fail(.noFinalState, "payment \(id) is still in progress at the end of the world", payment: id)
+        }
+        checkMoney(records, ledger)
+        if report.violation == nil { checkUsers(records, ledger) }
+        if report.violation == nil { checkAnswers(outcomes) }
+    }
+
+    /// Every payment has a final state in the store, and its client got exactly that.
+    private func checkAnswers(_ outcomes: [PaymentOutcome?]) {
         for (index, client) in clients.enumerated() {
             let id = submissions[index].request.payment.id
             guard let outcome = outcomes[index] else { return fail(.noFinalState, "payment \(id) has no final state in the store", payment: id) }
@@ -376,9 +389,6 @@ final class World {
                 return fail(.answerDiffersFromStore, "payment \(id) was answered \(Self.describe(answer)), the store holds \(Self.describe(outcome))", payment: id)
             }
         }
-        checkMoney(records, ledger)
-        guard report.violation == nil else { return }
-        checkUsers(records, ledger)
     }
 
     private func checkMoney(_ records: [PaymentRecord], _ ledger: [LedgerRow]) {
@@ -444,9 +454,9 @@ final class World {
 
     // MARK: - History
 
-    private func remember(_ event: Event) {
+    private func remember(_ event: Event?) {
         let trace = Trace(step: report.steps, time: now, event: event)
-        if traces.count < 512 {
+        if traces.count < 4_096 {
             traces.append(trace)
         } else {
             traces[traceIndex] = trace
@@ -456,8 +466,8 @@ final class World {
 
     private func traceLines(of payment: UInt32) -> [String] {
         let ordered = traces[traceIndex...] + traces[..<traceIndex]
-        return ordered.filter { Self.payment(of: $0.event, submissions) == payment }.suffix(16)
-            .map { "step \($0.step) at \($0.time - start) ms: \(Self.describe($0.event))" }
+        return ordered.filter { trace in (trace.event.map { Self.payment(of: $0, submissions) ?? payment } ?? payment) == payment }.suffix(16)
+            .map { "step \($0.step) at \($0.time - start) ms: " + ($0.event.map(Self.describe) ?? "the service crashes") }
     }
 
     private static func payment(of event: Event, _ submissions: [Submission]) -> UInt32? {
