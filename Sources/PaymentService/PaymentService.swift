@@ -145,6 +145,7 @@ public final class PaymentService<Store: DurablePaymentStore, Random: RandomNumb
 
     private func admit(_ request: ServiceRequest, now: Int64, effects: inout [ServiceEffect]) throws {
         let payment = request.payment
+        guard active[request.user]?.request.payment.id == payment.id else { return }
         let recorded = try store.fingerprint(user: request.user, key: payment.key)
         var charge: CapturedCharge?
         if payment.kind == .refund, let target = payment.refundOf { charge = try store.capturedCharge(user: request.user, charge: target) }
