@@ -149,7 +149,11 @@ public final class PaymentService<Store: DurablePaymentStore, Random: RandomNumb
         let recorded = try store.fingerprint(user: request.user, key: payment.key)
         var charge: CapturedCharge?
         if payment.kind == .refund, let target = payment.refundOf { charge = try store.capturedCharge(user: request.user, charge: target) }
-        switch PaymentRules.admission(of: payment, recorded: recorded, charge: charge) {
+        var admission = PaymentRules.admission(of: payment, recorded: recorded, charge: charge)
+        if configuration.flaws.contains(.skipRefundChecks), payment.kind == .refund, case .settled(_, takesKey: true) = admission {
+            admission = .callGateway
+        }
+        switch admission {
         case .settled(let outcome, let takesKey):
             try store.admit(PaymentRecord(request: request, progress: .final(outcome), admittedAt: now), takesKey: takesKey)
             finish(request, outcome, effects: &effects)

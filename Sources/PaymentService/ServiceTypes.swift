@@ -113,4 +113,6 @@ public enum ServiceFlaw: String, CaseIterable, Sendable {
     case refundTwice = "refund-twice"
     /// The service gives up one attempt early.
     case fewerAttempts = "fewer-attempts"
+    /// A refund goes to the gateway without the refund checks.
+    case skipRefundChecks = "skip-refund-checks"
 }

@@ -39,7 +39,7 @@ final class ObservedStore: DurablePaymentStore {
         let request = record.request
         let keyBefore = checksRollback ? try inner.fingerprint(user: request.user, key: request.payment.key) : nil
         do { try inner.admit(record, takesKey: takesKey) } catch {
-            if try inner.record(of: request.payment.id) != nil || inner.fingerprint(user: request.user, key: request.payment.key) != keyBefore {
+            if checksRollback, try inner.record(of: request.payment.id) != nil || inner.fingerprint(user: request.user, key: request.payment.key) != keyBefore {
                 report(.halfWritten, "a failed admission of payment \(request.payment.id) left a record or a key behind", request.payment.id)
             }
             throw error
@@ -49,7 +49,7 @@ final class ObservedStore: DurablePaymentStore {
     func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws {
         let before = checksRollback ? try inner.record(of: payment) : nil
         do { try inner.writeIntent(payment: payment, attempt: attempt, deadline: deadline) } catch {
-            if try inner.record(of: payment) != before {
+            if checksRollback, try inner.record(of: payment) != before {
                 report(.halfWritten, "a failed intent of attempt \(attempt) of payment \(payment) changed its record", payment)
             }
             throw error
@@ -64,7 +64,7 @@ final class ObservedStore: DurablePaymentStore {
         let user = before.request.user
         let ledgerBefore = checksRollback ? try inner.ledger(of: user) : []
         do { try inner.settle(payment: payment, outcome) } catch {
-            if try inner.record(of: payment) != before || inner.ledger(of: user) != ledgerBefore {
+            if checksRollback, try inner.record(of: payment) != before || inner.ledger(of: user) != ledgerBefore {
                 report(.halfWritten, "a failed settlement of payment \(payment) changed its record or the ledger", payment)
             }
             throw error
