@@ -124,7 +124,7 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["simharness", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["simharness", "TestSupport", "PaymentsCore"]),
         .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"]),
         .testTarget(
             name: "HarnessTests",
