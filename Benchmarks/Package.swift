@@ -26,6 +26,16 @@ let package = Package(
             path: "Benchmarks/CoreAlgorithms",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Simulated worlds of the payment service: time a world, over each store.
+        .executableTarget(
+            name: "SimulatedWorlds",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PaymentSimulation", package: "SimHarness"),
+            ],
+            path: "Benchmarks/SimulatedWorlds",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Peak resident memory, apart: its sampling thread allocates and would spoil the malloc counts.
         .executableTarget(
             name: "PeakMemory",
