@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 minimum=${COVERAGE_MIN:-85}
-core=(HealthCore/Fasting.swift HealthCore/Steps.swift PaymentsCore/PaymentProcessor.swift PaymentsCore/PaymentStore.swift SpecKernel/UserKernel.swift
+core=(HealthCore/Fasting.swift HealthCore/Steps.swift PaymentsCore/PaymentProcessor.swift PaymentsCore/PaymentRules.swift PaymentsCore/PaymentStore.swift SpecKernel/UserKernel.swift
       ${COVERAGE_CORE_EXTRA:-})
 
 # Counters update atomically: tests run in parallel, and a region's count may be derived from counters
