@@ -83,15 +83,20 @@ final class World {
     @exclusivity(unchecked) private var touchedUsers: Set<UInt32> = []
     @exclusivity(unchecked) private var effects: [ServiceEffect] = []
     @exclusivity(unchecked) private var injected = [Int](repeating: 0, count: FaultKind.allCases.count)
-    @exclusivity(unchecked) private var traces: [Trace] = []
-    @exclusivity(unchecked) private var traceIndex = 0
+    /// The payment whose history is kept (nil: none, the fast way); see `Simulator.run`.
+    private let watched: UInt32?
+    @exclusivity(unchecked) private var history: [Trace] = []
 
-    /// A world over `store`; `truth` keeps the gateway's actions in a file. A `resumed` world
+    /// A world over `store`; `truth` keeps the gateway's actions in a file; the events of the
+    /// `watching` payment are kept, for the history of a violation. A `resumed` world
     /// continues a store and truth file that a killed process left: its clock starts after the
     /// store's latest instant, and its outcomes are not compared with the batch processor's (the
     /// answers the service saw before the kill are gone).
-    init(configuration: WorldConfiguration, store: any DurablePaymentStore, truth: TruthFile?, resumed: Bool) throws(SimulationError) {
+    init(
+        configuration: WorldConfiguration, store: any DurablePaymentStore, truth: TruthFile?, resumed: Bool, watching payment: UInt32? = nil
+    ) throws(SimulationError) {
         self.configuration = configuration
+        watched = payment
         self.store = store
         self.resumed = resumed
         checksReference = !resumed
@@ -159,7 +164,7 @@ final class World {
             freeSlots.append(next.slot)
             report.steps += 1
             trace?(report.steps)
-            remember(event)
+            if watched != nil { remember(event) }
             if now > horizon + Self.stallMillis {
                 fail(.stalled, "the world is still running \(Self.stallMillis / 1000) s after its last fault", payment: nil)
                 break
@@ -329,7 +334,7 @@ final class World {
     }
 
     private func crash() {
-        remember(nil)
+        if watched != nil { remember(nil) }
         report.crashes += 1
         service = nil
         incarnation += 1
@@ -355,7 +360,7 @@ final class World {
 
     func fail(_ invariant: Invariant, _ message: String, payment: UInt32?) {
         guard report.violation == nil else { return }
-        let history = payment.map { id in traceLines(of: id) } ?? []
+        let history = payment != nil && payment == watched ? historyLines() : []
         report.violation = Violation(invariant: invariant, message: message, step: report.steps, timeMillis: now - start, payment: payment, history: history)
     }
 
@@ -454,20 +459,19 @@ final class World {
 
     // MARK: - History
 
+    /// Keeps `event` (nil: a crash) when it concerns the watched payment or the whole service.
     private func remember(_ event: Event?) {
-        let trace = Trace(step: report.steps, time: now, event: event)
-        if traces.count < 4_096 {
-            traces.append(trace)
-        } else {
-            traces[traceIndex] = trace
-            traceIndex = (traceIndex + 1) % traces.count
+        switch event {
+        case .service(_, let incarnation)?, .reconcile(_, let incarnation)?:
+            guard incarnation < 0 || incarnation == self.incarnation else { return }  // meant for a service that crashed
+        default: break
         }
+        guard event.map({ Self.payment(of: $0, submissions) ?? watched }) ?? watched == watched else { return }
+        history.append(Trace(step: report.steps, time: now, event: event))
     }
 
-    private func traceLines(of payment: UInt32) -> [String] {
-        let ordered = traces[traceIndex...] + traces[..<traceIndex]
-        return ordered.filter { trace in (trace.event.map { Self.payment(of: $0, submissions) ?? payment } ?? payment) == payment }.suffix(16)
-            .map { "step \($0.step) at \($0.time - start) ms: " + ($0.event.map(Self.describe) ?? "the service crashes") }
+    private func historyLines() -> [String] {
+        history.suffix(24).map { "step \($0.step) at \($0.time - start) ms: " + ($0.event.map(Self.describe) ?? "the service crashes") }
     }
 
     private static func payment(of event: Event, _ submissions: [Submission]) -> UInt32? {
