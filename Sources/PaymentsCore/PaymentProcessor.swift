@@ -63,22 +63,21 @@ public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGene
     @inlinable mutating func callGateway(_ payment: PaymentRequest) -> (approved: Bool, declined: Bool, attempts: Int, latency: Int64) {
         let startedAt = currentClock.nowMillis
         var attempt = 0
-        while true {
-            let response = currentGateway.submit(GatewayRequest(key: payment.key, attempt: attempt, script: payment.script))
-            switch PaymentRules.decision(after: response, attempt: attempt, maxAttempts: policy.maxAttempts) {
-            case .approved, .declined:
-                currentClock.advance(byMillis: policy.responseMillis)
-                return (response == .approved, response == .declined, attempt + 1, currentClock.nowMillis - startedAt)
-            case .retry:
-                currentClock.advance(byMillis: policy.timeoutMillis)
-                currentClock.advance(byMillis: policy.backoffMillis(afterAttempt: attempt, using: &random))
-                attempt += 1
-            case .reconcile:
-                currentClock.advance(byMillis: policy.timeoutMillis)
-                currentClock.advance(byMillis: policy.responseMillis)
-                return (currentGateway.hasActed(key: payment.key), false, attempt + 1, currentClock.nowMillis - startedAt)
-            }
+        var response = currentGateway.submit(GatewayRequest(key: payment.key, attempt: attempt, script: payment.script))
+        while PaymentRules.decision(after: response, attempt: attempt, maxAttempts: policy.maxAttempts) == .retry {
+            currentClock.advance(byMillis: policy.timeoutMillis)
+            currentClock.advance(byMillis: policy.backoffMillis(afterAttempt: attempt, using: &random))
+            attempt += 1
+            response = currentGateway.submit(GatewayRequest(key: payment.key, attempt: attempt, script: payment.script))
         }
+        if response == .approved || response == .declined {
+            currentClock.advance(byMillis: policy.responseMillis)
+            return (response == .approved, response == .declined, attempt + 1, currentClock.nowMillis - startedAt)
+        }
+        // Every attempt timed out: reconcile.
+        currentClock.advance(byMillis: policy.timeoutMillis)
+        currentClock.advance(byMillis: policy.responseMillis)
+        return (currentGateway.hasActed(key: payment.key), false, attempt + 1, currentClock.nowMillis - startedAt)
     }
 }
 
