@@ -20,7 +20,7 @@ mkdir -p "$logs"
 suppressions="$root/scripts/tsan-suppressions.txt"
 TSAN_SUITES=${TSAN_SUITES:-'AnalysisTests|ParallelWorkTests|PipelineTests|EquivalenceTests|DeterminismTests'}
 ASAN_SUITES=${ASAN_SUITES:-'DatasetsTests|AnalysisTests'}
-export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$suppressions"
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 print_suppressions=1 suppressions=$suppressions"
 # Leak checking stays off: the test runner and the Swift runtime keep allocations to the end on purpose.
 export ASAN_OPTIONS="halt_on_error=1 detect_leaks=0 detect_stack_use_after_return=0"
 
@@ -78,6 +78,7 @@ run_suites() {
         fail "$sanitizer: status $status, $reports sanitizer report(s); the log is $log"
     fi
     grep -aqE "Test run with [1-9][0-9]* tests?" "$log" || fail "$sanitizer: no test ran (filter '$filter')"
+    grep -aA12 "Matched [0-9]* suppressions" "$log" | grep -aE "Matched|race" || true
     say "$sanitizer: 0 reports, $((SECONDS - start)) s in all"
 }
 
