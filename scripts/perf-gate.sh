@@ -2,7 +2,8 @@
 # The performance gate (README: "Performance baselines and the CI gate"). Steps, run in this order by `all` (the default):
 #   xctest      release XCTest performance tests against Tests/PerformanceTests/Baselines
 #   benchmarks  package-benchmark p90 threshold check against Benchmarks/Benchmarks/Thresholds
-#   bites       inject known regressions and assert that both gates above report them
+#   bites       inject known regressions (allocations, +10 % peak memory, +10 % allocated bytes, slowdown)
+#               and assert that both gates above report them
 # and, not part of `all`:
 #   record      record new XCTest baselines and benchmark thresholds on this machine
 #   jemalloc    the ProcessMetrics tests in a build with the `Jemalloc` trait (installs
@@ -85,9 +86,21 @@ expect_benchmarks_catch() {
     echo "perf-gate: caught as expected: $benchmark $metric"
 }
 
+# 10 % of metric $2 in the committed baseline of test $1, in bytes.
+tenth_of_baseline() {
+    local file="$root/Tests/PerformanceTests/Baselines/CoreAlgorithmPerformanceTests.$1.json"
+    awk -v key="\"$2\"" '$1 == key { gsub(",", "", $3); printf "%d\n", $3 / 10 }' "$file"
+}
+
 step_bites() {
     expect_xctest_catches allocation testStepAggregator allocations
     expect_xctest_catches allocation-per-user testPaymentProcessor allocations
+    # +10 % peak resident memory: a buffer of a tenth of the baseline's peak RSS, every page written,
+    # held through each run; the peak heap (2 % + 1 MiB) catches it, the RSS tolerance (25 % + 16 MiB) could not.
+    expect_xctest_catches "memory:$(tenth_of_baseline testStepAggregator peakResidentBytes)" testStepAggregator "peak heap"
+    # +10 % allocated bytes: one allocation of a tenth of the baseline's bytes in each run (one more
+    # allocation, within the count's tolerance of 16), caught by the bytes (1 % + 4 KiB) alone.
+    expect_xctest_catches "bytes:$(tenth_of_baseline testPaymentProcessor allocatedBytes)" testPaymentProcessor "allocated bytes"
     expect_xctest_catches slowdown testFastingAnalyzer "CPU time"
     expect_benchmarks_catch allocation FastingAccumulator "Malloc (total)"
     expect_benchmarks_catch slowdown FastingAccumulator "Time (total CPU)"

@@ -49,6 +49,9 @@ struct ChunkBuilder<Candidate: UserOwned>: ~Copyable {
 
     /// `items` grouped by `keys`, stable: a counting sort.
     private static func filed<T>(_ items: UnsafeBufferPointer<T>, by keys: UnsafeBufferPointer<UInt8>, at offsets: [Int]) -> [T] {
+        // No empty `[T](unsafeUninitializedCapacity: 0)`: it writes into the shared empty-array storage,
+        // a race between chunks that ThreadSanitizer reports (see `KeyedTable.gather`).
+        guard !items.isEmpty else { return [] }
         var cursor = offsets
         return [T](unsafeUninitializedCapacity: items.count) { buffer, count in
             for i in items.indices {

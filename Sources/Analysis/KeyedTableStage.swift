@@ -70,6 +70,9 @@ struct KeyedTable<C: UserOwned>: Sendable {
         for i in 0..<users.count { starts[i + 1] += starts[i] }
         var cursor = starts
         let total = starts[users.count]
+        // Not `[T](unsafeUninitializedCapacity: 0)`: the standard library then writes the count into the
+        // shared empty-array storage, a race between partitions that ThreadSanitizer reports.
+        guard total > 0 else { return (users, starts, []) }
         let rows = [T](unsafeUninitializedCapacity: total) { buffer, count in
             for chunk in chunks {
                 for row in chunk.rows(of: p) where !row.duplicate {

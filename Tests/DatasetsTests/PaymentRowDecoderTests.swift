@@ -110,9 +110,12 @@ struct PaymentRowDecoderTests {
         // Given fields of a row that did not tokenize
         var sut = Self.decoder()
         let tokenizer = try RowTokenizer.csv(.payments)
-        let line = withBytes("p1,k1,u0000001") { tokenizer.tokenize($0) }
-        // When decoded as not tokenized
-        let row = try sut.decode(line: 7, malformedColumn: column, fields: tokenizer.fields, tokenized: false)
+        // When decoded as not tokenized (while its bytes live: the fields point into them; AddressSanitizer
+        // caught this test reading them after they were freed)
+        let (line, row) = try withBytes("p1,k1,u0000001") { bytes in
+            let line = tokenizer.tokenize(bytes)
+            return (line, try sut.decode(line: 7, malformedColumn: column, fields: tokenizer.fields, tokenized: false))
+        }
         // Then it is malformed on that column (-1 when none) and still names its user
         #expect(line == .malformed(column: nil))
         #expect(row.rejection == .malformed)

@@ -41,6 +41,34 @@ struct ResultJSONTests {
         #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "no error")")
     }
 
+    @Test("a busy time too large for nanoseconds is refused, naming the field (FuzzResultJSON: it crashed the reader)")
+    func busyTimeOutOfRange() throws {
+        // Given the result FuzzResultJSON made: a valid document whose steps stream was busy 2.5779e105 s,
+        // committed in the target's seed corpus
+        let input = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Fuzz/Corpus/FuzzResultJSON/regression-busy-s-out-of-range.json"
+        )
+        let data = try Data(contentsOf: input)
+        // When it is read
+        let error = #expect(throws: ResultDecodingError.self) { try ResultJSON.decode(data) }
+        // Then it is refused, naming the stream and the field
+        #expect(error?.message == "streams.steps.busy_s is out of range: 2.5779e+105")
+    }
+
+    @Test("rss_samples bytes that are no integer are refused", arguments: ["1e300", "-1e300"])
+    func rssSampleBytesOutOfRange(bytes: String) async throws {
+        // Given a valid result whose first RSS sample holds `bytes` bytes
+        var json = try JSONSerialization.jsonObject(with: try ResultJSON.encode(try await run())) as! [String: Any]
+        var process = json["process"] as! [String: Any]
+        process["rss_samples"] = [[0.5, Double(bytes)!]]
+        json["process"] = process
+        let data = try JSONSerialization.data(withJSONObject: json)
+        // When it is read
+        let error = #expect(throws: ResultDecodingError.self) { try ResultJSON.decode(data) }
+        // Then it is refused
+        #expect(error?.message.hasPrefix("rss_samples bytes out of range") == true, "\(error?.message ?? "no error")")
+    }
+
     @Test("merged shard results count what the whole run counts")
     func mergeShards() async throws {
         // Given the whole run and its two shards, the shards passed through JSON as from two machines

@@ -12,11 +12,12 @@ struct MeasuredMetricsBuilder {
     var allocations: Int? = 1_000
     var allocatedBytes: Int? = 64_000
     var peakResidentBytes: Int? = 100 << 20
+    var peakHeapBytes: Int?
 
     func build() -> MeasuredMetrics {
         MeasuredMetrics(
             wallClockSeconds: wallClockSeconds, cpuSeconds: cpuSeconds, allocations: allocations,
-            allocatedBytes: allocatedBytes, peakResidentBytes: peakResidentBytes
+            allocatedBytes: allocatedBytes, peakResidentBytes: peakResidentBytes, peakHeapBytes: peakHeapBytes
         )
     }
 }
@@ -75,6 +76,37 @@ struct MeasuredMetricsBuilder {
         // Then
         let comparison = try #require(sut.first { $0.metric == "allocations" })
         #expect(comparison.verdict == verdict)
+    }
+
+    @Test(arguments: [
+        // 100 MiB, 2 % + 1 MiB allowed: 103 MiB holds, +10 % fails; improvements never fail.
+        (peakHeap: 103 << 20, verdict: MetricComparison.Verdict.held),
+        (104 << 20, .regressed),
+        (110 << 20, .regressed),
+        (90 << 20, .improved),
+    ])
+    func peakHeapCatchesTenPercent(peakHeap: Int, verdict: MetricComparison.Verdict) throws {
+        // Given a baseline with a peak heap of 100 MiB
+        let baseline = MeasuredMetricsBuilder(peakHeapBytes: 100 << 20).build()
+        let measured = MeasuredMetricsBuilder(peakHeapBytes: peakHeap).build()
+
+        // When
+        let sut = BaselinePerformanceTestCase.compare(measured, with: baseline, sameAllocator: true, tolerances: .standard)
+
+        // Then
+        let comparison = try #require(sut.first { $0.metric == "peak heap" })
+        #expect(comparison.verdict == verdict)
+    }
+
+    @Test func peakHeapOfAnotherBackendIsNotCompared() {
+        // Given a baseline with a peak heap, recorded with another allocation backend
+        let baseline = MeasuredMetricsBuilder(peakHeapBytes: 100 << 20).build()
+
+        // When
+        let sut = BaselinePerformanceTestCase.compare(baseline, with: baseline, sameAllocator: false, tolerances: .standard)
+
+        // Then
+        #expect(!sut.contains { $0.metric == "peak heap" })
     }
 
     @Test(arguments: [
@@ -139,6 +171,9 @@ struct MeasuredMetricsBuilder {
         (["SIMHARNESS_INJECT_REGRESSION": "slowdown"], .slowdown),
         (["SIMHARNESS_INJECT_REGRESSION": "work:24"], .work(rounds: 24)),
         (["SIMHARNESS_INJECT_REGRESSION": "allocation-per-user"], .allocationPerUser),
+        (["SIMHARNESS_INJECT_REGRESSION": "memory:4096"], .heldMemory(bytes: 4096)),
+        (["SIMHARNESS_INJECT_REGRESSION": "bytes:100"], .extraBytes(bytes: 100)),
+        (["SIMHARNESS_INJECT_REGRESSION": "memory:"], .none),
         (["SIMHARNESS_INJECT_REGRESSION": "work:x"], .none),
         (["SIMHARNESS_INJECT_REGRESSION": "typo"], .none),
         ([:], .none),

@@ -77,6 +77,7 @@ class BaselinePerformanceTestCase: XCTestCase {
     /// The unit of each metric compared, for messages.
     static let units: [String: MetricUnit] = [
         "wall clock": .seconds, "CPU time": .seconds, "allocations": .count, "allocated bytes": .bytes, "peak resident memory": .bytes,
+        "peak heap": .bytes,
     ]
 
     /// e.g. `CPU time regressed: baseline 151.9 ms, measured 335.954 ms, allowed at most 227.849 ms`.
@@ -107,6 +108,9 @@ class BaselinePerformanceTestCase: XCTestCase {
             "peak resident memory", baseline.peakResidentBytes.map(Double.init),
             measured.peakResidentBytes.map(Double.init), tolerances.peakResident
         )
+        if sameAllocator {
+            add("peak heap", baseline.peakHeapBytes.map(Double.init), measured.peakHeapBytes.map(Double.init), tolerances.peakHeap)
+        }
         return comparisons
     }
 
@@ -129,6 +133,8 @@ class BaselinePerformanceTestCase: XCTestCase {
             samples.append(calibration: calibration, wallClock: elapsed, cpu: cpu, allocations: allocations)
         }
         samples.peakResidentBytes = ResidentMemory.current()?.peakBytes
+        // One more iteration, untimed, for the heap's high-water mark: its hook slows every allocation.
+        samples.peakHeapBytes = HeapHighWater.measure(iteration).peakBytes
         return samples
     }
 }

@@ -13,6 +13,7 @@ struct IterationSamples {
     private var allocations: [Double] = []
     private var allocatedBytes: [Double] = []
     var peakResidentBytes: Int?
+    var peakHeapBytes: Int?
 
     mutating func append(calibration: Calibration, wallClock: Duration, cpu: Duration, allocations delta: AllocationDelta) {
         calibratedWallClock.append(wallClock.seconds * calibration.score)
@@ -44,7 +45,8 @@ struct IterationSamples {
             cpuSeconds: (median(calibratedCPU) ?? 0) / reference.cpuScore,
             allocations: median(allocations).map { Int($0.rounded()) },
             allocatedBytes: median(allocatedBytes).map { Int($0.rounded()) },
-            peakResidentBytes: peakResidentBytes
+            peakResidentBytes: peakResidentBytes,
+            peakHeapBytes: peakHeapBytes
         )
     }
 }

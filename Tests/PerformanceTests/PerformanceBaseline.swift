@@ -50,6 +50,9 @@ struct MeasuredMetrics: Codable, Equatable {
     var allocations: Int?
     var allocatedBytes: Int?
     var peakResidentBytes: Int?
+    /// The heap's high-water mark of live bytes during one more run of an iteration (`HeapHighWater`):
+    /// the workload's input and what the algorithm holds at its peak. `nil` when the backend cannot tell.
+    var peakHeapBytes: Int? = nil
 }
 
 extension MeasuredMetrics {
@@ -59,6 +62,7 @@ extension MeasuredMetrics {
         let count = allocations.map(String.init) ?? "?"
         let mib = peakResidentBytes.map { String(Int(Double($0) / 1_048_576)) } ?? "?"
         return "\(events) events, wall \(Int(wallClockSeconds * 1000)) ms (\(Int(perEvent.rounded())) ns/event), "
-            + "CPU \(Int(cpuSeconds * 1000)) ms, \(count) allocations, peak RSS \(mib) MiB"
+            + "CPU \(Int(cpuSeconds * 1000)) ms, \(count) allocations, \(allocatedBytes.map(String.init) ?? "?") bytes allocated, "
+            + "peak RSS \(mib) MiB, peak heap \(peakHeapBytes.map(String.init) ?? "?") bytes"
     }
 }

@@ -28,15 +28,18 @@ func fuzz(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     let meals = Data(header) + Data(bytes: data, count: size)
     FileManager.default.createFile(atPath: plain + "/meals.csv", contents: meals)
+    // gzip writes the file itself: reading its output through a Pipe ended the run once, as Foundation's
+    // readDataToEndOfFile() traps (try!) on a read interrupted by a signal (EINTR), here SIGCHLD.
+    FileManager.default.createFile(atPath: gzip + "/meals.csv.gz", contents: nil)
+    let target = FileHandle(forWritingAtPath: gzip + "/meals.csv.gz")!
     let packed = Process()
     packed.executableURL = URL(fileURLWithPath: "/bin/gzip")
     packed.arguments = ["-c", "-1", plain + "/meals.csv"]
-    let pipe = Pipe()
-    packed.standardOutput = pipe
+    packed.standardOutput = target
     try! packed.run()
-    let compressed = pipe.fileHandleForReading.readDataToEndOfFile()
     packed.waitUntilExit()
-    FileManager.default.createFile(atPath: gzip + "/meals.csv.gz", contents: compressed)
+    try! target.close()
+    precondition(packed.terminationStatus == 0, "gzip failed")
     let small = outputs(plain, chunkBytes: 7)
     let whole = outputs(plain, chunkBytes: 1 << 20)
     let streamed = outputs(gzip, chunkBytes: 64)

@@ -109,7 +109,10 @@ private struct StreamDocument: Codable {
     func apply(to stream: inout StreamMetrics, name: String) throws {
         stream.events = events
         stream.batches = batches
-        stream.busyNanos = Int64((busy_s * 1e9).rounded())
+        guard let nanos = Int64(exactly: (busy_s * 1e9).rounded()) else {
+            throw ResultDecodingError(message: "streams.\(name).busy_s is out of range: \(busy_s)")
+        }
+        stream.busyNanos = nanos
         stream.batchLatency = try batch_latency_us.histogram()
         stream.eventLatency = try event_latency_ns.histogram()
         for (reason, count) in rejected ?? [:] where !stream.rejected.set(reason, to: count) {
@@ -276,7 +279,10 @@ private struct RunDocument: Codable {
         figures.rssSlopeMBPerMinute = process.rss_slope_mb_per_min
         figures.rssSamples = try process.rss_samples.map { pair in
             guard pair.count == 2 else { throw ResultDecodingError(message: "rss_samples must be [seconds, bytes] pairs") }
-            return RSSSample(seconds: pair[0], bytes: Int(pair[1]))
+            guard let bytes = Int(exactly: pair[1].rounded(.towardZero)) else {
+                throw ResultDecodingError(message: "rss_samples bytes out of range: \(pair[1])")
+            }
+            return RSSSample(seconds: pair[0], bytes: bytes)
         }
         var result = RunResult(
             scenario: scenario.name, seed: scenario.seed, users: scenario.users, days: scenario.days, load: scenario.load, shards: shards,
