@@ -8,6 +8,8 @@ struct AttemptTable {
         var sent = false
         var gatewayActed: Bool?
         var decided: GatewayResponse?
+        /// Where the attempt's timeout waits in the world's queue.
+        var timeoutSlot: Int?
     }
 
     private let attemptsPerPayment: Int

@@ -39,6 +39,8 @@ final class World {
         var answer: PaymentOutcome?
         var generation = 0
         var tries = 0
+        /// Where the client's pending timeout waits, so an answer can cancel it.
+        var timeoutSlot: Int?
     }
 
     private struct Trace {
@@ -159,9 +161,10 @@ final class World {
         schedule(.restart, at: start)
         while report.violation == nil, let next = queue.popMin() {
             now = start + Int64(next.order >> 20)
-            let event = pending[next.slot]!
-            pending[next.slot] = nil
-            freeSlots.append(next.slot)
+            let slot = next.slot
+            freeSlots.append(slot)
+            guard let event = pending[slot] else { continue }  // cancelled: a timeout that an answer made moot
+            pending[slot] = nil
             report.steps += 1
             trace?(report.steps)
             if watched != nil { remember(event) }
@@ -176,7 +179,8 @@ final class World {
         return report
     }
 
-    private func schedule(_ event: Event, at time: Int64) {
+    @discardableResult
+    private func schedule(_ event: Event, at time: Int64) -> Int {
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
@@ -186,6 +190,19 @@ final class World {
             pending.append(event)
         }
         queue.insert(EventQueue.Entry(order: UInt64(time - start) << 20 | random.next() >> 44, slot: slot), now: UInt64(now - start) << 20)
+        return slot
+    }
+
+    /// Runs `event` again when the service's stall ends; a timeout keeps its slot up to date, so an
+    /// answer can still cancel it.
+    private func postpone(_ event: Event) {
+        let slot = schedule(event, at: pausedUntil)
+        if case .service(.timeout(let payment, let attempt), _) = event { attempts[payment, attempt].timeoutSlot = slot }
+    }
+
+    /// Drops the event waiting in `slot`; its slot is freed when its time comes.
+    private func cancel(_ slot: Int?) {
+        if let slot { pending[slot] = nil }
     }
 
     /// A network delay: 1–20 ms, and up to 300 ms more for a share of messages under `reorder`.
@@ -240,13 +257,15 @@ final class World {
     private func armTimeout(_ index: Int) {
         clients[index].generation += 1
         let backoff = Self.clientTimeoutMillis << Int64(min(clients[index].tries - 1, 4))
-        schedule(.clientTimeout(index, generation: clients[index].generation), at: now + backoff)
+        clients[index].timeoutSlot = schedule(.clientTimeout(index, generation: clients[index].generation), at: now + backoff)
     }
 
     private func receive(_ outcome: PaymentOutcome, of payment: UInt32, by client: Int) {
         guard let first = clients[client].answer else {
             clients[client].answer = outcome
             clients[client].generation += 1
+            cancel(clients[client].timeoutSlot)
+            clients[client].timeoutSlot = nil
             if inject(.duplicate) { schedule(.replay(client), at: now + delay() + 100) }
             return
         }
@@ -259,7 +278,7 @@ final class World {
     private func deliver(_ input: ServiceInput, _ event: Event) {
         guard let service else { return }
         if now < pausedUntil {
-            schedule(event, at: pausedUntil)
+            postpone(event)
             return
         }
         if report.crashes < Self.maximumCrashes, inject(.crash) {
@@ -268,12 +287,15 @@ final class World {
         }
         if inject(.clock) {
             pausedUntil = now + Int64(300 + random.below(2_700))
-            schedule(event, at: pausedUntil)
+            postpone(event)
             return
         }
         switch input {
         case .answer(let payment, let attempt, let response):
-            if attempts[payment, attempt].decided == nil { attempts[payment, attempt].decided = response }
+            if attempts[payment, attempt].decided == nil {
+                attempts[payment, attempt].decided = response
+                cancel(attempts[payment, attempt].timeoutSlot)  // the service would ignore it now
+            }
         case .timeout(let payment, let attempt):
             if attempts[payment, attempt].decided == nil {
                 attempts[payment, attempt].decided = attempts[payment, attempt].gatewayActed == true ? .lost : .timedOut
@@ -299,7 +321,8 @@ final class World {
                 }
                 attempts[call.request.payment.id, call.attempt].sent = true
                 schedule(.gateway(call, incarnation: incarnation), at: now + delay())
-                schedule(.service(.timeout(payment: call.request.payment.id, attempt: call.attempt), incarnation: incarnation), at: call.deadline)
+                attempts[call.request.payment.id, call.attempt].timeoutSlot =
+                    schedule(.service(.timeout(payment: call.request.payment.id, attempt: call.attempt), incarnation: incarnation), at: call.deadline)
             case .reconcile(let request, let at):
                 schedule(.reconcile(request, incarnation: incarnation), at: max(now, at))
             }
