@@ -4,8 +4,8 @@ import HealthCore
 import PaymentsCore
 
 /// A regression added on purpose to a workload, to show that the performance gates catch it.
-/// Chosen with `SIMHARNESS_INJECT_REGRESSION`: `allocation`, `allocation-per-user`, `slowdown`,
-/// `work:N`, `memory:N` or `bytes:N`; `none` otherwise.
+/// Chosen with `SIMHARNESS_INJECT_REGRESSION`: `allocation`, `allocation-per-user`, `slowdown` or
+/// `work:N`; `none` otherwise.
 public enum InjectedRegression: Sendable, Equatable {
     case none
     /// One heap allocation (and free) per event.
@@ -18,12 +18,6 @@ public enum InjectedRegression: Sendable, Equatable {
     /// `N` dependent multiply-xorshift rounds every 16 events: a graded slowdown, for showing how small
     /// a regression the instruction-count gate catches (a round is a few instructions).
     case work(rounds: Int)
-    /// `N` more bytes held, every page written, through each run: more peak memory (resident and heap).
-    /// The perf gate sizes it to 10 % of a test's peak resident memory.
-    case heldMemory(bytes: Int)
-    /// `N` more bytes requested in one allocation at the start of each run and freed at once, never
-    /// written: more allocated bytes with no more resident memory (a buffer reserved far too large).
-    case extraBytes(bytes: Int)
 
     /// The regression named by `SIMHARNESS_INJECT_REGRESSION`.
     public static func fromEnvironment(_ environment: [String: String]) -> InjectedRegression {
@@ -32,8 +26,6 @@ public enum InjectedRegression: Sendable, Equatable {
         case "allocation-per-user": .allocationPerUser
         case "slowdown": .slowdown
         case let text? where text.hasPrefix("work:"): Int(text.dropFirst(5)).map { .work(rounds: max(0, $0)) } ?? .none
-        case let text? where text.hasPrefix("memory:"): Int(text.dropFirst(7)).map { .heldMemory(bytes: max(0, $0)) } ?? .none
-        case let text? where text.hasPrefix("bytes:"): Int(text.dropFirst(6)).map { .extraBytes(bytes: max(0, $0)) } ?? .none
         default: .none
         }
     }
@@ -41,7 +33,7 @@ public enum InjectedRegression: Sendable, Equatable {
     /// The extra work for the event at `index`; its result feeds the checksum so it cannot be removed.
     @inline(__always) public func perEvent(_ index: Int) -> UInt64 {
         switch self {
-        case .none, .allocationPerUser, .heldMemory, .extraBytes:
+        case .none, .allocationPerUser:
             return 0
         case .allocation:
             return Self.allocation(index)
@@ -55,25 +47,6 @@ public enum InjectedRegression: Sendable, Equatable {
     /// The extra work at the start of the user at `index`.
     @inline(__always) public func perUser(_ index: Int) -> UInt64 {
         self == .allocationPerUser ? Self.allocation(index) : 0
-    }
-
-    /// Runs `body`, one run of a workload, with the memory `heldMemory` holds or `extraBytes` requests;
-    /// the other regressions add nothing here.
-    @inline(never) public func aroundRun(_ body: () -> UInt64) -> UInt64 {
-        switch self {
-        case .heldMemory(let bytes) where bytes > 0:
-            let block = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes, alignment: 16)
-            defer { block.deallocate() }
-            block.initializeMemory(as: UInt8.self, repeating: 1)  // every page resident
-            return body() &+ UInt64(block[bytes / 2])
-        case .extraBytes(let bytes) where bytes > 0:
-            let block = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
-            let address = UInt64(UInt(bitPattern: block))
-            block.deallocate()
-            return body() &+ (address & 1)
-        default:
-            return body()
-        }
     }
 
     @inline(__always) private static func allocation(_ index: Int) -> UInt64 {
@@ -155,10 +128,6 @@ public struct FastingWorkload: Sendable {
 
     /// Analyzes every user; returns a checksum of the days and summaries.
     public func run(injecting regression: InjectedRegression) -> UInt64 {
-        regression.aroundRun { runAlone(injecting: regression) }
-    }
-
-    private func runAlone(injecting regression: InjectedRegression) -> UInt64 {
         var checksum: UInt64 = 0
         meals.withUnsafeBufferPointer { meals in
             for (index, user) in users.enumerated() {
@@ -222,10 +191,6 @@ public struct StepWorkload: Sendable {
 
     /// Aggregates every user; returns a checksum of the daily totals.
     public func run(injecting regression: InjectedRegression) -> UInt64 {
-        regression.aroundRun { runAlone(injecting: regression) }
-    }
-
-    private func runAlone(injecting regression: InjectedRegression) -> UInt64 {
         var checksum: UInt64 = 0
         samples.withUnsafeBufferPointer { samples in
             for (index, user) in users.enumerated() {
@@ -296,10 +261,6 @@ public struct PaymentWorkload: Sendable {
 
     /// Processes every user's payments; returns a checksum of the outcomes.
     public func run(injecting regression: InjectedRegression) -> UInt64 {
-        regression.aroundRun { runAlone(injecting: regression) }
-    }
-
-    private func runAlone(injecting regression: InjectedRegression) -> UInt64 {
         var processor = PaymentProcessor(seed: 7)
         var checksum: UInt64 = 0
         payments.withUnsafeBufferPointer { payments in

@@ -171,15 +171,24 @@ struct MeasuredMetricsBuilder {
         (["SIMHARNESS_INJECT_REGRESSION": "slowdown"], .slowdown),
         (["SIMHARNESS_INJECT_REGRESSION": "work:24"], .work(rounds: 24)),
         (["SIMHARNESS_INJECT_REGRESSION": "allocation-per-user"], .allocationPerUser),
-        (["SIMHARNESS_INJECT_REGRESSION": "memory:4096"], .heldMemory(bytes: 4096)),
-        (["SIMHARNESS_INJECT_REGRESSION": "bytes:100"], .extraBytes(bytes: 100)),
-        (["SIMHARNESS_INJECT_REGRESSION": "memory:"], .none),
+        (["SIMHARNESS_INJECT_REGRESSION": "memory:4096"], .none),
         (["SIMHARNESS_INJECT_REGRESSION": "work:x"], .none),
         (["SIMHARNESS_INJECT_REGRESSION": "typo"], .none),
         ([:], .none),
     ])
     func readsTheEnvironment(environment: [String: String], expected: InjectedRegression) {
         #expect(InjectedRegression.fromEnvironment(environment) == expected)
+    }
+
+    @Test(arguments: [
+        (["SIMHARNESS_INJECT_REGRESSION": "memory:4096"], InjectedMemory.held(bytes: 4096)),
+        (["SIMHARNESS_INJECT_REGRESSION": "bytes:100"], .requested(bytes: 100)),
+        (["SIMHARNESS_INJECT_REGRESSION": "memory:"], .none),
+        (["SIMHARNESS_INJECT_REGRESSION": "allocation"], .none),
+        ([:], .none),
+    ])
+    func readsTheMemoryRegression(environment: [String: String], expected: InjectedMemory) {
+        #expect(InjectedMemory.fromEnvironment(environment) == expected)
     }
 
     @Test func noRegressionAddsNothing() {

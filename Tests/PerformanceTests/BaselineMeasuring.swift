@@ -14,6 +14,8 @@ class BaselinePerformanceTestCase: XCTestCase {
 
     /// The regression to inject into the workloads (see `InjectedRegression`).
     let regression = PerformanceEnvironment.injectedRegression
+    /// The memory regression to inject around each iteration (see `InjectedMemory`).
+    let memoryRegression = PerformanceEnvironment.injectedMemory
 
     /// Runs `iteration` under XCTest's `measure` (10 iterations) and, alongside it, times each
     /// iteration with `ContinuousClock` and the CPU clock, counts its allocations and tracks the
@@ -32,7 +34,8 @@ class BaselinePerformanceTestCase: XCTestCase {
         _ iteration: () -> Void
     ) throws {
         let test = "\(String(describing: type(of: self))).\(function.prefix { $0 != "(" })"
-        let samples = measureIterations(iteration)
+        let memory = memoryRegression
+        let samples = measureIterations { memory.around(iteration) }
 
         if PerformanceEnvironment.isRecording {
             let calibration = samples.medianCalibration

@@ -34,4 +34,8 @@ enum PerformanceEnvironment {
     static var injectedRegression: InjectedRegression {
         InjectedRegression.fromEnvironment(ProcessInfo.processInfo.environment)
     }
+
+    static var injectedMemory: InjectedMemory {
+        InjectedMemory.fromEnvironment(ProcessInfo.processInfo.environment)
+    }
 }
