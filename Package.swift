@@ -26,7 +26,7 @@ let package = Package(
         ),
         .trait(
             name: "MallocInterposer",
-            description: "Count malloc calls and bytes with ordo-one/malloc-interposer (the default)."
+            description: "Count malloc calls and bytes with the package's own malloc family over glibc's (the default)."
         ),
         .default(enabledTraits: ["MallocInterposer"]),
     ],
@@ -34,7 +34,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
@@ -43,14 +42,15 @@ let package = Package(
         .systemLibrary(name: "CGlibcMalloc", path: "Sources/CGlibcMalloc"),
         .target(name: "CPrefetch"),
         .target(
+            name: "CAllocationCounter",
+            cSettings: [.define("ALLOCATION_COUNTER_DISABLED", .when(traits: ["Jemalloc"]))]
+        ),
+        .target(
             name: "ProcessMetrics",
             dependencies: [
                 .target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"])),
                 .target(name: "CGlibcMalloc", condition: .when(platforms: [.linux])),
-                .product(
-                    name: "MallocInterposerSwift", package: "malloc-interposer",
-                    condition: .when(traits: ["MallocInterposer"])
-                ),
+                .target(name: "CAllocationCounter", condition: .when(traits: ["MallocInterposer"])),
             ]
         ),
         .target(name: "HealthCore"),

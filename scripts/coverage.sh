@@ -17,7 +17,11 @@ core=(HealthCore/Fasting.swift HealthCore/Steps.swift PaymentsCore/PaymentProces
 if [ "${1:-}" != "--no-test" ]; then
   rm -rf "$(swift build --show-bin-path)/codecov"
   swift test --enable-code-coverage -Xswiftc -Xllvm -Xswiftc -instrprof-atomic-counter-update-all > .build/coverage-tests.log 2>&1 \
-    || { tail -30 .build/coverage-tests.log; echo "coverage: the tests failed"; exit 1; }
+    || { crash=$(grep -n -m1 "Program crashed" .build/coverage-tests.log | cut -d: -f1)
+         # A crash report is long: its crashed thread's frames say more than the log's last lines.
+         if [ -n "$crash" ]; then sed -n "$((crash > 20 ? crash - 20 : 1)),$((crash + 80))p" .build/coverage-tests.log
+         else tail -30 .build/coverage-tests.log; fi
+         echo "coverage: the tests failed"; exit 1; }
 fi
 toolchain=$(dirname "$(readlink -f "$(command -v swift)")")
 llvm_cov="$toolchain/llvm-cov"

@@ -1,6 +1,11 @@
+#if MallocInterposer && !Jemalloc
+import CAllocationCounter
+#endif
+
 /// Where allocation statistics come from, fixed at build time by the package traits:
-/// `Jemalloc` (jemalloc's own statistics), `MallocInterposer` (the default: counted malloc calls),
-/// or neither (the C library's heap counters only).
+/// `Jemalloc` (jemalloc's own statistics), `MallocInterposer` (the default: malloc calls counted by
+/// the package's own malloc family over glibc's; not under a sanitizer), or neither (the C library's
+/// heap counters only).
 public enum AllocationBackend: String, Sendable, Codable {
     case jemalloc
     case mallocInterposer
@@ -11,7 +16,7 @@ public enum AllocationBackend: String, Sendable, Codable {
         #if Jemalloc
         .jemalloc
         #elseif MallocInterposer
-        .mallocInterposer
+        allocation_counter_is_installed() ? .mallocInterposer : .libc
         #else
         .libc
         #endif
@@ -23,7 +28,7 @@ public enum AllocationBackend: String, Sendable, Codable {
 
 /// A snapshot of the allocator's statistics; a field the backend cannot provide is `nil`.
 ///
-/// | field | jemalloc | malloc-interposer | libc (glibc) |
+/// | field | jemalloc | interposer | libc (glibc) |
 /// | --- | --- | --- | --- |
 /// | `allocations` | `small.nrequests + large.nrequests` | malloc calls | — |
 /// | `allocatedBytes` | — | bytes requested | — |

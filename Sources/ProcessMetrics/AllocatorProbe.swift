@@ -1,7 +1,7 @@
 #if Jemalloc
 import CJemalloc
 #elseif MallocInterposer
-import MallocInterposerSwift
+import CAllocationCounter
 #endif
 #if canImport(CGlibcMalloc)
 import CGlibcMalloc
@@ -28,10 +28,11 @@ enum AllocatorProbe {
             allocations: allocations, bytesInUse: allocated, activeBytes: active, residentBytes: resident
         )
         #elseif MallocInterposer
-        _ = interposerHooked
-        let counted = MallocInterposerSwift.getStatistics()
+        guard allocation_counter_is_installed() else { return AllocationStatistics(bytesInUse: libcBytesInUse()) }
+        _ = countingStarted
+        let counted = allocation_counter_read()
         return AllocationStatistics(
-            allocations: counted.mallocCount, allocatedBytes: counted.mallocBytesCount, bytesInUse: libcBytesInUse()
+            allocations: Int(counted.allocations), allocatedBytes: Int(counted.requestedBytes), bytesInUse: libcBytesInUse()
         )
         #else
         return AllocationStatistics(bytesInUse: libcBytesInUse())
@@ -53,8 +54,8 @@ enum AllocatorProbe {
     #endif
 
     #if MallocInterposer && !Jemalloc
-    /// Counting starts with the first snapshot and stays on: a few stores per malloc call.
-    private static let interposerHooked: Void = MallocInterposerSwift.hook()
+    /// Counting starts with the first snapshot and stays on: two atomic adds per malloc call.
+    private static let countingStarted: Void = allocation_counter_start()
     #endif
 
     #if !Jemalloc

@@ -85,28 +85,28 @@ final class DefectiveStore: DurablePaymentStore {
     init(_ defect: StoreDefect) { self.defect = defect }
 
     func record(of payment: UInt32) throws -> PaymentRecord? {
-        guard defect == .driftingReplays, var record = try inner.record(of: payment), case .final(var outcome) = record.progress else {
-            return try inner.record(of: payment)
+        guard defect == .driftingReplays, var record = inner.record(of: payment), case .final(var outcome) = record.progress else {
+            return inner.record(of: payment)
         }
         reads += 1
         outcome.latencyMillis += Int64(reads)
         record.progress = .final(outcome)
         return record
     }
-    func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? { try inner.fingerprint(user: user, key: key) }
-    func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? { try inner.capturedCharge(user: user, charge: charge) }
-    func unfinished() throws -> [PaymentRecord] { try inner.unfinished() }
+    func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? { inner.fingerprint(user: user, key: key) }
+    func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? { inner.capturedCharge(user: user, charge: charge) }
+    func unfinished() throws -> [PaymentRecord] { inner.unfinished() }
     func records() throws -> [PaymentRecord] {
-        guard defect == .dropsReasons else { return try inner.records() }
-        return try inner.records().map { record in
+        guard defect == .dropsReasons else { return inner.records() }
+        return inner.records().map { record in
             guard case .final(var outcome) = record.progress, outcome.state == .rejected else { return record }
             outcome.reason = nil
             return PaymentRecord(request: record.request, progress: .final(outcome), admittedAt: record.admittedAt)
         }
     }
-    func ledger() throws -> [LedgerRow] { try inner.ledger() }
-    func ledger(of user: UInt32) throws -> [LedgerEntry] { try inner.ledger(of: user) }
-    func latestInstant() throws -> Int64 { try inner.latestInstant() }
+    func ledger() throws -> [LedgerRow] { inner.ledger() }
+    func ledger(of user: UInt32) throws -> [LedgerEntry] { inner.ledger(of: user) }
+    func latestInstant() throws -> Int64 { inner.latestInstant() }
 
     func admit(_ record: PaymentRecord, takesKey: Bool) throws {
         guard defect == .noRollback else { return try write { try inner.admit(record, takesKey: takesKey) } }
@@ -123,7 +123,7 @@ final class DefectiveStore: DurablePaymentStore {
         case .losesSettlements: return
         case .rewritesOutcomes: written.latencyMillis += 1
         case .capturesFailures where outcome.state == .failed || outcome.state == .declined:
-            written = PaymentOutcome(state: try inner.record(of: payment)?.request.payment.kind == .charge ? .captured : .refunded, attempts: outcome.attempts)
+            written = PaymentOutcome(state: inner.record(of: payment)?.request.payment.kind == .charge ? .captured : .refunded, attempts: outcome.attempts)
         default: break
         }
         try write { try inner.settle(payment: payment, written) }
