@@ -77,6 +77,7 @@ let package = Package(
             dependencies: ["PaymentService", "PaymentsCore", "ParallelWork"]
         ),
         .target(name: "ParallelWork"),
+        .target(name: "Reports", dependencies: ["Harness", "ProcessMetrics", "PaymentsCore"]),
         .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets"]),
         .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads"]),
         .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),
@@ -91,7 +92,7 @@ let package = Package(
             name: "simharness",
             dependencies: [
                 "Analysis", "Datasets", "Simulation", "Harness", "ProcessMetrics", "CGlibcMalloc", "PaymentService", "PaymentSimulation",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Simulation"], path: "Tests/TestSupport"),
@@ -126,6 +127,7 @@ let package = Package(
         ),
         .testTarget(name: "CLITests", dependencies: ["simharness", "TestSupport", "PaymentsCore"]),
         .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Harness", "PaymentsCore", "ProcessMetrics"]),
         .testTarget(
             name: "HarnessTests",
             dependencies: [

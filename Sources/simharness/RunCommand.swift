@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Harness
 import ProcessMetrics
+import Reports
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,6 +23,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(help: "Write every metric and histogram as versioned JSON to this file ('-' for stdout).")
     var json: String?
+
+    @Option(help: "At the end, write result.json and every report (report.html, summary.md, junit.xml, metrics.txt) in this folder.")
+    var reportDir: String?
 
     @Flag(inversion: .prefixedNo, help: "Time each batch (latency histograms); --no-timing measures what timing costs.")
     var timing = true
@@ -63,8 +67,23 @@ struct RunCommand: AsyncParsableCommand {
                 throw failure("run", "cannot write \(json): \(error)", status: HarnessExit.internalError)
             }
         }
+        if let reportDir { try writeReports(of: result, to: reportDir) }
         if result.status == .cancelled { throw ExitCode(HarnessExit.interrupted) }
         if !result.passed { throw ExitCode(HarnessExit.failed) }
+    }
+}
+
+/// Writes `result.json` and each report format's file in `folder`.
+private func writeReports(of result: RunResult, to folder: String) throws {
+    let context = ReportContext(result: result)
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try ResultJSON.encode(result).write(to: URL(fileURLWithPath: folder).appendingPathComponent("result.json"))
+        for format in ReportFormat.allCases {
+            try Data(format.render(context).utf8).write(to: URL(fileURLWithPath: folder).appendingPathComponent(format.fileName))
+        }
+    } catch {
+        throw failure("run", "cannot write the reports in \(folder): \(error)", status: HarnessExit.internalError)
     }
 }
 

@@ -7,6 +7,6 @@ struct SimHarnessCommand: AsyncParsableCommand {
         commandName: "simharness",
         abstract: "Load-tests the fasting, step and payment algorithms with simulated data.",
         version: Manifest.toolVersion,
-        subcommands: [AnalyzeCommand.self, GenerateCommand.self, RunCommand.self, BaselineCommand.self, MergeCommand.self, SimulateCommand.self]
+        subcommands: [AnalyzeCommand.self, GenerateCommand.self, RunCommand.self, BaselineCommand.self, MergeCommand.self, ReportCommand.self, SimulateCommand.self]
     )
 }

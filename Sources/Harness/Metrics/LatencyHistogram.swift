@@ -56,6 +56,12 @@ public struct LatencyHistogram: Sendable, Equatable {
         count == 0 ? 0 : histogram.valueAtPercentile(percentile)
     }
 
+    /// Values recorded at or below `value` (within the histogram's resolution: a value in the same
+    /// bucket counts as equal).
+    public func count(atMost value: UInt64) -> UInt64 {
+        count == 0 ? 0 : histogram.count(within: 0...value)
+    }
+
     /// The highest value recorded, 0 when empty.
     public var max: UInt64 { count == 0 ? 0 : histogram.maxRecorded }
 

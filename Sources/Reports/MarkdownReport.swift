@@ -1,0 +1,67 @@
+import Harness
+
+/// A compact Markdown summary for a pull-request comment or `$GITHUB_STEP_SUMMARY`: the verdict,
+/// the key metrics with their change against the reference (🔴 a regression, 🟢 an improvement
+/// beyond the tolerance), the thresholds, and every metric that moved beyond its tolerance.
+public enum MarkdownReport {
+    /// The Markdown text of `context`.
+    public static func render(_ context: ReportContext) -> String {
+        let result = context.result
+        var lines: [String] = []
+        let verdict = context.passed ? "🟢 passed" : "🔴 failed"
+        lines.append("### SimHarness · \(result.scenario): \(verdict)")
+        lines.append("")
+        lines.append(
+            "Seed \(result.seed) · \(result.users) users × \(result.days) days · load \(result.load) · "
+                + "\(result.shards.count > 1 ? "\(result.shards.count) shards" : "1 machine") · \(Summary.compact(result.durationSeconds)) s · "
+                + "\(result.status.rawValue) · output digest `\(result.digestText)`"
+        )
+        lines.append("")
+        let reference = context.reference
+        lines.append(reference.map { "| metric | this run | \(cell($0.label)) | change | |" } ?? "| metric | this run |")
+        lines.append(reference == nil ? "| --- | ---: |" : "| --- | ---: | ---: | ---: | :---: |")
+        for metric in ReportContext.keyMetrics {
+            guard let value = MetricCatalog.value(of: metric, in: result) else { continue }
+            var row = "| `\(metric)` | \(Summary.compact(value)) |"
+            if reference != nil {
+                let comparison = context.comparison(of: metric)
+                row += " \(comparison.map { Summary.compact($0.baseline) } ?? "—") | \(comparison?.change.map(percent) ?? "—") | \(comparison?.mark ?? "") |"
+            }
+            lines.append(row)
+        }
+        if !result.thresholds.isEmpty {
+            lines.append("")
+            lines.append("| threshold | measured | |")
+            lines.append("| --- | ---: | :---: |")
+            for outcome in result.thresholds {
+                lines.append("| `\(cell(outcome.threshold.text))` | \(outcome.value.map(Summary.compact) ?? "no value") | \(outcome.passed ? "🟢" : "🔴") |")
+            }
+        }
+        if let reference {
+            let moved = reference.report.comparisons.filter { $0.verdict == .regressed || $0.verdict == .improved }
+                .filter { !ReportContext.keyMetrics.contains($0.metric) }
+            if !moved.isEmpty {
+                lines.append("")
+                lines.append("Beyond tolerance against \(cell(reference.label)):")
+                lines.append("")
+                for comparison in moved { lines.append("- \(comparison.mark) \(comparison.message(Summary.compact))") }
+            }
+            if reference.report.sameOutputs == false { lines.append("- 🔴 the output digest differs from the reference's: the outputs changed") }
+        }
+        if result.metrics.invariantViolations > 0 {
+            lines.append("")
+            lines.append("🔴 \(result.metrics.invariantViolations) SPEC invariant violations, e.g. \(cell(result.metrics.invariantMessages.first ?? ""))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func percent(_ change: Double) -> String {
+        let value = (change * 1000).rounded() / 10
+        return (value > 0 ? "+" : "") + "\(value) %"
+    }
+
+    /// Text safe inside a table cell.
+    private static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}

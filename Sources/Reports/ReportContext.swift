@@ -1,0 +1,148 @@
+import Harness
+import ProcessMetrics
+
+/// What a report shows: one run, optionally compared with a reference (a baseline file or another
+/// run) and followed over earlier runs. The renderers read this and nothing else.
+public struct ReportContext: Sendable {
+    /// The run reported on.
+    public var result: RunResult
+    /// What the run is compared with, if anything.
+    public var reference: Reference?
+    /// Earlier runs, oldest first, for trend lines.
+    public var history: [RunResult]
+
+    /// A comparison with a baseline or with another run.
+    public struct Reference: Sendable {
+        /// What the reference is, e.g. `baseline Baselines/default.json` or `run main.json`.
+        public var label: String
+        /// Each metric of the reference, compared with the run.
+        public var report: BaselineReport
+        /// The other run, when the reference is a run (drawn beside this one in the charts).
+        public var run: RunResult?
+    }
+
+    /// A report of `result` alone.
+    public init(result: RunResult, history: [RunResult] = []) {
+        self.result = result
+        self.history = history
+    }
+
+    /// Compares with another run: each metric a baseline records, with the baseline's default
+    /// tolerances; counts and the output digest only when both runs did the same work (same
+    /// scenario, seed, size and load).
+    public mutating func compare(with other: RunResult, label: String) throws(ReportError) {
+        let sameWork = other.scenario == result.scenario && other.seed == result.seed && other.users == result.users
+            && other.days == result.days && other.load == result.load
+        let calibration = Calibration(score: 1, cpuScore: 1)
+        let machine = result.machines.first ?? MachineDescription.current()
+        do {
+            let before = try BaselineMeasurement(results: [other], deterministic: sameWork, calibration: calibration, machine: machine)
+            let now = try BaselineMeasurement(results: [result], deterministic: sameWork, calibration: calibration, machine: machine)
+            reference = Reference(label: label, report: BaselineReport(baseline: before, current: now), run: other)
+        } catch {
+            throw ReportError(message: error.message)
+        }
+    }
+
+    /// Compares with a recorded baseline, figure for figure (times are not scaled to this
+    /// machine: `baseline check` does that, by running the scenario again).
+    public mutating func compare(with baseline: BaselineMeasurement, label: String) throws(ReportError) {
+        guard baseline.scenario == result.scenario else {
+            throw ReportError(message: "the baseline is of scenario '\(baseline.scenario)', the run of '\(result.scenario)'")
+        }
+        do {
+            let now = try BaselineMeasurement(
+                results: [result], deterministic: baseline.outputDigest != nil, calibration: baseline.calibration,
+                machine: result.machines.first ?? baseline.machine
+            )
+            reference = Reference(label: label, report: BaselineReport(baseline: baseline, current: now), run: nil)
+        } catch {
+            throw ReportError(message: error.message)
+        }
+    }
+
+    /// Whether every threshold held, no invariant broke and nothing regressed against the reference.
+    public var passed: Bool {
+        result.passed && result.metrics.invariantViolations == 0 && result.status != .aborted && reference?.report.passed != false
+    }
+
+    /// The metrics a short report leads with, in this order (those the run has).
+    public static let keyMetrics = [
+        "total.events_per_s", "meals.events_per_s", "steps.events_per_s", "payments.events_per_s",
+        "total.p99_batch_latency_ms", "total.p99_event_latency_ns", "payments.p99_latency_ms",
+        "duration_s", "cpu_user_s", "peak_rss_mb", "allocations_per_event",
+        "meals.rejected", "steps.rejected", "payments.rejected", "invariant_violations",
+    ]
+
+    /// The comparison of `metric` with the reference, if it was compared.
+    public func comparison(of metric: String) -> MetricComparison? {
+        reference?.report.comparisons.first { $0.metric == metric }
+    }
+}
+
+/// Why a report cannot be made of its inputs.
+public struct ReportError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// What is wrong.
+    public var message: String
+    /// The message.
+    public var description: String { message }
+}
+
+/// Escapes text for XML and HTML content and attribute values.
+func escaped(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for character in text {
+        switch character {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        case "'": out += "&#39;"
+        default: out.append(character)
+        }
+    }
+    return out
+}
+
+extension MetricComparison {
+    /// The relative change from the reference, nil without a value or from 0.
+    var change: Double? {
+        guard let measured, baseline != 0 else { return nil }
+        return (measured - baseline) / abs(baseline)
+    }
+
+    /// 🔴 for a regression, 🟢 for an improvement beyond the tolerance, nothing otherwise.
+    var mark: String {
+        switch verdict {
+        case .regressed: "🔴"
+        case .improved: "🟢"
+        case .held, .notCompared: ""
+        }
+    }
+}
+
+/// The report formats, each with the file name `run --report-dir` gives it.
+public enum ReportFormat: String, CaseIterable, Sendable {
+    case html, markdown, junit, openmetrics
+
+    /// The file name in a report directory.
+    public var fileName: String {
+        switch self {
+        case .html: "report.html"
+        case .markdown: "summary.md"
+        case .junit: "junit.xml"
+        case .openmetrics: "metrics.txt"
+        }
+    }
+
+    /// The text of the report of `context` in this format.
+    public func render(_ context: ReportContext) -> String {
+        switch self {
+        case .html: HTMLReport.render(context)
+        case .markdown: MarkdownReport.render(context)
+        case .junit: JUnitReport.render(context)
+        case .openmetrics: OpenMetricsReport.render(context)
+        }
+    }
+}

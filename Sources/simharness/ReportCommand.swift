@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import Harness
+import Reports
+
+struct ReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Renders a run result (run --json, merge --json) as HTML, Markdown, JUnit XML or OpenMetrics.",
+        discussion: """
+            --html writes one self-contained page (verdict, tables and SVG charts; nothing loaded from the network), \
+            --markdown a table for a pull-request comment or $GITHUB_STEP_SUMMARY, --junit a JUnit XML file (one test \
+            case per threshold and per compared metric), --openmetrics the final metrics for a Pushgateway or a textfile \
+            collector. --compare or --baseline adds the change of each metric (🔴/🟢 beyond its tolerance); --history \
+            adds trend lines over the results in a folder. Exit status: 0 written, 2 unreadable input, 3 an output could \
+            not be written, 64 usage error.
+            """
+    )
+
+    @Argument(help: "The result file (run --json or merge --json).")
+    var result: String
+
+    @Option(help: "Compare with this baseline file (baseline record).")
+    var baseline: String?
+
+    @Option(help: "Compare with this other result file.")
+    var compare: String?
+
+    @Option(help: "A folder of earlier result files (*.json, in name order) for trend lines.")
+    var history: String?
+
+    @Option(help: "Write the HTML report here.") var html: String?
+    @Option(help: "Write the Markdown summary here ('-' for stdout).") var markdown: String?
+    @Option(help: "Write JUnit XML here.") var junit: String?
+    @Option(help: "Write OpenMetrics text here ('-' for stdout).") var openmetrics: String?
+
+    func validate() throws {
+        guard [html, markdown, junit, openmetrics].contains(where: { $0 != nil }) else {
+            throw ValidationError("give at least one of --html, --markdown, --junit and --openmetrics")
+        }
+        guard baseline == nil || compare == nil else { throw ValidationError("give --baseline or --compare, not both") }
+    }
+
+    func run() async throws {
+        let context: ReportContext
+        do { context = try ReportInputs.context(result: result, baseline: baseline, compare: compare, history: history) } catch let error as InvalidInput {
+            throw failure("report", error.message, status: HarnessExit.invalidInput)
+        }
+        let outputs: [(ReportFormat, String?)] = [(.html, html), (.markdown, markdown), (.junit, junit), (.openmetrics, openmetrics)]
+        for case let (format, path?) in outputs {
+            do { try writeOutput(Data(format.render(context).utf8), to: path) } catch {
+                throw failure("report", "cannot write \(path): \(error)", status: HarnessExit.internalError)
+            }
+        }
+    }
+}
+
+/// Reads the files a report is made of, refusing any that is not what it should be.
+enum ReportInputs {
+    static func context(result path: String, baseline: String?, compare: String?, history: String?) throws -> ReportContext {
+        var context = ReportContext(result: try readResult(path))
+        if let history { context.history = try readHistory(history, excluding: path) }
+        do {
+            if let compare { try context.compare(with: try readResult(compare), label: (compare as NSString).lastPathComponent) }
+            if let baseline {
+                guard let data = FileManager.default.contents(atPath: baseline) else { throw InvalidInput(message: "cannot read \(baseline)") }
+                let measurement: BaselineMeasurement
+                do { measurement = try BaselineJSON.decode(data) } catch { throw InvalidInput(message: "\(baseline): \(error.message)") }
+                try context.compare(with: measurement, label: "baseline " + (baseline as NSString).lastPathComponent)
+            }
+        } catch let error as ReportError {
+            throw InvalidInput(message: error.message)
+        }
+        return context
+    }
+
+    static func readResult(_ path: String) throws -> RunResult {
+        guard let data = FileManager.default.contents(atPath: path) else { throw InvalidInput(message: "cannot read \(path)") }
+        do { return try ResultJSON.decode(data) } catch { throw InvalidInput(message: "\(path): \(error)") }
+    }
+
+    /// The results in `folder` in name order, but the one reported on.
+    static func readHistory(_ folder: String, excluding current: String) throws -> [RunResult] {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
+            throw InvalidInput(message: "cannot read the history folder \(folder)")
+        }
+        let currentPath = URL(fileURLWithPath: current).standardizedFileURL.path
+        return try names.filter { $0.hasSuffix(".json") }.sorted()
+            .map { (folder as NSString).appendingPathComponent($0) }
+            .filter { URL(fileURLWithPath: $0).standardizedFileURL.path != currentPath }
+            .map(readResult)
+    }
+}

@@ -1,0 +1,64 @@
+@testable import Harness
+import PaymentsCore
+
+/// Builds run results with chosen figures, for the renderers.
+struct RunResultBuilder {
+    var scenario = "checkout"
+    var seed: UInt64 = 7
+    var load = "fixed"
+    var durationSeconds = 10.0
+    var events = (meals: 1_000, steps: 5_000, payments: 200)
+    /// Batch latencies of every stream, in microseconds.
+    var batchMicros: [UInt64] = [100, 100, 100, 5_000]
+    var paymentMillis: [UInt64] = [40, 80, 1_200]
+    var rejected: [(stream: String, reason: String, count: Int)] = [("meals", "malformed", 3), ("payments", "over_limit", 2)]
+    var states: [(PaymentState, Int)] = [(.captured, 150), (.declined, 20)]
+    var thresholds = ["invariant_violations == 0", "total.events_per_s > 10"]
+    var rssMegabytes: [Double] = [30, 34, 35]
+    var violations: [String] = []
+    var cpuUserSeconds = 12.0
+
+    func with(_ change: (inout RunResultBuilder) -> Void) -> RunResultBuilder {
+        var copy = self
+        change(&copy)
+        return copy
+    }
+
+    func build() throws -> RunResult {
+        var metrics = RunMetrics()
+        metrics.users = 100
+        metrics.meals.events = events.meals
+        metrics.steps.events = events.steps
+        metrics.payments.events = events.payments
+        metrics.total.events = events.meals + events.steps + events.payments
+        for micros in batchMicros {
+            metrics.meals.recordBatch(events: 10, nanos: micros * 1_000)
+            metrics.steps.recordBatch(events: 50, nanos: micros * 2_000)
+            metrics.payments.recordBatch(events: 2, nanos: micros * 500)
+            metrics.total.recordBatch(events: 62, nanos: micros * 3_500)
+        }
+        for millis in paymentMillis { metrics.paymentLatency.record(millis) }
+        for (stream, reason, count) in rejected {
+            switch stream {
+            case "meals": _ = metrics.meals.rejected.set(reason, to: count)
+            case "steps": _ = metrics.steps.rejected.set(reason, to: count)
+            default: _ = metrics.payments.rejected.set(reason, to: count)
+            }
+        }
+        for (state, count) in states { metrics.paymentStates[PaymentState.allCases.firstIndex(of: state)!] = count }
+        metrics.addViolations(violations)
+        metrics.digest = 0xABCDEF
+        var process = ProcessFigures()
+        process.cpuUserSeconds = cpuUserSeconds
+        process.cpuSystemSeconds = 0.5
+        process.peakRSSBytes = Int((rssMegabytes.max() ?? 0) * 1e6)
+        process.allocations = 1_000
+        process.rssSamples = rssMegabytes.enumerated().map { RSSSample(seconds: Double($0.offset), bytes: Int($0.element * 1e6)) }
+        var result = RunResult(
+            scenario: scenario, seed: seed, users: 100, days: 7, load: load, shards: ["0/1"], tasks: 2, timing: true,
+            usersPerBatch: 10, durationSeconds: durationSeconds, metrics: metrics, process: process
+        )
+        result.evaluate(try thresholds.map { try ThresholdParser.parse($0) })
+        return result
+    }
+}
