@@ -59,7 +59,7 @@ public enum HTMLReport {
             if context.reference != nil {
                 let comparison = context.comparison(of: metric)
                 html += "<td class=\"number\">\(comparison.map { Summary.compact($0.baseline) } ?? "—")</td>"
-                html += "<td class=\"number\">\(comparison?.change.map(percent) ?? "—")</td><td>\(comparison?.mark ?? "")</td>"
+                html += "<td class=\"number\">\(comparison?.changeText ?? "—")</td><td>\(comparison?.mark ?? "")</td>"
             }
             html += "</tr>"
         }
@@ -92,9 +92,14 @@ public enum HTMLReport {
             format: SVGChart.compactNumber
         ))
         let latencySeries = runs.enumerated().flatMap { index, run in
-            [("meals", run.1.metrics.meals), ("steps", run.1.metrics.steps), ("payments", run.1.metrics.payments)]
-                .filter { $0.1.batchLatency.count > 0 }
-                .map { SVGChart.Series(name: index == 0 ? $0.0 : "\($0.0) (\(run.0))", points: percentilePoints($0.1.batchLatency, scale: 1e-3), dashed: index > 0) }
+            [("meals", run.1.metrics.meals), ("steps", run.1.metrics.steps), ("payments", run.1.metrics.payments)].enumerated()
+                .filter { $0.element.1.batchLatency.count > 0 }
+                .map { stream, entry in
+                    SVGChart.Series(
+                        name: index == 0 ? entry.0 : "\(entry.0) (\(run.0))", points: percentilePoints(entry.1.batchLatency, scale: 1e-3),
+                        dashed: index > 0, color: stream
+                    )
+                }
         }
         if !latencySeries.isEmpty {
             charts.append(SVGChart.lines(
@@ -131,7 +136,7 @@ public enum HTMLReport {
             ))
         }
         let paymentSeries = runs.enumerated().filter { $0.element.1.metrics.paymentLatency.count > 0 }.map { index, run in
-            SVGChart.Series(name: run.0, points: percentilePoints(run.1.metrics.paymentLatency, scale: 1), dashed: index > 0)
+            SVGChart.Series(name: run.0, points: percentilePoints(run.1.metrics.paymentLatency, scale: 1), dashed: index > 0, color: index)
         }
         if !paymentSeries.isEmpty {
             charts.append(SVGChart.lines(
@@ -165,11 +170,6 @@ public enum HTMLReport {
         [0, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99].map { ($0, Double(histogram.percentile($0)) * scale) }
     }
 
-    private static func percent(_ change: Double) -> String {
-        let value = (change * 1000).rounded() / 10
-        return (value > 0 ? "+" : "") + "\(value) %"
-    }
-
     private static let style = """
         body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#fff}
         main{max-width:1240px;margin:0 auto;padding:16px}
@@ -182,7 +182,7 @@ public enum HTMLReport {
         .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,560px),1fr));gap:16px;margin-top:20px}
         figure{margin:0;border:1px solid #d0d7de;border-radius:8px;padding:8px}
         svg.chart{width:100%;height:auto;display:block}
-        .chart-title{font-size:17px;font-weight:600}.tick,.value,.legend,.label{font-size:14px;fill:#424a53}
-        .axis-title{font-size:14px;fill:#1f2328}.grid{stroke:#eaeef2}.axis{stroke:#424a53}
+        .chart-title{font-size:19px;font-weight:600}.tick,.value,.legend,.label{font-size:16px;fill:#424a53}
+        .axis-title{font-size:16px;fill:#1f2328}.grid{stroke:#eaeef2}.axis{stroke:#424a53}
         """
 }

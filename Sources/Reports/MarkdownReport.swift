@@ -25,7 +25,7 @@ public enum MarkdownReport {
             var row = "| `\(metric)` | \(Summary.compact(value)) |"
             if reference != nil {
                 let comparison = context.comparison(of: metric)
-                row += " \(comparison.map { Summary.compact($0.baseline) } ?? "—") | \(comparison?.change.map(percent) ?? "—") | \(comparison?.mark ?? "") |"
+                row += " \(comparison.map { Summary.compact($0.baseline) } ?? "—") | \(comparison?.changeText ?? "—") | \(comparison?.mark ?? "") |"
             }
             lines.append(row)
         }
@@ -53,11 +53,6 @@ public enum MarkdownReport {
             lines.append("🔴 \(result.metrics.invariantViolations) SPEC invariant violations, e.g. \(cell(result.metrics.invariantMessages.first ?? ""))")
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func percent(_ change: Double) -> String {
-        let value = (change * 1000).rounded() / 10
-        return (value > 0 ? "+" : "") + "\(value) %"
     }
 
     /// Text safe inside a table cell.

@@ -1,5 +1,6 @@
 import Harness
 import ProcessMetrics
+import Simulation
 
 /// What a report shows: one run, optionally compared with a reference (a baseline file or another
 /// run) and followed over earlier runs. The renderers read this and nothing else.
@@ -29,10 +30,10 @@ public struct ReportContext: Sendable {
 
     /// Compares with another run: each metric a baseline records, with the baseline's default
     /// tolerances; counts and the output digest only when both runs did the same work (same
-    /// scenario, seed, size and load).
+    /// scenario, seed and size, both with the fixed load model).
     public mutating func compare(with other: RunResult, label: String) throws(ReportError) {
         let sameWork = other.scenario == result.scenario && other.seed == result.seed && other.users == result.users
-            && other.days == result.days && other.load == result.load
+            && other.days == result.days && other.load == LoadModel.fixed.summary && result.load == LoadModel.fixed.summary
         let calibration = Calibration(score: 1, cpuScore: 1)
         let machine = result.machines.first ?? MachineDescription.current()
         do {
@@ -110,6 +111,13 @@ extension MetricComparison {
     var change: Double? {
         guard let measured, baseline != 0 else { return nil }
         return (measured - baseline) / abs(baseline)
+    }
+
+    /// The change as a signed percentage with one decimal, `—` without one.
+    var changeText: String {
+        guard let change else { return "—" }
+        let value = (change * 1000).rounded() / 10
+        return value == 0 ? "0.0 %" : (value > 0 ? "+" : "") + "\(value) %"
     }
 
     /// 🔴 for a regression, 🟢 for an improvement beyond the tolerance, nothing otherwise.

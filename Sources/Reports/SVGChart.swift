@@ -8,6 +8,8 @@ enum SVGChart {
         var name: String
         var points: [(x: Double, y: Double)]
         var dashed = false
+        /// The palette entry; the same for a stream of this run and of the reference run.
+        var color = 0
     }
 
     /// How the x axis maps values.
@@ -20,13 +22,15 @@ enum SVGChart {
 
     static let palette = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989"]
     static let width = 640.0, height = 340.0
-    static let left = 78.0, right = 34.0, top = 40.0, bottom = 52.0
+    static let left = 84.0, right = 34.0, titleHeight = 34.0, bottom = 52.0
 
     /// A line chart of `series` (each point's x mapped by `xAxis`), y from 0 to above the highest value.
     static func lines(id: String, title: String, xAxis: XAxis, yTitle: String, series: [Series], yFormat: (Double) -> String) -> String {
         let mapped = series.map { line in
-            Series(name: line.name, points: line.points.map { (x: xPosition($0.x, xAxis), y: $0.y) }, dashed: line.dashed)
+            Series(name: line.name, points: line.points.map { (x: xPosition($0.x, xAxis), y: $0.y) }, dashed: line.dashed, color: line.color)
         }
+        let key = legend(mapped.map { ($0.name, $0.color, $0.dashed) })
+        let top = titleHeight + key.height + 8
         let allX = mapped.flatMap { $0.points.map(\.x) }
         let allY = mapped.flatMap { $0.points.map(\.y) }
         let lowest = Swift.min(0, allX.min() ?? 0)
@@ -37,7 +41,7 @@ enum SVGChart {
         func px(_ x: Double) -> Double { left + (x - xRange.0) / (xRange.1 - xRange.0) * plotWidth }
         func py(_ y: Double) -> Double { top + plotHeight - y / yMax * plotHeight }
 
-        var svg = opening(id: id, title: title)
+        var svg = opening(id: id, title: title) + key.svg
         for tick in yTicks {
             svg += #"<line class="grid" x1="\#(f(left))" x2="\#(f(width - right))" y1="\#(f(py(tick)))" y2="\#(f(py(tick)))"/>"#
             svg += #"<text class="tick" x="\#(f(left - 6))" y="\#(f(py(tick) + 4))" text-anchor="end">\#(escaped(yFormat(tick)))</text>"#
@@ -46,16 +50,15 @@ enum SVGChart {
             svg += #"<line class="grid" x1="\#(f(px(value)))" x2="\#(f(px(value)))" y1="\#(f(top))" y2="\#(f(top + plotHeight))"/>"#
             svg += #"<text class="tick" x="\#(f(px(value)))" y="\#(f(top + plotHeight + 18))" text-anchor="middle">\#(escaped(label))</text>"#
         }
-        svg += axes(plotWidth: plotWidth, plotHeight: plotHeight, xTitle: xTitle(xAxis), yTitle: yTitle)
-        for (index, line) in mapped.enumerated() where !line.points.isEmpty {
+        svg += axes(top: top, plotWidth: plotWidth, plotHeight: plotHeight, xTitle: xTitle(xAxis), yTitle: yTitle)
+        for line in mapped where !line.points.isEmpty {
             let path = line.points.enumerated().map { i, point in "\(i == 0 ? "M" : "L")\(f(px(point.x))),\(f(py(point.y)))" }.joined(separator: " ")
-            let color = palette[index % palette.count]
+            let color = palette[line.color % palette.count]
             svg += #"<path class="series" d="\#(path)" fill="none" stroke="\#(color)" stroke-width="2.5"\#(line.dashed ? #" stroke-dasharray="6 4""# : "")><title>\#(escaped(line.name))</title></path>"#
             if line.points.count == 1, let point = line.points.first {
                 svg += #"<circle cx="\#(f(px(point.x)))" cy="\#(f(py(point.y)))" r="4" fill="\#(color)"/>"#
             }
         }
-        svg += legend(mapped.map(\.name), dashed: mapped.map(\.dashed))
         return svg + "</svg>"
     }
 
@@ -63,11 +66,13 @@ enum SVGChart {
     static func bars(id: String, title: String, valueTitle: String, labels: [String], seriesNames: [String], values: [[Double]],
                      format: (Double) -> String) -> String {
         let rowHeight = seriesNames.count > 1 ? 34.0 : 24.0
+        let key = seriesNames.count > 1 ? legend(seriesNames.enumerated().map { ($0.element, $0.offset, false) }) : (svg: "", height: 0)
+        let top = titleHeight + key.height + 8
         let chartHeight = top + Double(labels.count) * (rowHeight + 8) + bottom
-        let labelWidth = Swift.min(300, Double(labels.map(\.count).max() ?? 0) * 7.6 + 14), plotWidth = width - labelWidth - right - 50
+        let labelWidth = Swift.min(300, Double(labels.map(\.count).max() ?? 0) * 9.6 + 16), plotWidth = width - labelWidth - right - 50
         let ticks = niceTicks(upTo: values.flatMap { $0 }.max() ?? 1)
         let maxValue = ticks.last ?? 1
-        var svg = opening(id: id, title: title, height: chartHeight)
+        var svg = opening(id: id, title: title, height: chartHeight) + key.svg
         for tick in ticks {
             let x = labelWidth + tick / maxValue * plotWidth
             svg += #"<line class="grid" x1="\#(f(x))" x2="\#(f(x))" y1="\#(f(top))" y2="\#(f(chartHeight - bottom))"/>"#
@@ -85,7 +90,6 @@ enum SVGChart {
             }
         }
         svg += #"<text class="axis-title" x="\#(f(labelWidth + plotWidth / 2))" y="\#(f(chartHeight - 8))" text-anchor="middle">\#(escaped(valueTitle))</text>"#
-        if seriesNames.count > 1 { svg += legend(seriesNames, dashed: seriesNames.map { _ in false }) }
         return svg + "</svg>"
     }
 
@@ -96,24 +100,29 @@ enum SVGChart {
             + #"<text class="chart-title" x="\#(f(left))" y="22">\#(escaped(title))</text>"#
     }
 
-    private static func axes(plotWidth: Double, plotHeight: Double, xTitle: String, yTitle: String) -> String {
+    private static func axes(top: Double, plotWidth: Double, plotHeight: Double, xTitle: String, yTitle: String) -> String {
         #"<line class="axis" x1="\#(f(left))" x2="\#(f(left + plotWidth))" y1="\#(f(top + plotHeight))" y2="\#(f(top + plotHeight))"/>"#
             + #"<line class="axis" x1="\#(f(left))" x2="\#(f(left))" y1="\#(f(top))" y2="\#(f(top + plotHeight))"/>"#
             + #"<text class="axis-title" x="\#(f(left + plotWidth / 2))" y="\#(f(height - 10))" text-anchor="middle">\#(escaped(xTitle))</text>"#
             + #"<text class="axis-title" transform="translate(16 \#(f(top + plotHeight / 2))) rotate(-90)" text-anchor="middle">\#(escaped(yTitle))</text>"#
     }
 
-    private static func legend(_ names: [String], dashed: [Bool]) -> String {
+    /// The legend under the title, its entries left to right, wrapping; and the height it takes.
+    private static func legend(_ entries: [(name: String, color: Int, dashed: Bool)]) -> (svg: String, height: Double) {
+        guard !entries.isEmpty else { return ("", 0) }
         var svg = ""
-        var x = width - right
-        for (index, name) in names.enumerated().reversed() {
-            let textWidth = Double(name.count) * 7.2
-            x -= textWidth + 30
-            let y = 18.0
-            svg += #"<line x1="\#(f(x))" x2="\#(f(x + 20))" y1="\#(f(y))" y2="\#(f(y))" stroke="\#(palette[index % palette.count])" stroke-width="3"\#(dashed[index] ? #" stroke-dasharray="6 4""# : "")/>"#
-            svg += #"<text class="legend" x="\#(f(x + 24))" y="\#(f(y + 4))">\#(escaped(name))</text>"#
+        var x = left, y = titleHeight + 10
+        for entry in entries {
+            let entryWidth = Double(entry.name.count) * 8.8 + 40
+            if x + entryWidth > width - right, x > left {
+                x = left
+                y += 22
+            }
+            svg += #"<line x1="\#(f(x))" x2="\#(f(x + 22))" y1="\#(f(y))" y2="\#(f(y))" stroke="\#(palette[entry.color % palette.count])" stroke-width="3"\#(entry.dashed ? #" stroke-dasharray="6 4""# : "")/>"#
+            svg += #"<text class="legend" x="\#(f(x + 27))" y="\#(f(y + 5))">\#(escaped(entry.name))</text>"#
+            x += entryWidth
         }
-        return svg
+        return (svg, y - titleHeight + 8)
     }
 
     private static func xPosition(_ x: Double, _ axis: XAxis) -> Double {

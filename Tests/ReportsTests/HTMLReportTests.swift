@@ -101,13 +101,14 @@ struct HTMLReportTests {
 
 @Suite("Report context")
 struct ReportContextTests {
-    @Test func runsOfDifferentWorkCompareRatesButNotCounts() throws {
-        // Given two runs of different seeds
-        let builder = RunResultBuilder()
+    @Test(arguments: [(UInt64(8), "fixed"), (UInt64(7), "duration 3s")])
+    func runsOfDifferentOrUnfixedWorkCompareRatesButNotCounts(otherSeed: UInt64, load: String) throws {
+        // Given two runs of different seeds, or of a load whose work depends on the time
+        let builder = RunResultBuilder().with { $0.load = load }
         var sut = ReportContext(result: try builder.build())
 
         // When
-        try sut.compare(with: try builder.with { $0.seed = 8 }.build(), label: "other.json")
+        try sut.compare(with: try builder.with { $0.seed = otherSeed }.build(), label: "other.json")
 
         // Then
         let compared = Set(try #require(sut.reference).report.comparisons.map(\.metric))
