@@ -113,6 +113,28 @@ public struct ArrivalSchedule: Sendable, Equatable {
         return remaining <= 0 ? elapsed : nil
     }
 
+    /// Events that have arrived `seconds` after the start (all of them after the end).
+    public func events(bySeconds seconds: Double) -> Double {
+        var elapsed = 0.0
+        var total = 0.0
+        for segment in segments {
+            let t = min(max(seconds - elapsed, 0), segment.seconds)
+            guard segment.seconds > 0 else { continue }
+            total += segment.from * t + (segment.to - segment.from) * t * t / (2 * segment.seconds)
+            elapsed += segment.seconds
+        }
+        return total
+    }
+
+    /// The same stages with every rate multiplied by `factor` (a shard's share of the load).
+    public func scaled(by factor: Double) -> ArrivalSchedule {
+        ArrivalSchedule(segments: segments.map { ($0.seconds, $0.from * factor, $0.to * factor) })
+    }
+
+    private init(segments: [(seconds: Double, from: Double, to: Double)]) {
+        self.segments = segments
+    }
+
     /// Solves `n = r0·t + (r1 − r0)·t² / (2T)` for t in [0, T].
     private static func time(toReach n: Double, from r0: Double, to r1: Double, over span: Double) -> Double {
         let a = (r1 - r0) / (2 * span)

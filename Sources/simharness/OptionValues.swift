@@ -24,6 +24,18 @@ enum OptionValue {
         return value
     }
 
+    /// `--interval`: a whole number of milliseconds (`ms`), seconds (`s`) or minutes (`m`), from
+    /// 100 ms to 1 hour.
+    @Sendable static func interval(_ text: String) throws -> Duration {
+        let units: [(String, Int)] = [("ms", 1), ("s", 1_000), ("m", 60_000)]
+        for (suffix, millis) in units where text.hasSuffix(suffix) {
+            if let value = Int(text.dropLast(suffix.count)), (100...3_600_000).contains(value * millis) {
+                return .milliseconds(value * millis)
+            }
+        }
+        throw ValidationError("must be a duration from 100ms to 60m such as 500ms, 1s or 1m, not '\(text)'")
+    }
+
     /// `--shard k/n` with `0 <= k < n`.
     @Sendable static func shard(_ text: String) throws -> Shard {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)

@@ -24,6 +24,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Write every metric and histogram as versioned JSON to this file ('-' for stdout).")
     var json: String?
 
+    @Option(help: "The length of an interval of the result's time series, and of memory and CPU sampling (e.g. 500ms, 1s, 1m).",
+            transform: OptionValue.interval)
+    var interval = Duration.seconds(1)
+
     @Option(help: "At the end, write result.json and every report (report.html, summary.md, junit.xml, metrics.txt) in this folder.")
     var reportDir: String?
 
@@ -41,7 +45,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         options.outputDirectory = out
         options.timing = timing
-        options.rssSampleInterval = .seconds(1)
+        options.rssSampleInterval = interval
+        options.interval = interval
         let progress = ProgressLine(unit: "events", enabled: self.progress.enabled)
         if progress.enabled { options.onProgress = { progress.show($0) } }
         let runOptions = options

@@ -28,12 +28,12 @@ struct ResultJSONTests {
     func versioned() async throws {
         let json = try JSONSerialization.jsonObject(with: try ResultJSON.encode(try await run())) as! [String: Any]
         #expect(json["schema"] as? String == "simharness-run")
-        #expect(json["version"] as? Int == 1)
+        #expect(json["version"] as? Int == 2)
     }
 
     @Test("a document of another schema or version is refused", arguments: [
         (#"{"schema": "k6", "version": 1}"#, "not a simharness run result (schema 'k6')"),
-        (#"{"schema": "simharness-run", "version": 2}"#, "result schema version 2 is not supported (this tool reads version 1)"),
+        (#"{"schema": "simharness-run", "version": 3}"#, "result schema version 3 is not supported (this tool reads versions 1 and 2)"),
         ("[]", "not a valid run result"),
     ])
     func refused(text: String, message: String) {
@@ -93,6 +93,44 @@ struct ResultJSONTests {
         #expect(sut.eventsPerSecond.total == first.eventsPerSecond.total + second.eventsPerSecond.total)
         #expect(sut.thresholds.map(\.threshold.text) == ["payments.p99_latency_ms < 60000", "invariant_violations == 0"])
         #expect(sut.passed)
+        // And the series add up interval by interval
+        #expect(sut.series.intervals.map { $0.events[3] }.reduce(0, +) == whole.metrics.total.events)
+        #expect(sut.series.intervals.map(\.batches).reduce(0, +) == first.metrics.total.batches + second.metrics.total.batches)
+    }
+
+    @Test("a version 1 result (no series, [seconds, bytes] memory samples) is still read")
+    func readsVersion1() async throws {
+        // Given a result written as version 1 was: no series, no CPU in the memory samples
+        var json = try JSONSerialization.jsonObject(with: try ResultJSON.encode(try await run())) as! [String: Any]
+        json["version"] = 1
+        json["series"] = nil
+        var process = json["process"] as! [String: Any]
+        process["rss_samples"] = [[0.5, 1_000_000.0], [1.5, 2_000_000.0]]
+        json["process"] = process
+        // When it is read
+        let sut = try ResultJSON.decode(try JSONSerialization.data(withJSONObject: json))
+        // Then it has no series, and its samples no CPU time
+        #expect(sut.series.intervals.isEmpty)
+        #expect(sut.process.rssSamples == [RSSSample(seconds: 0.5, bytes: 1_000_000), RSSSample(seconds: 1.5, bytes: 2_000_000)])
+    }
+
+    @Test("a series that is not in increasing order, or has a bad interval, is refused", arguments: [
+        ("interval_s", "0", "series.interval_s must be positive, not 0.0"),
+        ("order", "", "series.intervals must be in increasing index order from 0"),
+    ])
+    func badSeries(field: String, value: String, message: String) async throws {
+        // Given a result with at least two intervals, spoiled in `field`
+        var json = try JSONSerialization.jsonObject(with: try ResultJSON.encode(try await run())) as! [String: Any]
+        var series = json["series"] as! [String: Any]
+        if field == "interval_s" { series["interval_s"] = Double(value)! }
+        if field == "order" {
+            var intervals = series["intervals"] as! [[String: Any]]
+            intervals.append(intervals[0])
+            series["intervals"] = intervals
+        }
+        json["series"] = series
+        // When it is read / Then it is refused
+        #expect(throws: ResultDecodingError(message: message)) { try ResultJSON.decode(try JSONSerialization.data(withJSONObject: json)) }
     }
 
     @Test("results of different runs, or the same shard twice, do not merge")

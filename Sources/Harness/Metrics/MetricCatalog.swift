@@ -8,6 +8,9 @@ import PaymentsCore
 ///   p999, max: processing time per batch and per event.
 /// - `payments.<p>_latency_ms`: simulated payment latency (virtual time, retries and backoff
 ///   included); `payments.<state>` for each final state.
+/// - Paced loads: `total.<p>_response_latency_ms` (from when each batch was due to the end of its
+///   analysis), `<s>.dropped_events` and `dropped_events` (due before the end, never analyzed),
+///   `behind_schedule_s` (the most a batch started after it was due).
 /// - `users`, `duration_s`, `cpu_user_s`, `cpu_system_s`, `peak_rss_mb`, `rss_slope_mb_per_min`,
 ///   `allocations`, `allocated_mb`, `allocations_per_event`, `invariant_violations`.
 public enum MetricCatalog {
@@ -34,6 +37,7 @@ public enum MetricCatalog {
                 table["\(stream.name).\(name)_batch_latency_ms"] = { value(metrics($0).batchLatency, percentile).map { $0 / 1e3 } }
                 table["\(stream.name).\(name)_event_latency_ns"] = { value(metrics($0).eventLatency, percentile) }
             }
+            if stream.name != "generation" { table["\(stream.name).dropped_events"] = { Double(metrics($0).dropped) } }
             guard !metrics(RunResult.empty).rejected.reasons.isEmpty else { continue }
             table["\(stream.name).rejected"] = { Double(metrics($0).rejected.total) }
             for reason in metrics(RunResult.empty).rejected.reasons {
@@ -43,6 +47,11 @@ public enum MetricCatalog {
         for (name, percentile) in percentiles {
             table["payments.\(name)_latency_ms"] = { value($0.metrics.paymentLatency, percentile) }
         }
+        for (name, percentile) in percentiles {
+            table["total.\(name)_response_latency_ms"] = { value($0.metrics.responseLatency, percentile).map { $0 / 1e3 } }
+        }
+        table["dropped_events"] = { Double($0.metrics.total.dropped) }
+        table["behind_schedule_s"] = { $0.metrics.behindScheduleSeconds }
         for state in PaymentState.allCases {
             table["payments.\(state.rawValue)"] = { Double($0.metrics.count(of: state)) }
         }

@@ -1,6 +1,6 @@
 import ProcessMetrics
 
-/// The monitoring task of a run: reports progress, samples resident memory, and stops the run
+/// The monitoring task of a run: reports progress, samples resident memory and CPU time, and stops the run
 /// when a threshold marked `abort_on_fail` fails on the figures so far.
 struct Monitor: Sendable {
     let plan: RunPlan
@@ -9,6 +9,8 @@ struct Monitor: Sendable {
     let control: RunControl
     let start: Duration
     let usersPerPass: Int
+    /// The process's CPU seconds when the run started.
+    let cpuAtStart: Double
     /// Makes a provisional result from the figures so far and the elapsed seconds.
     let describe: @Sendable (RunMetrics, Double) -> RunResult
 
@@ -53,6 +55,10 @@ struct Monitor: Sendable {
 
     private func sample(into samples: inout [RSSSample]) {
         guard let memory = ResidentMemory.current() else { return }
-        samples.append(RSSSample(seconds: (clock.now() - start).seconds, bytes: memory.currentBytes))
+        let usage = ResourceUsage.current()
+        samples.append(RSSSample(
+            seconds: (clock.now() - start).seconds, bytes: memory.currentBytes,
+            cpuSeconds: (usage.userCPU + usage.systemCPU).seconds - cpuAtStart
+        ))
     }
 }

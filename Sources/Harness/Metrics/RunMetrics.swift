@@ -55,6 +55,8 @@ public struct StreamMetrics: Sendable, Equatable {
     public var batchLatency = LatencyHistogram()
     /// Processing time per event within each batch, in nanoseconds (one value per event).
     public var eventLatency = LatencyHistogram()
+    /// Events a paced load made due before the run ended that were never analyzed.
+    public var dropped = 0
 
     /// Empty metrics of a stream whose rows may be rejected for `reasons`.
     public init(reasons: [String] = []) {
@@ -75,6 +77,7 @@ public struct StreamMetrics: Sendable, Equatable {
     mutating func merge(_ other: StreamMetrics) {
         events += other.events
         batches += other.batches
+        dropped += other.dropped
         busyNanos += other.busyNanos
         rejected.merge(other.rejected)
         batchLatency.merge(other.batchLatency)
@@ -104,6 +107,12 @@ public struct RunMetrics: Sendable, Equatable {
     /// Simulated time from submission to final answer of each payment that reached the gateway
     /// (retries and backoff included), in milliseconds.
     public var paymentLatency = LatencyHistogram()
+    /// Time from when each batch of a paced load was due to when its analysis ended, in
+    /// microseconds: the service time plus any wait behind earlier batches (the coordinated-omission
+    /// correction). Empty for unpaced loads.
+    public var responseLatency = LatencyHistogram()
+    /// The most any batch of a paced load started after it was due, in seconds.
+    public var behindScheduleSeconds = 0.0
     /// Generating the batches.
     public var generation = StreamMetrics()
     /// Analyzing whole batches, all three streams.
@@ -141,6 +150,8 @@ public struct RunMetrics: Sendable, Equatable {
         payments.merge(other.payments)
         for i in paymentStates.indices { paymentStates[i] += other.paymentStates[i] }
         paymentLatency.merge(other.paymentLatency)
+        responseLatency.merge(other.responseLatency)
+        behindScheduleSeconds = max(behindScheduleSeconds, other.behindScheduleSeconds)
         generation.merge(other.generation)
         total.merge(other.total)
         invariantViolations += other.invariantViolations

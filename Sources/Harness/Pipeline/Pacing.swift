@@ -40,15 +40,16 @@ final class Pacer: Sendable {
         self.start = start
     }
 
-    /// Waits until a batch of `events` is due; false when the schedule ends before it.
-    func admit(events: Int) async throws -> Bool {
+    /// Waits until a batch of `events` is due; returns when it was due (seconds from the start),
+    /// nil when the schedule ends before it.
+    func admit(events: Int) async throws -> Double? {
         let due = scheduled.withLock { total -> Double? in
             guard let due = schedule.dueSeconds(afterEvents: total + Double(events)) else { return nil }
             total += Double(events)
             return due
         }
-        guard let due else { return false }
+        guard let due else { return nil }
         try await clock.wait(until: start + .seconds(due))
-        return true
+        return due
     }
 }

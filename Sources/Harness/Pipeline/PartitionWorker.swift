@@ -38,8 +38,10 @@ struct PartitionWorker {
         kernel = UserKernel(minimumFastSeconds: settings.minimumFastSeconds, policy: settings.policy, jitterSeed: settings.jitterSeed)
     }
 
-    /// Runs every user of `batch`; fills `output` when it is given.
-    mutating func run(_ batch: SimulationBatch, output: inout BatchOutput?) {
+    /// Runs every user of `batch`; fills `output` when it is given. Returns the processing
+    /// nanoseconds of each stream (meals, steps, payments, all), when timing.
+    @discardableResult
+    mutating func run(_ batch: SimulationBatch, output: inout BatchOutput?) -> SIMD4<UInt64>? {
         let timing = settings.timing
         let t0 = timing ? Stopwatch.now() : 0
         countUsers(batch)
@@ -49,12 +51,26 @@ struct PartitionWorker {
         let t2 = timing ? Stopwatch.now() : 0
         runPayments(batch, output: &output)
         metrics.total.events += batch.eventCount
-        guard timing else { return }
+        guard timing else { return nil }
         let t3 = Stopwatch.now()
-        metrics.meals.recordBatch(events: batch.meals.count, nanos: t1 &- t0)
-        metrics.steps.recordBatch(events: batch.steps.count, nanos: t2 &- t1)
-        metrics.payments.recordBatch(events: batch.payments.count, nanos: t3 &- t2)
-        metrics.total.recordBatch(events: batch.eventCount, nanos: t3 &- t0)
+        let nanos = SIMD4(t1 &- t0, t2 &- t1, t3 &- t2, t3 &- t0)
+        metrics.meals.recordBatch(events: batch.meals.count, nanos: nanos[0])
+        metrics.steps.recordBatch(events: batch.steps.count, nanos: nanos[1])
+        metrics.payments.recordBatch(events: batch.payments.count, nanos: nanos[2])
+        metrics.total.recordBatch(events: batch.eventCount, nanos: nanos[3])
+        return nanos
+    }
+
+    /// Rows rejected so far, per stream (meals, steps, payments, all).
+    var rejectedSoFar: SIMD4<Int> {
+        let meals = metrics.meals.rejected.total, steps = metrics.steps.rejected.total, payments = metrics.payments.rejected.total
+        return SIMD4(meals, steps, payments, meals + steps + payments)
+    }
+
+    /// Records a paced batch's response time and how late its analysis started.
+    mutating func recordSchedule(responseNanos: UInt64, behindSeconds: Double) {
+        metrics.responseLatency.record((responseNanos + 999) / 1000)
+        metrics.behindScheduleSeconds = max(metrics.behindScheduleSeconds, behindSeconds)
     }
 
     /// Records the time the generator took for `batch`.

@@ -23,8 +23,11 @@ public struct RunOptions: Sendable {
     public var onProgress: (@Sendable (RunProgress) -> Void)?
     /// How often `onProgress` is called.
     public var progressInterval = Duration.milliseconds(250)
-    /// Sample resident memory this often (for `rss_slope_mb_per_min`); nil: never.
+    /// Sample resident memory and CPU time this often (for `rss_slope_mb_per_min` and the charts
+    /// over time); nil: never.
     public var rssSampleInterval: Duration?
+    /// The length of an interval of the result's time series (`RunResult.series`).
+    public var interval = Duration.seconds(1)
     /// Called by an analyzing task after each batch with that batch's events.
     public var onBatch: (@Sendable (Int) -> Void)?
 

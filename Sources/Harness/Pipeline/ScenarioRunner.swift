@@ -31,9 +31,12 @@ public enum ScenarioRunner {
             timing: options.timing, writesOutput: sink != nil, jitterSeed: seed
         )
         let control = RunControl(partitions: options.tasks)
+        // With --shard, each shard makes its share of the load's rate: together they make all of it.
+        let schedule = plan.load.schedule.map { $0.scaled(by: 1 / Double(options.shardCount)) }
         let pipeline = Pipeline(
-            scenario: scenario, seed: seed, load: plan.load, parts: parts, settings: settings, tasks: options.tasks,
-            capacity: plan.channelCapacity, clock: clock, control: control, sink: sink, onBatch: options.onBatch
+            scenario: scenario, seed: seed, load: plan.load, schedule: schedule, parts: parts, settings: settings, tasks: options.tasks,
+            capacity: plan.channelCapacity, clock: clock, control: control, sink: sink, onBatch: options.onBatch,
+            intervalSeconds: options.interval.seconds
         )
 
         let usageBefore = ResourceUsage.current()
@@ -42,7 +45,7 @@ public enum ScenarioRunner {
         let started = clock.now()
         let monitor = Monitor(
             plan: plan, options: options, clock: clock, control: control, start: started,
-            usersPerPass: selection.count, describe: { metrics, seconds in
+            usersPerPass: selection.count, cpuAtStart: (usageBefore.userCPU + usageBefore.systemCPU).seconds, describe: { metrics, seconds in
                 RunResult(
                     scenario: scenario.name, seed: seed, users: scenario.users, days: scenario.days, load: plan.load.summary,
                     shards: ["\(options.shard)/\(options.shardCount)"], tasks: options.tasks, timing: options.timing,
@@ -50,8 +53,14 @@ public enum ScenarioRunner {
                 )
             }
         )
-        let (metrics, samples) = await pipeline.run(start: started, monitor: monitor)
+        var (metrics, series, samples) = await pipeline.run(start: started, monitor: monitor)
         let ended = clock.now()
+        if let schedule {
+            // A run that went to its end owes the whole schedule; a stopped one what was due by then.
+            let stopped = Task.isCancelled || control.stopReason != nil
+            let end = stopped ? min((ended - started).seconds, schedule.totalSeconds) : schedule.totalSeconds
+            Self.countDropped(schedule: schedule, endSeconds: end, metrics: &metrics, series: &series)
+        }
         if let failure = control.failure {
             sink?.discard()
             throw RunFailure(message: failure)
@@ -75,7 +84,7 @@ public enum ScenarioRunner {
             shards: ["\(options.shard)/\(options.shardCount)"], tasks: options.tasks, timing: options.timing,
             usersPerBatch: usersPerBatch, status: cancelled ? .cancelled : stopReason == nil ? .completed : .aborted,
             stopReason: stopReason, durationSeconds: (ended - started).seconds, metrics: metrics, process: process,
-            machines: [MachineDescription.current()]
+            machines: [MachineDescription.current()], series: series
         )
         result.evaluate(plan.thresholds)
         if let sink {
@@ -86,6 +95,36 @@ public enum ScenarioRunner {
             }
         }
         return result
+    }
+
+    /// Counts the events `schedule` made due before `endSeconds` that were never analyzed, interval
+    /// by interval (by when they were due) and per stream (split by the run's mix of streams), and
+    /// sets each interval's target.
+    static func countDropped(schedule: ArrivalSchedule, endSeconds: Double, metrics: inout RunMetrics, series: inout IntervalSeries) {
+        let due = schedule.events(bySeconds: endSeconds)
+        let analyzed = Double(metrics.total.events)
+        let dropped = max(0, Int((due - analyzed).rounded(.down)))
+        let shares = [metrics.meals.events, metrics.steps.events].map { Double($0) / max(1, analyzed) }
+        func split(_ count: Int) -> [Int] {
+            let meals = Int((Double(count) * shares[0]).rounded()), steps = Int((Double(count) * shares[1]).rounded())
+            return [meals, steps, max(0, count - meals - steps), count]
+        }
+        let total = split(dropped)
+        metrics.meals.dropped = total[0]
+        metrics.steps.dropped = total[1]
+        metrics.payments.dropped = total[2]
+        metrics.total.dropped = total[3]
+        let width = series.intervalSeconds
+        guard endSeconds > 0 else { return }
+        for index in 0...Int((endSeconds / width).rounded(.up)) - 1 {
+            let from = Double(index) * width, to = min(endSeconds, Double(index + 1) * width)
+            var interval = series[index]
+            interval.targetEvents = schedule.events(bySeconds: to) - schedule.events(bySeconds: from)
+            // The unanalyzed events are the last ones due: those between `analyzed` and `due`.
+            let missed = min(schedule.events(bySeconds: to), due) - max(schedule.events(bySeconds: from), analyzed)
+            interval.dropped = split(max(0, Int(missed.rounded(.down))))
+            series[index] = interval
+        }
     }
 
     /// Users per batch for about `RunPlan.eventsPerBatch` events, from the first users' rows
@@ -111,6 +150,8 @@ final class WorkItem: @unchecked Sendable {
     /// The batch's place in the whole run: pass × batches per pass + batch index.
     var sequence = 0
     var generationNanos: UInt64?
+    /// When a paced batch was due, in seconds from the start of the run.
+    var dueSeconds: Double?
 }
 
 /// What the tasks of a run share: the stop request and the partitions' latest figures.
@@ -166,6 +207,8 @@ struct Pipeline: Sendable {
     let scenario: Scenario
     let seed: UInt64
     let load: LoadModel
+    /// The pace of a paced load (this shard's share of it).
+    let schedule: ArrivalSchedule?
     let parts: [UserSelection]
     let settings: WorkerSettings
     let tasks: Int
@@ -174,16 +217,17 @@ struct Pipeline: Sendable {
     let control: RunControl
     let sink: SpecOutputSink?
     let onBatch: (@Sendable (Int) -> Void)?
+    let intervalSeconds: Double
 
     private enum Finished: Sendable {
         case producer
-        case consumer(partition: Int, RunMetrics)
+        case consumer(partition: Int, RunMetrics, IntervalSeries)
         case monitor([RSSSample])
     }
 
-    /// Runs every task to its end; returns the merged figures and the memory samples.
-    func run(start: Duration, monitor: Monitor) async -> (RunMetrics, [RSSSample]) {
-        let pacer = load.schedule.map { Pacer(schedule: $0, clock: clock, start: start) }
+    /// Runs every task to its end; returns the merged figures, the series and the memory samples.
+    func run(start: Duration, monitor: Monitor) async -> (RunMetrics, IntervalSeries, [RSSSample]) {
+        let pacer = schedule.map { Pacer(schedule: $0, clock: clock, start: start) }
         let monitored = monitor.isNeeded
         return await withTaskGroup(of: Finished.self) { group in
             for partition in 0..<tasks {
@@ -193,17 +237,19 @@ struct Pipeline: Sendable {
                 let full = BatchChannel<WorkItem>(capacity: capacity)
                 let empty = BatchChannel<WorkItem>(capacity: pool, holding: (0..<pool).map { _ in WorkItem() })
                 group.addTask { await produce(partition: partition, from: empty, into: full, start: start, pacer: pacer) }
-                group.addTask { await consume(partition: partition, from: full, returningTo: empty, publishing: monitored) }
+                group.addTask { await consume(partition: partition, from: full, returningTo: empty, start: start, publishing: monitored) }
             }
             if monitored { group.addTask { .monitor(await monitor.run()) } }
             var workers = 2 * tasks
             var parts = [RunMetrics?](repeating: nil, count: tasks)
+            var series = IntervalSeries(intervalSeconds: intervalSeconds)
             var samples: [RSSSample] = []
             for await finished in group {
                 switch finished {
                 case .producer: workers -= 1
-                case .consumer(let partition, let metrics):
+                case .consumer(let partition, let metrics, let partSeries):
                     parts[partition] = metrics
+                    series.merge(partSeries)
                     workers -= 1
                 case .monitor(let taken): samples = taken
                 }
@@ -211,7 +257,7 @@ struct Pipeline: Sendable {
             }
             var merged = RunMetrics()
             for part in parts.compactMap({ $0 }) { merged.merge(part) }
-            return (merged, samples)
+            return (merged, series, samples)
         }
     }
 
@@ -232,8 +278,10 @@ struct Pipeline: Sendable {
             simulator!.value.fill(&item.batch, with: parts[sequence % parts.count])
             item.generationNanos = settings.timing ? Stopwatch.now() &- began : nil
             item.sequence = sequence
+            item.dueSeconds = nil
             if let pacer {
-                guard (try? await pacer.admit(events: item.batch.eventCount)) == true else { break }
+                guard let due = (try? await pacer.admit(events: item.batch.eventCount)) ?? nil else { break }
+                item.dueSeconds = due
             }
             guard await full.send(item) else { break }
             sequence += tasks
@@ -242,14 +290,30 @@ struct Pipeline: Sendable {
     }
 
     private func consume(
-        partition: Int, from full: BatchChannel<WorkItem>, returningTo empty: BatchChannel<WorkItem>, publishing: Bool
+        partition: Int, from full: BatchChannel<WorkItem>, returningTo empty: BatchChannel<WorkItem>, start: Duration, publishing: Bool
     ) async -> Finished {
         var worker = PartitionWorker(settings: settings)
+        var recorder = IntervalRecorder(intervalSeconds: intervalSeconds)
         var sinceLastPublish = 0
         while let item = await full.receive() {
+            let due = item.dueSeconds
+            let began = due == nil ? 0 : (clock.now() - start).seconds
             worker.recordGeneration(of: item.batch, nanos: item.generationNanos)
+            let rejectedBefore = worker.rejectedSoFar
             var output: BatchOutput? = sink == nil ? nil : BatchOutput()
-            worker.run(item.batch, output: &output)
+            let nanos = worker.run(item.batch, output: &output)
+            let ended = (clock.now() - start).seconds
+            let batch = item.batch
+            var figures = BatchFigures(
+                endSeconds: ended, events: SIMD4(batch.meals.count, batch.steps.count, batch.payments.count, batch.eventCount),
+                rejected: worker.rejectedSoFar &- rejectedBefore, serviceNanos: nanos
+            )
+            if let due {
+                figures.responseNanos = UInt64(max(0, ended - due) * 1e9)
+                figures.behindSeconds = max(0, began - due)
+                worker.recordSchedule(responseNanos: figures.responseNanos!, behindSeconds: figures.behindSeconds!)
+            }
+            recorder.record(figures)
             let events = item.batch.eventCount
             let sequence = item.sequence
             _ = await empty.send(item)
@@ -269,6 +333,6 @@ struct Pipeline: Sendable {
             }
         }
         if publishing { control.publish(worker.metrics, partition: partition) }
-        return .consumer(partition: partition, worker.metrics)
+        return .consumer(partition: partition, worker.metrics, recorder.finish())
     }
 }

@@ -8,8 +8,11 @@ import ProcessMetrics
 public enum ResultJSON {
     /// The `schema` field of a run result file.
     public static let schema = "simharness-run"
-    /// The `version` field; readers refuse any other.
-    public static let version = 1
+    /// The `version` this tool writes: 2 added the time series (`series`), the response-time
+    /// histogram, dropped events and CPU time in the memory samples.
+    public static let version = 2
+    /// The versions this tool reads (version 1 results have no series).
+    public static let readableVersions = 1...2
 
     /// The JSON document of `result`.
     public static func encode(_ result: RunResult) throws -> Data {
@@ -24,8 +27,8 @@ public enum ResultJSON {
         do {
             let header = try JSONDecoder().decode(Header.self, from: data)
             guard header.schema == schema else { throw ResultDecodingError(message: "not a simharness run result (schema '\(header.schema)')") }
-            guard header.version == version else {
-                throw ResultDecodingError(message: "result schema version \(header.version) is not supported (this tool reads version \(version))")
+            guard readableVersions.contains(header.version) else {
+                throw ResultDecodingError(message: "result schema version \(header.version) is not supported (this tool reads versions 1 and 2)")
             }
             document = try JSONDecoder().decode(RunDocument.self, from: data)
         } catch let error as ResultDecodingError {
@@ -94,6 +97,9 @@ private struct StreamDocument: Codable {
     var event_latency_ns: HistogramDocument
     var states: [String: Int]?
     var simulated_latency_ms: HistogramDocument?
+    var dropped_events: Int?
+    var response_latency_us: HistogramDocument?
+    var behind_schedule_max_s: Double?
 
     init(_ stream: StreamMetrics, rate: Double?, withRejections: Bool) {
         events = stream.events
@@ -104,6 +110,7 @@ private struct StreamDocument: Codable {
         busy_s = Double(stream.busyNanos) / 1e9
         batch_latency_us = HistogramDocument(stream.batchLatency)
         event_latency_ns = HistogramDocument(stream.eventLatency)
+        dropped_events = rate == nil ? nil : stream.dropped
     }
 
     func apply(to stream: inout StreamMetrics, name: String) throws {
@@ -115,6 +122,7 @@ private struct StreamDocument: Codable {
         stream.busyNanos = nanos
         stream.batchLatency = try batch_latency_us.histogram()
         stream.eventLatency = try event_latency_ns.histogram()
+        stream.dropped = dropped_events ?? 0
         for (reason, count) in rejected ?? [:] where !stream.rejected.set(reason, to: count) {
             throw ResultDecodingError(message: "unknown rejection reason '\(reason)' in streams.\(name)")
         }
@@ -164,7 +172,7 @@ private struct ProcessDocument: Codable {
     var allocated_bytes: Int?
     var allocator: String
     var rss_slope_mb_per_min: Double?
-    /// `[seconds, bytes]` pairs.
+    /// `[seconds, bytes, cpu_seconds]` (version 1: `[seconds, bytes]`).
     var rss_samples: [[Double]]
 }
 
@@ -202,6 +210,7 @@ private struct RunDocument: Codable {
     var process: ProcessDocument
     var machines: [MachineDocument]
     var thresholds: [ThresholdDocument]
+    var series: SeriesDocument?
 
     init(_ r: RunResult) {
         let m = r.metrics
@@ -220,11 +229,14 @@ private struct RunDocument: Codable {
         var payments = StreamDocument(m.payments, rate: r.eventsPerSecond.payments, withRejections: true)
         payments.states = Dictionary(uniqueKeysWithValues: zip(PaymentStateNames.all, m.paymentStates))
         payments.simulated_latency_ms = HistogramDocument(m.paymentLatency)
+        var total = StreamDocument(m.total, rate: r.eventsPerSecond.total, withRejections: false)
+        total.response_latency_us = HistogramDocument(m.responseLatency)
+        total.behind_schedule_max_s = m.behindScheduleSeconds
         streams = [
             "meals": StreamDocument(m.meals, rate: r.eventsPerSecond.meals, withRejections: true),
             "steps": StreamDocument(m.steps, rate: r.eventsPerSecond.steps, withRejections: true),
             "payments": payments,
-            "total": StreamDocument(m.total, rate: r.eventsPerSecond.total, withRejections: false),
+            "total": total,
             "generation": StreamDocument(m.generation, rate: nil, withRejections: false),
         ]
         invariant_violations = m.invariantViolations
@@ -234,8 +246,9 @@ private struct RunDocument: Codable {
         process = ProcessDocument(
             cpu_user_s: p.cpuUserSeconds, cpu_system_s: p.cpuSystemSeconds, peak_rss_bytes: p.peakRSSBytes, allocations: p.allocations,
             allocated_bytes: p.allocatedBytes, allocator: p.allocator, rss_slope_mb_per_min: p.rssSlopeMBPerMinute,
-            rss_samples: p.rssSamples.map { [$0.seconds, Double($0.bytes)] }
+            rss_samples: p.rssSamples.map { [$0.seconds, Double($0.bytes)] + ($0.cpuSeconds.map { [$0] } ?? []) }
         )
+        series = SeriesDocument(r.series)
         machines = r.machines.map(MachineDocument.init)
         thresholds = r.thresholds.map {
             ThresholdDocument(check: $0.threshold.text, abort_on_fail: $0.threshold.abortOnFail, value: $0.value, passed: $0.passed)
@@ -264,6 +277,8 @@ private struct RunDocument: Codable {
             metrics.paymentStates[index] = count
         }
         metrics.paymentLatency = try streams["payments"]!.simulated_latency_ms?.histogram() ?? LatencyHistogram()
+        metrics.responseLatency = try streams["total"]!.response_latency_us?.histogram() ?? LatencyHistogram()
+        metrics.behindScheduleSeconds = streams["total"]!.behind_schedule_max_s ?? 0
         metrics.invariantViolations = invariant_violations
         metrics.invariantMessages = invariant_messages
         guard let digest = UInt64(output_digest, radix: 16) else { throw ResultDecodingError(message: "output_digest is not hexadecimal") }
@@ -277,17 +292,20 @@ private struct RunDocument: Codable {
         figures.allocatedBytes = process.allocated_bytes
         figures.allocator = process.allocator
         figures.rssSlopeMBPerMinute = process.rss_slope_mb_per_min
-        figures.rssSamples = try process.rss_samples.map { pair in
-            guard pair.count == 2 else { throw ResultDecodingError(message: "rss_samples must be [seconds, bytes] pairs") }
-            guard let bytes = Int(exactly: pair[1].rounded(.towardZero)) else {
-                throw ResultDecodingError(message: "rss_samples bytes out of range: \(pair[1])")
+        figures.rssSamples = try process.rss_samples.map { sample in
+            guard sample.count == 2 || sample.count == 3 else {
+                throw ResultDecodingError(message: "rss_samples must be [seconds, bytes] or [seconds, bytes, cpu_seconds]")
             }
-            return RSSSample(seconds: pair[0], bytes: bytes)
+            guard let bytes = Int(exactly: sample[1].rounded(.towardZero)) else {
+                throw ResultDecodingError(message: "rss_samples bytes out of range: \(sample[1])")
+            }
+            return RSSSample(seconds: sample[0], bytes: bytes, cpuSeconds: sample.count == 3 ? sample[2] : nil)
         }
         var result = RunResult(
             scenario: scenario.name, seed: scenario.seed, users: scenario.users, days: scenario.days, load: scenario.load, shards: shards,
             tasks: tasks, timing: timing, usersPerBatch: users_per_batch, status: status, stopReason: stop_reason, durationSeconds: duration_s,
-            metrics: metrics, process: figures, machines: try machines.map { try $0.machine() }
+            metrics: metrics, process: figures, machines: try machines.map { try $0.machine() },
+            series: try series?.series() ?? IntervalSeries(intervalSeconds: 1)
         )
         result.eventsPerSecond.meals = streams["meals"]!.events_per_s ?? 0
         result.eventsPerSecond.steps = streams["steps"]!.events_per_s ?? 0
@@ -310,4 +328,102 @@ private struct RunDocument: Codable {
 /// The spellings of the payment states, in `PaymentState.allCases` order.
 private enum PaymentStateNames {
     static let all = PaymentState.allCases.map(\.rawValue)
+}
+
+/// The time series: each interval with figures, per stream.
+private struct SeriesDocument: Codable {
+    var interval_s: Double
+    var intervals: [IntervalDocument]
+
+    init(_ series: IntervalSeries) {
+        interval_s = series.intervalSeconds
+        intervals = series.intervals.map { IntervalDocument($0, width: series.intervalSeconds) }
+    }
+
+    func series() throws -> IntervalSeries {
+        guard interval_s > 0, interval_s.isFinite else { throw ResultDecodingError(message: "series.interval_s must be positive, not \(interval_s)") }
+        let decoded = try intervals.map { try $0.figures() }
+        guard zip(decoded, decoded.dropFirst()).allSatisfy({ $0.index < $1.index }), decoded.first.map({ $0.index >= 0 }) ?? true else {
+            throw ResultDecodingError(message: "series.intervals must be in increasing index order from 0")
+        }
+        return IntervalSeries(intervalSeconds: interval_s, intervals: decoded)
+    }
+}
+
+private struct IntervalDocument: Codable {
+    var index: Int
+    var start_s: Double
+    var batches: Int
+    var target_events: Double?
+    var behind_schedule_s: Double
+    var streams: [String: IntervalStreamDocument]
+
+    init(_ figures: IntervalFigures, width: Double) {
+        index = figures.index
+        start_s = Double(figures.index) * width
+        batches = figures.batches
+        target_events = figures.targetEvents
+        behind_schedule_s = figures.behindScheduleSeconds
+        var streams: [String: IntervalStreamDocument] = [:]
+        for (i, name) in IntervalFigures.streams.enumerated() {
+            streams[name] = IntervalStreamDocument(
+                events: figures.events[i], events_per_s: Double(figures.events[i]) / width, rejected: figures.rejected[i],
+                dropped: figures.dropped[i], batch_latency_us: CoarseHistogramDocument(figures.serviceLatency[i]),
+                response_latency_us: name == "total" ? CoarseHistogramDocument(figures.responseLatency) : nil
+            )
+        }
+        self.streams = streams
+    }
+
+    func figures() throws -> IntervalFigures {
+        var figures = IntervalFigures(index: index)
+        figures.batches = batches
+        figures.targetEvents = target_events
+        figures.behindScheduleSeconds = behind_schedule_s
+        for (i, name) in IntervalFigures.streams.enumerated() {
+            guard let stream = streams[name] else { throw ResultDecodingError(message: "series interval \(index): streams.\(name) is missing") }
+            figures.events[i] = stream.events
+            figures.rejected[i] = stream.rejected
+            figures.dropped[i] = stream.dropped
+            figures.serviceLatency[i] = try stream.batch_latency_us.counts(in: "series interval \(index) \(name)")
+        }
+        figures.responseLatency = try streams["total"]!.response_latency_us?.counts(in: "series interval \(index) total") ?? SparseCounts()
+        return figures
+    }
+}
+
+private struct IntervalStreamDocument: Codable {
+    var events: Int
+    var events_per_s: Double
+    var rejected: Int
+    var dropped: Int
+    var batch_latency_us: CoarseHistogramDocument
+    var response_latency_us: CoarseHistogramDocument?
+}
+
+/// An interval's histogram: its percentiles for people, its buckets for merging.
+private struct CoarseHistogramDocument: Codable {
+    var count: UInt64
+    var p50: UInt64
+    var p90: UInt64
+    var p99: UInt64
+    var max: UInt64
+    /// `[value, count]` of each non-empty bucket.
+    var counts: [[UInt64]]
+
+    init(_ sparse: SparseCounts) {
+        count = sparse.count
+        p50 = sparse.percentile(50)
+        p90 = sparse.percentile(90)
+        p99 = sparse.percentile(99)
+        max = sparse.max
+        counts = sparse.buckets.map { [$0.value, $0.count] }
+    }
+
+    func counts(in place: String) throws -> SparseCounts {
+        try SparseCounts(buckets: counts.map { pair in
+            guard pair.count == 2, pair[1] > 0 else { throw ResultDecodingError(message: "\(place): histogram counts must be [value, count] pairs with count > 0") }
+            return (pair[0], pair[1])
+        })
+    }
 }

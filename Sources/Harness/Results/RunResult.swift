@@ -41,17 +41,20 @@ public struct EventRates: Sendable, Equatable {
     }
 }
 
-/// Resident memory at one moment of a run.
+/// Resident memory, and the CPU time used so far, at one moment of a run.
 public struct RSSSample: Sendable, Equatable {
     /// Seconds since the run started.
     public var seconds: Double
     /// Resident bytes then.
     public var bytes: Int
+    /// CPU seconds (user and system, all threads) the run had used by then; nil in version 1 results.
+    public var cpuSeconds: Double?
 
-    /// A sample of `bytes` resident at `seconds`.
-    public init(seconds: Double, bytes: Int) {
+    /// A sample of `bytes` resident and `cpuSeconds` used at `seconds`.
+    public init(seconds: Double, bytes: Int, cpuSeconds: Double? = nil) {
         self.seconds = seconds
         self.bytes = bytes
+        self.cpuSeconds = cpuSeconds
     }
 
     /// The least-squares slope of `samples` in MB (10⁶ bytes) per minute, ignoring the first
@@ -149,13 +152,15 @@ public struct RunResult: Sendable, Equatable {
     public var machines: [MachineDescription]
     /// Each threshold with its value and verdict.
     public var thresholds: [ThresholdOutcome]
+    /// The run interval by interval (empty in version 1 results).
+    public var series: IntervalSeries
 
     /// A result of all its parts.
     public init(
         scenario: String, seed: UInt64, users: Int, days: Int, load: String, shards: [String], tasks: Int, timing: Bool,
         usersPerBatch: Int, status: RunStatus = .completed, stopReason: String? = nil, durationSeconds: Double,
         metrics: RunMetrics, process: ProcessFigures = ProcessFigures(), machines: [MachineDescription] = [],
-        thresholds: [ThresholdOutcome] = []
+        thresholds: [ThresholdOutcome] = [], series: IntervalSeries = IntervalSeries(intervalSeconds: 1)
     ) {
         self.scenario = scenario
         self.seed = seed
@@ -174,6 +179,7 @@ public struct RunResult: Sendable, Equatable {
         self.process = process
         self.machines = machines
         self.thresholds = thresholds
+        self.series = series
     }
 
     /// Whether every threshold held.
@@ -214,6 +220,9 @@ extension RunResult {
             if let repeated = other.shards.first(where: merged.shards.contains) {
                 throw MergeError(message: "shard \(repeated) appears in more than one result")
             }
+            guard other.series.intervalSeconds == merged.series.intervalSeconds || other.series.intervals.isEmpty || merged.series.intervals.isEmpty else {
+                throw MergeError(message: "cannot merge series of \(other.series.intervalSeconds) s intervals with series of \(merged.series.intervalSeconds) s intervals")
+            }
             merged.shards += other.shards
             merged.tasks += other.tasks
             merged.timing = merged.timing && other.timing
@@ -224,6 +233,8 @@ extension RunResult {
             }
             merged.durationSeconds = max(merged.durationSeconds, other.durationSeconds)
             merged.metrics.merge(other.metrics)
+            if merged.series.intervals.isEmpty { merged.series.intervalSeconds = other.series.intervalSeconds }
+            merged.series.merge(other.series)
             merged.eventsPerSecond.add(other.eventsPerSecond)
             merged.process.cpuUserSeconds += other.process.cpuUserSeconds
             merged.process.cpuSystemSeconds += other.process.cpuSystemSeconds

@@ -56,6 +56,13 @@ public enum Summary {
         }
         lines += aligned(table, style: style)
         lines.append(style.dim("batch latencies in ms; event latency = batch time / events in it"))
+        let response = m.responseLatency
+        if response.count > 0 {
+            func ms(_ p: Double?) -> String { milliseconds((p.map { response.percentile($0) } ?? response.max)) }
+            lines.append("paced: response time (from due to done, ms): p50 \(ms(50)), p99 \(ms(99)), p99.9 \(ms(99.9)), max \(ms(nil)); "
+                + "at most \(fixed(m.behindScheduleSeconds, 3)) s behind schedule; dropped events \(count(m.total.dropped)) "
+                + "(meals \(count(m.meals.dropped)), steps \(count(m.steps.dropped)), payments \(count(m.payments.dropped)))")
+        }
         lines.append("")
 
         lines.append("payments: " + zip(PaymentState.allCases, m.paymentStates).map { "\($0.0.rawValue) \(count($0.1))" }.joined(separator: ", "))

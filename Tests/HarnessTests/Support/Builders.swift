@@ -56,6 +56,11 @@ final class FakeClock: HarnessClock {
 
     /// Every deadline slept until, in order.
     var deadlines: [Duration] { state.withLock { $0.deadlines } }
+
+    /// Moves the time forward by `duration`, as a stalled task would see it.
+    func advance(by duration: Duration) {
+        state.withLock { $0.now += duration }
+    }
 }
 
 extension ScenarioBuilder {
