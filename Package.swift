@@ -77,7 +77,7 @@ let package = Package(
             dependencies: ["PaymentService", "PaymentsCore", "ParallelWork"]
         ),
         .target(name: "ParallelWork"),
-        .target(name: "Reports", dependencies: ["Harness", "ProcessMetrics", "PaymentsCore", "Simulation"]),
+        .target(name: "Reports", dependencies: ["Harness", "ProcessMetrics", "PaymentsCore", "Simulation", "CZlib"]),
         .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets"]),
         .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads"]),
         .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),

@@ -9,7 +9,8 @@ let simharness = { (name: String) in Target.Dependency.product(name: name, packa
 let package = Package(
     name: "SimHarnessFuzz",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "SimHarness", path: "..")],
+    // No default traits: the package's malloc interposer would take malloc from AddressSanitizer.
+    dependencies: [.package(name: "SimHarness", path: "..", traits: [])],
     targets: [
         .target(name: "FuzzSupport", dependencies: [simharness("Datasets"), simharness("HealthCore"), simharness("Analysis")]),
         .executableTarget(name: "FuzzCSVRows", dependencies: ["FuzzSupport", simharness("Datasets"), simharness("HealthCore")]),

@@ -107,6 +107,7 @@ public enum HTMLReport {
                 series: latencySeries, yFormat: SVGChart.compactNumber
             ))
         }
+        charts += overTime(result, other: other, otherLabel: context.reference?.label)
         let samples = result.process.rssSamples
         if samples.count > 1 {
             charts.append(SVGChart.lines(
@@ -142,6 +143,73 @@ public enum HTMLReport {
             charts.append(SVGChart.lines(
                 id: "payment-latency", title: "Simulated payment latency (retries and backoff included)", xAxis: .percentile,
                 yTitle: "milliseconds", series: paymentSeries, yFormat: SVGChart.compactNumber
+            ))
+        }
+        return charts
+    }
+
+    /// The charts of the time series: throughput per stream against the target, service and
+    /// response time, how far behind schedule and what was dropped, and CPU use.
+    private static func overTime(_ result: RunResult, other: RunResult?, otherLabel: String?) -> [String] {
+        let series = result.series
+        guard !series.intervals.isEmpty else { return [] }
+        let width = series.intervalSeconds
+        func at(_ interval: IntervalFigures) -> Double { (Double(interval.index) + 0.5) * width }
+        var charts: [String] = []
+        var throughput = IntervalFigures.streams.enumerated().map { stream, name in
+            SVGChart.Series(name: name, points: series.intervals.map { (at($0), Double($0.events[stream]) / width) }, color: stream)
+        }
+        if series.intervals.contains(where: { $0.targetEvents != nil }) {
+            throughput.append(SVGChart.Series(
+                name: "target", points: series.intervals.compactMap { i in i.targetEvents.map { (at(i), $0 / width) } }, dashed: true, color: 5
+            ))
+        }
+        if let other, let otherLabel, !other.series.intervals.isEmpty {
+            let otherWidth = other.series.intervalSeconds
+            throughput.append(SVGChart.Series(
+                name: "total (\(otherLabel))", points: other.series.intervals.map { ((Double($0.index) + 0.5) * otherWidth, Double($0.events[3]) / otherWidth) },
+                dashed: true, color: 3
+            ))
+        }
+        charts.append(SVGChart.lines(
+            id: "throughput-over-time", title: "Throughput over time", xAxis: .linear(title: "seconds since the start"),
+            yTitle: "events per second", series: throughput, yFormat: SVGChart.compactNumber
+        ))
+        var latency = [(50.0, "p50"), (99.0, "p99")].enumerated().map { index, percentile in
+            SVGChart.Series(
+                name: "service \(percentile.1)", points: series.intervals.map { (at($0), Double($0.serviceLatency[3].percentile(percentile.0)) / 1e3) },
+                color: index
+            )
+        }
+        if series.intervals.contains(where: { $0.responseLatency.count > 0 }) {
+            latency += [(50.0, "p50"), (99.0, "p99")].enumerated().map { index, percentile in
+                SVGChart.Series(
+                    name: "response \(percentile.1)", points: series.intervals.map { (at($0), Double($0.responseLatency.percentile(percentile.0)) / 1e3) },
+                    dashed: true, color: index
+                )
+            }
+        }
+        charts.append(SVGChart.lines(
+            id: "latency-over-time", title: "Batch latency over time (all streams)", xAxis: .linear(title: "seconds since the start"),
+            yTitle: "milliseconds per batch", series: latency, yFormat: SVGChart.compactNumber
+        ))
+        if series.intervals.contains(where: { $0.targetEvents != nil }) {
+            charts.append(SVGChart.lines(
+                id: "schedule-over-time", title: "Paced load: behind schedule and dropped", xAxis: .linear(title: "seconds since the start"),
+                yTitle: "seconds behind · dropped events / 1000", series: [
+                    SVGChart.Series(name: "seconds behind schedule", points: series.intervals.map { (at($0), $0.behindScheduleSeconds) }, color: 0),
+                    SVGChart.Series(name: "dropped events (thousands)", points: series.intervals.map { (at($0), Double($0.dropped[3]) / 1e3) }, color: 1),
+                ], yFormat: SVGChart.compactNumber
+            ))
+        }
+        let samples = result.process.rssSamples.filter { $0.cpuSeconds != nil }
+        if samples.count > 1 {
+            let cores = zip(samples, samples.dropFirst()).map { a, b in
+                ((a.seconds + b.seconds) / 2, (b.cpuSeconds! - a.cpuSeconds!) / Swift.max(1e-9, b.seconds - a.seconds))
+            }
+            charts.append(SVGChart.lines(
+                id: "cpu-over-time", title: "CPU use over time", xAxis: .linear(title: "seconds since the start"), yTitle: "cores busy",
+                series: [SVGChart.Series(name: "CPU (user + system)", points: cores)], yFormat: SVGChart.compactNumber
             ))
         }
         return charts

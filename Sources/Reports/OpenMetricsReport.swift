@@ -35,6 +35,12 @@ public enum OpenMetricsReport {
         for (stream, metrics) in streams {
             out.histogram("simharness_batch_latency_seconds", ["stream": stream], metrics.batchLatency, unitSeconds: 1e-6)
         }
+        if result.metrics.responseLatency.count > 0 {
+            out.family("simharness_response_latency_seconds", "histogram", "paced loads: time from when each batch was due to the end of its analysis")
+            out.histogram("simharness_response_latency_seconds", [:], result.metrics.responseLatency, unitSeconds: 1e-6)
+        }
+        out.family("simharness_dropped_events", "counter", "paced loads: events due before the end that were never analyzed, per stream")
+        for (stream, metrics) in streams.prefix(4) { out.sample("simharness_dropped_events_total", ["stream": stream], Double(metrics.dropped)) }
         out.family("simharness_payment_latency_seconds", "histogram", "simulated time from submission to final answer of a payment")
         out.histogram("simharness_payment_latency_seconds", [:], result.metrics.paymentLatency, unitSeconds: 1e-3)
         out.family("simharness_duration_seconds", "gauge", "wall-clock duration of the run")

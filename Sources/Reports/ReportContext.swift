@@ -70,7 +70,8 @@ public struct ReportContext: Sendable {
     /// The metrics a short report leads with, in this order (those the run has).
     public static let keyMetrics = [
         "total.events_per_s", "meals.events_per_s", "steps.events_per_s", "payments.events_per_s",
-        "total.p99_batch_latency_ms", "total.p99_event_latency_ns", "payments.p99_latency_ms",
+        "total.p99_batch_latency_ms", "total.p99_response_latency_ms", "total.p99_event_latency_ns", "payments.p99_latency_ms",
+        "dropped_events",
         "duration_s", "cpu_user_s", "peak_rss_mb", "allocations_per_event",
         "meals.rejected", "steps.rejected", "payments.rejected", "invariant_violations",
     ]
@@ -132,7 +133,7 @@ extension MetricComparison {
 
 /// The report formats, each with the file name `run --report-dir` gives it.
 public enum ReportFormat: String, CaseIterable, Sendable {
-    case html, markdown, junit, openmetrics
+    case html, markdown, junit, openmetrics, hdrlog
 
     /// The file name in a report directory.
     public var fileName: String {
@@ -141,6 +142,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
         case .markdown: "summary.md"
         case .junit: "junit.xml"
         case .openmetrics: "metrics.txt"
+        case .hdrlog: "latency.hlog"
         }
     }
 
@@ -151,6 +153,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
         case .markdown: MarkdownReport.render(context)
         case .junit: JUnitReport.render(context)
         case .openmetrics: OpenMetricsReport.render(context)
+        case .hdrlog: HdrIntervalLog.render(context.result)
         }
     }
 }

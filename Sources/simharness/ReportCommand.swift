@@ -6,12 +6,12 @@ import Reports
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Renders a run result (run --json, merge --json) as HTML, Markdown, JUnit XML or OpenMetrics.",
+        abstract: "Renders a run result (run --json, merge --json) as HTML, Markdown, JUnit XML, OpenMetrics or an HdrHistogram log.",
         discussion: """
             --html writes one self-contained page (verdict, tables and SVG charts; nothing loaded from the network), \
             --markdown a table for a pull-request comment or $GITHUB_STEP_SUMMARY, --junit a JUnit XML file (one test \
             case per threshold and per compared metric), --openmetrics the final metrics for a Pushgateway or a textfile \
-            collector. --compare or --baseline adds the change of each metric (🔴/🟢 beyond its tolerance); --history \
+            collector, --hdr-log the series' latency histograms in HdrHistogram's interval-log format. --compare or --baseline adds the change of each metric (🔴/🟢 beyond its tolerance); --history \
             adds trend lines over the results in a folder. Exit status: 0 written, 2 unreadable input, 3 an output could \
             not be written, 64 usage error.
             """
@@ -33,10 +33,11 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: "Write the Markdown summary here ('-' for stdout).") var markdown: String?
     @Option(help: "Write JUnit XML here.") var junit: String?
     @Option(help: "Write OpenMetrics text here ('-' for stdout).") var openmetrics: String?
+    @Option(help: "Write the series' latency histograms as an HdrHistogram interval log here ('-' for stdout).") var hdrLog: String?
 
     func validate() throws {
-        guard [html, markdown, junit, openmetrics].contains(where: { $0 != nil }) else {
-            throw ValidationError("give at least one of --html, --markdown, --junit and --openmetrics")
+        guard [html, markdown, junit, openmetrics, hdrLog].contains(where: { $0 != nil }) else {
+            throw ValidationError("give at least one of --html, --markdown, --junit, --openmetrics and --hdr-log")
         }
         guard baseline == nil || compare == nil else { throw ValidationError("give --baseline or --compare, not both") }
     }
@@ -46,7 +47,7 @@ struct ReportCommand: AsyncParsableCommand {
         do { context = try ReportInputs.context(result: result, baseline: baseline, compare: compare, history: history) } catch let error as InvalidInput {
             throw failure("report", error.message, status: HarnessExit.invalidInput)
         }
-        let outputs: [(ReportFormat, String?)] = [(.html, html), (.markdown, markdown), (.junit, junit), (.openmetrics, openmetrics)]
+        let outputs: [(ReportFormat, String?)] = [(.html, html), (.markdown, markdown), (.junit, junit), (.openmetrics, openmetrics), (.hdrlog, hdrLog)]
         for case let (format, path?) in outputs {
             do { try writeOutput(Data(format.render(context).utf8), to: path) } catch {
                 throw failure("report", "cannot write \(path): \(error)", status: HarnessExit.internalError)

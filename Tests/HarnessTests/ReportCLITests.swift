@@ -51,7 +51,7 @@ struct ReportCLITests {
         // Then
         #expect(sut.status == 0, "\(sut.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.file("reports")).sorted()
-        #expect(files == ["junit.xml", "metrics.txt", "report.html", "result.json", "summary.md"])
+        #expect(files == ["junit.xml", "latency.hlog", "metrics.txt", "report.html", "result.json", "summary.md"])
         #expect(try ResultJSON.decode(try #require(contents(directory.file("reports/result.json")))).metrics.users == 40)
     }
 
@@ -73,7 +73,7 @@ struct ReportCLITests {
     }
 
     @Test(arguments: [
-        (["report", "RESULT"], 64, "give at least one of --html, --markdown, --junit and --openmetrics"),
+        (["report", "RESULT"], 64, "give at least one of --html, --markdown, --junit, --openmetrics and --hdr-log"),
         (["report", "RESULT", "--markdown", "-", "--compare", "RESULT", "--baseline", "RESULT"], 64, "give --baseline or --compare, not both"),
         (["report", "missing.json", "--markdown", "-"], 2, "simharness report: cannot read missing.json"),
         (["report", "NOT_A_RESULT", "--markdown", "-"], 2, "not-a-result.json: not a simharness run result"),

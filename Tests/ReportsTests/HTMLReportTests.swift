@@ -4,11 +4,15 @@ import Harness
 
 @Suite("HTML report")
 struct HTMLReportTests {
-    static let charts = ["throughput", "batch-latency", "memory", "cpu", "rejections", "payment-states", "payment-latency"]
+    static let charts = [
+        "throughput", "batch-latency", "memory", "cpu", "rejections", "payment-states", "payment-latency",
+        "throughput-over-time", "latency-over-time", "schedule-over-time", "cpu-over-time",
+    ]
 
     @Test func everyChartIsDrawnWithLinesOrBars() throws {
-        // Given / When
-        let sut = HTMLReport.render(ReportContext(result: try RunResultBuilder().build()))
+        // Given / When a paced run's report
+        let result = try RunResultBuilder().with { $0.targetPerInterval = 700; $0.responseMicros = [300, 9_000] }.build()
+        let sut = HTMLReport.render(ReportContext(result: result))
 
         // Then each chart is an SVG holding at least one series path or bar
         for chart in Self.charts {
@@ -29,6 +33,25 @@ struct HTMLReportTests {
 
         // When / Then
         #expect(!HTMLReport.render(context).contains(reference))
+    }
+
+    @Test func anUnpacedRunHasNoScheduleChartAndAVersion1ResultNoChartOverTime() throws {
+        // Given an unpaced run, and a result without a series (version 1)
+        let unpaced = HTMLReport.render(ReportContext(result: try RunResultBuilder().build()))
+        let version1 = HTMLReport.render(ReportContext(result: try RunResultBuilder().with { $0.intervals = 0 }.build()))
+
+        // Then
+        #expect(unpaced.contains(#"data-chart="throughput-over-time""#))
+        #expect(!unpaced.contains(#"data-chart="schedule-over-time""#))
+        #expect(!version1.contains(#"data-chart="throughput-over-time""#))
+    }
+
+    @Test func thePacedTargetIsDrawnDashedBesideTheThroughput() throws {
+        // Given a paced run targeting 700 events an interval
+        let result = try RunResultBuilder().with { $0.targetPerInterval = 700 }.build()
+
+        // When / Then
+        #expect(HTMLReport.render(ReportContext(result: result)).contains(#"stroke-dasharray="6 4"><title>target</title>"#))
     }
 
     @Test func theVerdictComesFirstAndNamesWhatFailed() throws {

@@ -17,6 +17,10 @@ struct RunResultBuilder {
     var rssMegabytes: [Double] = [30, 34, 35]
     var violations: [String] = []
     var cpuUserSeconds = 12.0
+    /// Intervals of the series, each with a tenth of the events; a paced load's target when set.
+    var intervals = 3
+    var targetPerInterval: Double?
+    var responseMicros: [UInt64] = []
 
     func with(_ change: (inout RunResultBuilder) -> Void) -> RunResultBuilder {
         var copy = self
@@ -53,10 +57,23 @@ struct RunResultBuilder {
         process.cpuSystemSeconds = 0.5
         process.peakRSSBytes = Int((rssMegabytes.max() ?? 0) * 1e6)
         process.allocations = 1_000
-        process.rssSamples = rssMegabytes.enumerated().map { RSSSample(seconds: Double($0.offset), bytes: Int($0.element * 1e6)) }
+        process.rssSamples = rssMegabytes.enumerated().map {
+            RSSSample(seconds: Double($0.offset), bytes: Int($0.element * 1e6), cpuSeconds: Double($0.offset) * 1.5)
+        }
+        for micros in responseMicros { metrics.responseLatency.record(micros) }
+        var series = IntervalSeries(intervalSeconds: 1)
+        for index in 0..<intervals {
+            var interval = IntervalFigures(index: index)
+            interval.events = [events.meals / 10, events.steps / 10, events.payments / 10, (events.meals + events.steps + events.payments) / 10]
+            interval.batches = batchMicros.count
+            interval.serviceLatency = [SparseCounts](repeating: SparseCounts(buckets: batchMicros.map { ($0, 1) }), count: 4)
+            interval.responseLatency = SparseCounts(buckets: responseMicros.map { ($0, 1) })
+            interval.targetEvents = targetPerInterval
+            series.intervals.append(interval)
+        }
         var result = RunResult(
             scenario: scenario, seed: seed, users: 100, days: 7, load: load, shards: ["0/1"], tasks: 2, timing: true,
-            usersPerBatch: 10, durationSeconds: durationSeconds, metrics: metrics, process: process
+            usersPerBatch: 10, durationSeconds: durationSeconds, metrics: metrics, process: process, series: series
         )
         result.evaluate(try thresholds.map { try ThresholdParser.parse($0) })
         return result

@@ -4,13 +4,16 @@
   check_page.py network NETLOG.json     the page requested nothing but file:// (Chromium's own
                                         background requests are told apart by their isolation key)
   check_page.py openmetrics FILE        the text parses with prometheus-client's OpenMetrics parser
+  check_page.py hdrlog LOG RESULT.json  HdrHistogram's Python reader (hdrh) decodes every interval of the
+                                        log, with the counts and percentiles of the result's series
 Exit status 0 when the check holds, 1 with the reason otherwise.
 """
 import json
 import sys
 from html.parser import HTMLParser
 
-CHARTS = ["throughput", "batch-latency", "memory", "cpu", "rejections", "payment-states", "payment-latency"]
+CHARTS = ["throughput", "batch-latency", "memory", "cpu", "rejections", "payment-states", "payment-latency",
+          "throughput-over-time", "latency-over-time", "schedule-over-time", "cpu-over-time"]
 
 
 class Charts(HTMLParser):
@@ -62,9 +65,30 @@ def check_openmetrics(path):
     print(f"report-check: OpenMetrics parsed: {len(families)} families, {samples} samples")
 
 
+def check_hdrlog(path, result_path):
+    from hdrh.histogram import HdrHistogram
+    from hdrh.log import HistogramLogReader
+    expected = []
+    for interval in json.load(open(result_path))["series"]["intervals"]:
+        total = interval["streams"]["total"]
+        for histogram in [total["batch_latency_us"], total.get("response_latency_us")]:
+            if histogram and histogram["count"] > 0:
+                expected.append((histogram["count"], histogram["p50"], histogram["p99"]))
+    reader = HistogramLogReader(path, HdrHistogram(1, 2**32, 1))
+    decoded = []
+    try:
+        while (histogram := reader.get_next_interval_histogram()) is not None:
+            decoded.append((histogram.get_total_count(), histogram.get_value_at_percentile(50), histogram.get_value_at_percentile(99)))
+    except Exception as error:
+        return f"{path}: hdrh cannot read it: {error}"
+    if decoded != expected or not decoded:
+        return f"{path}: hdrh read {decoded[:3]}..., the series holds {expected[:3]}..."
+    print(f"report-check: hdrh read {len(decoded)} interval histograms with the series' counts and percentiles")
+
+
 if __name__ == "__main__":
-    check = {"dom": check_dom, "network": check_network, "openmetrics": check_openmetrics}[sys.argv[1]]
-    problem = check(sys.argv[2])
+    check = {"dom": check_dom, "network": check_network, "openmetrics": check_openmetrics, "hdrlog": check_hdrlog}[sys.argv[1]]
+    problem = check(*sys.argv[2:])
     if problem:
         print(f"report-check: FAIL: {problem}")
         sys.exit(1)

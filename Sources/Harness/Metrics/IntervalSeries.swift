@@ -31,11 +31,12 @@ public struct SparseCounts: Sendable, Equatable {
     /// The highest bucket's value, 0 when empty.
     public var max: UInt64 { buckets.last?.value ?? 0 }
 
-    /// The value at `percentile` (0...100): the first bucket whose cumulative count reaches it; 0 when empty.
+    /// The value at `percentile` (0...100) as HdrHistogram computes it: the first bucket whose
+    /// cumulative count reaches `percentile / 100 · count`, rounded to the nearest; 0 when empty.
     public func percentile(_ percentile: Double) -> UInt64 {
         let total = count
         guard total > 0 else { return 0 }
-        let target = Swift.max(1, UInt64((percentile / 100 * Double(total)).rounded(.up)))
+        let target = Swift.max(1, UInt64(percentile / 100 * Double(total) + 0.5))
         var seen: UInt64 = 0
         for bucket in buckets {
             seen += bucket.count
