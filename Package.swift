@@ -132,7 +132,7 @@ let package = Package(
             name: "HarnessTests",
             dependencies: [
                 "simharness", "Harness", "Simulation", "Analysis", "Datasets", "HealthCore", "PaymentsCore", "ProcessMetrics",
-                "TestSupport",
+                "TestSupport", .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

@@ -36,11 +36,32 @@ enum OptionValue {
         throw ValidationError("must be a duration from 100ms to 60m such as 500ms, 1s or 1m, not '\(text)'")
     }
 
-    /// `--shard k/n` with `0 <= k < n`.
+    /// The environment variables `--shard env/n` reads its index from, in order: one a CI matrix
+    /// sets, and the one Kubernetes Indexed Jobs set.
+    static let shardIndexVariables = ["SIMHARNESS_SHARD_INDEX", "JOB_COMPLETION_INDEX"]
+
+    /// `--shard k/n` with `0 <= k < n`, or `env/n` with `k` from the environment.
     @Sendable static func shard(_ text: String) throws -> Shard {
+        try shard(text, environment: ProcessInfo.processInfo.environment)
+    }
+
+    static func shard(_ text: String, environment: [String: String]) throws -> Shard {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(k) else {
-            throw ValidationError("must be k/n with 0 <= k < n, not '\(text)'")
+        guard parts.count == 2, let n = Int(parts[1]), n >= 1 else {
+            throw ValidationError("must be k/n with 0 <= k < n, or env/n, not '\(text)'")
+        }
+        if parts[0] == "env" {
+            let found = shardIndexVariables.lazy.compactMap { name in environment[name].map { (name, $0) } }.first
+            guard let (name, value) = found else {
+                throw ValidationError("env/\(n) takes the shard from \(shardIndexVariables.joined(separator: " or ")), and neither is set")
+            }
+            guard let k = Int(value), (0..<n).contains(k) else {
+                throw ValidationError("env/\(n): \(name) must be an integer in 0...\(n - 1), not '\(value)'")
+            }
+            return Shard(index: k, count: n)
+        }
+        guard let k = Int(parts[0]), (0..<n).contains(k) else {
+            throw ValidationError("must be k/n with 0 <= k < n, or env/n, not '\(text)'")
         }
         return Shard(index: k, count: n)
     }

@@ -58,7 +58,10 @@ struct RunWorkloadArguments: ParsableArguments {
     @Option(help: "Partitions, each with a generating and an analyzing task (default: the number of cores).", transform: OptionValue.tasks)
     var tasks: Int?
 
-    @Option(help: "Run only shard k of n: the users with index mod n == k (as k/n).", transform: OptionValue.shard)
+    @Option(help: """
+        Run only shard k of n: the users with index mod n == k (as k/n; or env/n, k from SIMHARNESS_SHARD_INDEX or \
+        JOB_COMPLETION_INDEX, as a CI matrix or a Kubernetes Indexed Job sets it).
+        """, transform: OptionValue.shard)
     var shard = Shard()
 
     @Option(help: "Shortest gap between eating episodes that counts as a fast, in seconds (default 10800).",

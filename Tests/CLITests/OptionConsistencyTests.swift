@@ -12,7 +12,7 @@ struct OptionConsistencyTests {
         (["generate", "--scenario", "smoke", "--out", "/tmp/unused-generate", "--format", "xml"], "--format", "xml"),
         (["generate", "--scenario", "smoke", "--out", "/tmp/unused-generate", "--users", "0"], "--users", "must be an integer in 1...9999999"),
         (["run", "--tasks", "0"], "--tasks", "must be an integer in 1...1024, not '0'"),
-        (["run", "--shard", "2/2"], "--shard", "must be k/n with 0 <= k < n, not '2/2'"),
+        (["run", "--shard", "2/2"], "--shard", "must be k/n with 0 <= k < n, or env/n, not '2/2'"),
         (["run", "--seed=-1"], "--seed", "must be an integer in 0..."),
         (["baseline", "record", "--repetitions", "0"], "--repetitions", "must be an integer in 1...1000, not '0'"),
         (["baseline", "check", "--tolerance", "total"], "--tolerance", "must be METRIC=FRACTION, not 'total'"),

@@ -156,3 +156,38 @@ struct RunCLITests {
         #expect(mismatched.stderr.contains("--users 41 differs from the baseline's 40"))
     }
 }
+
+/// `--shard env/n`: the shard index from the environment a CI matrix or a Kubernetes Indexed Job sets.
+@Suite("run --shard env/n", .timeLimit(.minutes(2)))
+struct ShardFromEnvironmentTests {
+    @Test(arguments: [
+        (["JOB_COMPLETION_INDEX": "1"], "1/3"),
+        (["SIMHARNESS_SHARD_INDEX": "2", "JOB_COMPLETION_INDEX": "0"], "2/3"),
+    ])
+    func theIndexComesFromTheEnvironment(environment: [String: String], shard: String) throws {
+        // Given a small fixed scenario
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let scenario = directory.file("tiny.yaml")
+        try "name: tiny\nseed: 3\nusers: 30\ndays: 1\n".write(toFile: scenario, atomically: true, encoding: .utf8)
+
+        // When run as shard env/3
+        let sut = try SimHarnessProcess.run(["run", "--scenario", scenario, "--shard", "env/3", "--json", "-"], extraEnvironment: environment)
+
+        // Then it runs the shard the environment names
+        #expect(sut.status == 0, "\(sut.stderr)")
+        #expect(try ResultJSON.decode(Data(sut.stdout.utf8)).shards == [shard])
+    }
+
+    @Test(arguments: [
+        ([String: String](), "env/3 takes the shard from SIMHARNESS_SHARD_INDEX or JOB_COMPLETION_INDEX, and neither is set"),
+        (["JOB_COMPLETION_INDEX": "3"], "env/3: JOB_COMPLETION_INDEX must be an integer in 0...2, not '3'"),
+        (["SIMHARNESS_SHARD_INDEX": "one"], "env/3: SIMHARNESS_SHARD_INDEX must be an integer in 0...2, not 'one'"),
+    ])
+    func aMissingOrBadIndexIsAUsageError(environment: [String: String], message: String) throws {
+        // When / Then
+        let sut = try SimHarnessProcess.run(["run", "--shard", "env/3"], extraEnvironment: environment)
+        #expect(sut.status == 64)
+        #expect(sut.stderr.contains(message), "\(sut.stderr)")
+    }
+}

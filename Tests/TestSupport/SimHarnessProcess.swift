@@ -15,12 +15,12 @@ public enum SimHarnessProcess {
         return environment
     }
 
-    /// Runs `simharness` with `arguments` to its end.
-    public static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs `simharness` with `arguments` to its end, with `extraEnvironment` added to the environment.
+    public static func run(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = environment
+        process.environment = environment.merging(extraEnvironment) { _, extra in extra }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
