@@ -156,18 +156,27 @@ public enum HTMLReport {
         let width = series.intervalSeconds
         func at(_ interval: IntervalFigures) -> Double { (Double(interval.index) + 0.5) * width }
         var charts: [String] = []
+        // Rates of an interval the run covered less than half of (its last) say more about the
+        // batches than about the rate: they are left out.
+        func covered(_ run: RunResult) -> [(interval: IntervalFigures, seconds: Double)] {
+            run.series.intervals.map { ($0, run.series.span(ofInterval: $0.index, runSeconds: run.durationSeconds)) }
+                .filter { $0.seconds >= run.series.intervalSeconds / 2 }
+        }
+        let rated = covered(result)
         var throughput = IntervalFigures.streams.enumerated().map { stream, name in
-            SVGChart.Series(name: name, points: series.intervals.map { (at($0), Double($0.events[stream]) / width) }, color: stream)
+            SVGChart.Series(name: name, points: rated.map { (at($0.interval), Double($0.interval.events[stream]) / $0.seconds) }, color: stream)
         }
         if series.intervals.contains(where: { $0.targetEvents != nil }) {
             throughput.append(SVGChart.Series(
-                name: "target", points: series.intervals.compactMap { i in i.targetEvents.map { (at(i), $0 / width) } }, dashed: true, color: 5
+                name: "target", points: rated.compactMap { i in i.interval.targetEvents.map { (at(i.interval), $0 / i.seconds) } },
+                dashed: true, color: 5
             ))
         }
         if let other, let otherLabel, !other.series.intervals.isEmpty {
             let otherWidth = other.series.intervalSeconds
             throughput.append(SVGChart.Series(
-                name: "total (\(otherLabel))", points: other.series.intervals.map { ((Double($0.index) + 0.5) * otherWidth, Double($0.events[3]) / otherWidth) },
+                name: "total (\(otherLabel))",
+                points: covered(other).map { ((Double($0.interval.index) + 0.5) * otherWidth, Double($0.interval.events[3]) / $0.seconds) },
                 dashed: true, color: 3
             ))
         }

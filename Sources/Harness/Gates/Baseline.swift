@@ -100,6 +100,8 @@ public struct BaselineMeasurement: Sendable, Equatable {
             }
             if stream != "generation" { kinds.append(("\(stream).events_per_s", .throughput)) }
         }
+        // Paced loads only: the other models have no response times, so these are left out.
+        kinds += [("total.p50_response_latency_ms", .time), ("total.p99_response_latency_ms", .time)]
         guard deterministic else { return kinds }
         kinds.append(("allocations", .allocations))
         kinds.append(("users", .exact))

@@ -128,6 +128,14 @@ public struct IntervalSeries: Sendable, Equatable {
         intervals = byIndex.values.sorted { $0.index < $1.index }
     }
 
+    /// The seconds of the interval of `index` that a run of `runSeconds` covered: the whole interval
+    /// but for the last one, cut short by the end of the run.
+    public func span(ofInterval index: Int, runSeconds: Double) -> Double {
+        let start = Double(index) * intervalSeconds
+        let covered = min(start + intervalSeconds, runSeconds) - start
+        return covered > 1e-9 ? covered : intervalSeconds
+    }
+
     /// The interval of `index`, made when missing.
     subscript(index: Int) -> IntervalFigures {
         get { intervals.first { $0.index == index } ?? IntervalFigures(index: index) }

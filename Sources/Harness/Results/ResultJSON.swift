@@ -248,7 +248,7 @@ private struct RunDocument: Codable {
             allocated_bytes: p.allocatedBytes, allocator: p.allocator, rss_slope_mb_per_min: p.rssSlopeMBPerMinute,
             rss_samples: p.rssSamples.map { [$0.seconds, Double($0.bytes)] + ($0.cpuSeconds.map { [$0] } ?? []) }
         )
-        series = SeriesDocument(r.series)
+        series = SeriesDocument(r.series, runSeconds: r.durationSeconds)
         machines = r.machines.map(MachineDocument.init)
         thresholds = r.thresholds.map {
             ThresholdDocument(check: $0.threshold.text, abort_on_fail: $0.threshold.abortOnFail, value: $0.value, passed: $0.passed)
@@ -335,9 +335,11 @@ private struct SeriesDocument: Codable {
     var interval_s: Double
     var intervals: [IntervalDocument]
 
-    init(_ series: IntervalSeries) {
+    init(_ series: IntervalSeries, runSeconds: Double) {
         interval_s = series.intervalSeconds
-        intervals = series.intervals.map { IntervalDocument($0, width: series.intervalSeconds) }
+        intervals = series.intervals.map {
+            IntervalDocument($0, width: series.intervalSeconds, span: series.span(ofInterval: $0.index, runSeconds: runSeconds))
+        }
     }
 
     func series() throws -> IntervalSeries {
@@ -358,7 +360,8 @@ private struct IntervalDocument: Codable {
     var behind_schedule_s: Double
     var streams: [String: IntervalStreamDocument]
 
-    init(_ figures: IntervalFigures, width: Double) {
+    /// `span`: the seconds of the interval the run covered (the rates' denominator).
+    init(_ figures: IntervalFigures, width: Double, span: Double) {
         index = figures.index
         start_s = Double(figures.index) * width
         batches = figures.batches
@@ -367,7 +370,7 @@ private struct IntervalDocument: Codable {
         var streams: [String: IntervalStreamDocument] = [:]
         for (i, name) in IntervalFigures.streams.enumerated() {
             streams[name] = IntervalStreamDocument(
-                events: figures.events[i], events_per_s: Double(figures.events[i]) / width, rejected: figures.rejected[i],
+                events: figures.events[i], events_per_s: Double(figures.events[i]) / span, rejected: figures.rejected[i],
                 dropped: figures.dropped[i], batch_latency_us: CoarseHistogramDocument(figures.serviceLatency[i]),
                 response_latency_us: name == "total" ? CoarseHistogramDocument(figures.responseLatency) : nil
             )
