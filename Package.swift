@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "BenchmarkWorkloads", targets: ["BenchmarkWorkloads"]),
         .library(name: "PaymentService", targets: ["PaymentService"]),
         .library(name: "PaymentSimulation", targets: ["PaymentSimulation"]),
+        .library(name: "Reports", targets: ["Reports"]),
     ],
     traits: [
         .trait(

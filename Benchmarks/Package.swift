@@ -15,7 +15,8 @@ let package = Package(
     name: "SimHarnessBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "SimHarness", path: ".."),
+        // No default traits: the package's malloc interposer would take malloc from package-benchmark's.
+        .package(name: "SimHarness", path: "..", traits: []),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -34,6 +35,17 @@ let package = Package(
                 .product(name: "PaymentSimulation", package: "SimHarness"),
             ],
             path: "Benchmarks/SimulatedWorlds",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Reports: an hour-long soak's result read and rendered as HTML (goal: < 1 s).
+        .executableTarget(
+            name: "ReportRendering",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Harness", package: "SimHarness"),
+                .product(name: "Reports", package: "SimHarness"),
+            ],
+            path: "Benchmarks/ReportRendering",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // Peak resident memory, apart: its sampling thread allocates and would spoil the malloc counts.

@@ -28,7 +28,7 @@ struct RunCommand: AsyncParsableCommand {
             transform: OptionValue.interval)
     var interval = Duration.seconds(1)
 
-    @Option(help: "At the end, write result.json and every report (report.html, summary.md, junit.xml, metrics.txt) in this folder.")
+    @Option(help: "At the end, write result.json and every report (report.html, summary.md, junit.xml, metrics.txt, latency.hlog) in this folder.")
     var reportDir: String?
 
     @Flag(inversion: .prefixedNo, help: "Time each batch (latency histograms); --no-timing measures what timing costs.")

@@ -97,9 +97,12 @@ struct HTMLReportTests {
     }
 
     @Test func anHourLongSoakStaysSmall() throws {
-        // Given a soak of an hour: an RSS sample a second and wide latency histograms
+        // Given a soak of an hour: 3,600 intervals, an RSS sample a second and wide latency histograms
         let result = try RunResultBuilder().with { builder in
             builder.durationSeconds = 3_600
+            builder.intervals = 3_600
+            builder.targetPerInterval = 700
+            builder.responseMicros = [300, 9_000]
             builder.rssMegabytes = (0..<3_600).map { 30 + Double($0 % 97) / 10 }
             builder.batchMicros = (1...5_000).map { UInt64($0 * 37) }
         }.build()

@@ -13,7 +13,11 @@ public struct SparseCounts: Sendable, Equatable {
     /// The buckets `buckets` (in any order; equal values add).
     public init(buckets: [(value: UInt64, count: UInt64)]) {
         self.init()
-        merge(buckets)
+        if zip(buckets, buckets.dropFirst()).allSatisfy({ $0.value < $1.value }) {
+            self.buckets = buckets.filter { $0.count > 0 }  // already in order, as read from a file
+        } else {
+            merge(buckets)
+        }
     }
 
     /// The non-empty buckets of `histogram`.
