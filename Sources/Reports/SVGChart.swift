@@ -153,7 +153,7 @@ enum SVGChart {
     static func niceTicks(upTo maximum: Double) -> [Double] {
         guard maximum > 0, maximum.isFinite else { return [0, 1] }
         let rough = maximum / 5
-        let magnitude = pow10(floor(log10(rough)))
+        let magnitude = pow(10, floor(log10(rough)))
         let step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? 10 * magnitude
         let count = Int((maximum / step).rounded(.up))
         return (0...count).map { Double($0) * step }
@@ -173,6 +173,4 @@ enum SVGChart {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int64(rounded)) : "\(rounded)"
     }
-
-    private static func pow10(_ exponent: Double) -> Double { pow(10, exponent) }
 }

@@ -58,13 +58,6 @@ public struct SparseCounts: Sendable, Equatable {
         for bucket in added { merged[bucket.value, default: 0] += bucket.count }
         buckets = merged.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
-
-    /// A histogram of the same configuration as the recorder's, holding these counts.
-    func histogram() -> Histogram<UInt64> {
-        var histogram = IntervalRecorder.coarseHistogram()
-        for bucket in buckets { histogram.record(bucket.value, count: bucket.count) }
-        return histogram
-    }
 }
 
 /// What the batches that ended within one interval of a run went through (`--interval`, 1 s by
