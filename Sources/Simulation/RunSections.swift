@@ -45,10 +45,10 @@ struct RunSectionReader {
         case "duration":
             scenario.load = .duration(try required("duration") { n throws(ScenarioError) in try duration(n, "load.duration") })
         case "arrival_rate":
-            let rate = try required("rate") { n throws(ScenarioError) in try number(n, "load.rate", above: 0) }
+            let rate = try required("rate") { n throws(ScenarioError) in try self.rate(n, "load.rate", allowingZero: false) }
             scenario.load = .arrivalRate(eventsPerSecond: rate, duration: try required("duration") { n throws(ScenarioError) in try duration(n, "load.duration") })
         case "ramping":
-            let start = try present(mapping["start_rate"]).map { n throws(ScenarioError) in try number(n, "load.start_rate", atLeast: 0) } ?? 0
+            let start = try present(mapping["start_rate"]).map { n throws(ScenarioError) in try rate(n, "load.start_rate", allowingZero: true) } ?? 0
             let stages = try required("stages") { n throws(ScenarioError) in try readStages(n) }
             let schedule = ArrivalSchedule(startRate: start, stages: stages)
             guard schedule.totalEvents > 0 else { throw error(node, "'load.stages' never let an event arrive (every rate is 0)") }
@@ -78,7 +78,7 @@ struct RunSectionReader {
             guard let length = present(stage["duration"]), let target = present(stage["target"]) else {
                 throw error(item, "each of 'load.stages' needs a 'duration' and a 'target'")
             }
-            stages.append(RampStage(duration: try duration(length, "load.stages.duration"), target: try number(target, "load.stages.target", atLeast: 0)))
+            stages.append(RampStage(duration: try duration(length, "load.stages.duration"), target: try rate(target, "load.stages.target", allowingZero: true)))
         }
         return stages
     }
@@ -108,10 +108,21 @@ struct RunSectionReader {
         return rules
     }
 
-    /// `500ms`, `10s`, `5m`, `2h`, `1h30m`, or a number of seconds; positive.
+    /// The longest duration a scenario may ask for: a year (longer ones would overflow `Duration`).
+    static let longestDuration = 8_760.0 * 3_600
+
+    /// `500ms`, `10s`, `5m`, `2h`, `1h30m`, or a number of seconds; positive, at most a year.
     func duration(_ node: Node, _ key: String) throws(ScenarioError) -> Duration {
         let text = node.scalar?.string ?? ""
-        if let seconds = Double(text), seconds > 0, seconds.isFinite { return .seconds(seconds) }
+        let seconds = Double(text) ?? spelledSeconds(text)
+        guard let seconds, seconds > 0, seconds <= Self.longestDuration else {
+            throw error(node, "'\(key)' must be a positive duration up to 8760h such as 500ms, 30s, 5m or 1h30m, not '\(text)'")
+        }
+        return .seconds(seconds)
+    }
+
+    /// The seconds `text` spells with units (`1h30m`), or nil.
+    private func spelledSeconds(_ text: String) -> Double? {
         var total = 0.0
         var digits = ""
         var rest = Substring(text)
@@ -130,21 +141,25 @@ struct RunSectionReader {
             digits = ""
             parsedAny = true
         }
-        guard parsedAny, rest.isEmpty, digits.isEmpty, total > 0 else {
-            throw error(node, "'\(key)' must be a positive duration such as 500ms, 30s, 5m or 1h30m, not '\(text)'")
+        return parsedAny && rest.isEmpty && digits.isEmpty ? total : nil
+    }
+
+    /// The highest arrival rate a scenario may ask for, in events a second.
+    static let highestRate = 1e9
+
+    /// An arrival rate in events a second: above 0 (or 0 when `allowingZero`), at most `highestRate`.
+    func rate(_ node: Node, _ key: String, allowingZero: Bool) throws(ScenarioError) -> Double {
+        let value = try number(node, key)
+        guard allowingZero ? value >= 0 : value > 0, value <= Self.highestRate else {
+            let lower = allowingZero ? "at least 0" : "above 0"
+            throw error(node, "'\(key)' must be \(lower) and at most 1e9 events a second, not \(value.compactText)")
         }
-        return .seconds(total)
+        return value
     }
 
     func number(_ node: Node, _ key: String, above lower: Double) throws(ScenarioError) -> Double {
         let value = try number(node, key)
         guard value > lower else { throw error(node, "'\(key)' must be above \(lower.compactText), not \(value.compactText)") }
-        return value
-    }
-
-    func number(_ node: Node, _ key: String, atLeast lower: Double) throws(ScenarioError) -> Double {
-        let value = try number(node, key)
-        guard value >= lower else { throw error(node, "'\(key)' must be at least \(lower.compactText), not \(value.compactText)") }
         return value
     }
 

@@ -29,8 +29,9 @@ enum OptionValue {
     @Sendable static func interval(_ text: String) throws -> Duration {
         let units: [(String, Int)] = [("ms", 1), ("s", 1_000), ("m", 60_000)]
         for (suffix, millis) in units where text.hasSuffix(suffix) {
-            if let value = Int(text.dropLast(suffix.count)), (100...3_600_000).contains(value * millis) {
-                return .milliseconds(value * millis)
+            if let value = Int(text.dropLast(suffix.count)), case let (total, false) = value.multipliedReportingOverflow(by: millis),
+               (100...3_600_000).contains(total) {
+                return .milliseconds(total)
             }
         }
         throw ValidationError("must be a duration from 100ms to 60m such as 500ms, 1s or 1m, not '\(text)'")

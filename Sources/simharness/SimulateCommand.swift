@@ -163,7 +163,9 @@ struct SimulateCommand: AsyncParsableCommand {
         static func duration(_ text: String) throws(SimulationError) -> Duration {
             let units: [(String, Int)] = [("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000)]
             for (suffix, millis) in units where text.hasSuffix(suffix) {
-                if let value = Int(text.dropLast(suffix.count)), value > 0 { return .milliseconds(value * millis) }
+                if let value = Int(text.dropLast(suffix.count)), value > 0, case let (total, false) = value.multipliedReportingOverflow(by: millis) {
+                    return .milliseconds(total)
+                }
             }
             if let seconds = Int(text), seconds > 0 { return .seconds(seconds) }
             throw .badOption("--time-limit must be a positive duration such as 90s, 2m or 1h, not '\(text)'")

@@ -14,6 +14,8 @@ struct OptionConsistencyTests {
         (["run", "--tasks", "0"], "--tasks", "must be an integer in 1...1024, not '0'"),
         (["run", "--shard", "2/2"], "--shard", "must be k/n with 0 <= k < n, or env/n, not '2/2'"),
         (["run", "--seed=-1"], "--seed", "must be an integer in 0..."),
+        (["run", "--interval", "50ms"], "--interval", "must be a duration from 100ms to 60m"),
+        (["run", "--interval", "9999999999999999m"], "--interval", "must be a duration from 100ms to 60m"),
         (["baseline", "record", "--repetitions", "0"], "--repetitions", "must be an integer in 1...1000, not '0'"),
         (["baseline", "check", "--tolerance", "total"], "--tolerance", "must be METRIC=FRACTION, not 'total'"),
     ])

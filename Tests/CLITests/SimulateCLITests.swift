@@ -65,6 +65,7 @@ struct SimulateCLITests {
         (["--seeds", "2", "--store", "sqlite", "--db", "x.sqlite"], "--db keeps one world: give --seed"),
         (["--store", "disk"], "--store must be memory or sqlite"),
         (["--time-limit", "soon"], "--time-limit must be a positive duration"),
+        (["--time-limit", "9999999999999999h"], "--time-limit must be a positive duration"),
         (["--jobs", "0"], "--jobs must be an integer"),
         (["--flaw", "nope"], "unknown flaw 'nope'"),
         (["--seed", "1", "--store", "sqlite", "--db", "/nonexistent/x.sqlite", "--resume"], "does not exist"),
