@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "simharness", targets: ["simharness"]),
+        .library(name: "SimHarnessKit", targets: ["SimHarnessKit"]),
         .executable(name: "simharness-workloads", targets: ["simharness-workloads"]),
         .library(name: "HealthCore", targets: ["HealthCore"]),
         .library(name: "PaymentsCore", targets: ["PaymentsCore"]),
@@ -71,7 +72,8 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore"]),
+        .target(name: "UserAlgorithms", dependencies: ["HealthCore", "PaymentsCore"]),
+        .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore", "UserAlgorithms"]),
         .target(name: "PaymentService", dependencies: ["PaymentsCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PaymentSimulation",
@@ -85,17 +87,19 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
-                "Simulation", "SpecKernel", "Datasets", "HealthCore", "PaymentsCore", "ProcessMetrics",
+                "Simulation", "SpecKernel", "UserAlgorithms", "Datasets", "HealthCore", "PaymentsCore", "ProcessMetrics", "ParallelWork",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
-        .executableTarget(
-            name: "simharness",
+        .target(
+            name: "SimHarnessKit",
             dependencies: [
                 "Analysis", "Datasets", "Simulation", "Harness", "ProcessMetrics", "CGlibcMalloc", "PaymentService", "PaymentSimulation",
-                "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Reports", "UserAlgorithms", "SpecKernel", "HealthCore", "PaymentsCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "simharness", dependencies: ["SimHarnessKit"]),
         .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Simulation"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),

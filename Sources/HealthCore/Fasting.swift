@@ -81,6 +81,20 @@ public struct FastingDay: Hashable, Sendable {
     public var longestFastEndedSeconds: Int64
     /// `nil` when the day is not evaluated (protocol `none`).
     public var compliant: Bool?
+
+    /// A day of all its fields.
+    public init(
+        day: LocalDay, episodes: Int, kcalMicros: Int64, eatingWindowSeconds: Int64, fastsEnded: Int, longestFastEndedSeconds: Int64,
+        compliant: Bool?
+    ) {
+        self.day = day
+        self.episodes = episodes
+        self.kcalMicros = kcalMicros
+        self.eatingWindowSeconds = eatingWindowSeconds
+        self.fastsEnded = fastsEnded
+        self.longestFastEndedSeconds = longestFastEndedSeconds
+        self.compliant = compliant
+    }
 }
 
 /// A row of `fasting_summary.csv` without its identity columns.

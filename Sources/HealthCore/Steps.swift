@@ -63,6 +63,13 @@ public struct StepDay: Hashable, Sendable {
     public var steps: Double
     /// The totals of this day and the 6 days before it, divided by 7.
     public var average7: Double
+
+    /// A day of all its fields.
+    public init(day: LocalDay, steps: Double, average7: Double) {
+        self.day = day
+        self.steps = steps
+        self.average7 = average7
+    }
 }
 
 /// The incremental step aggregator of one user: feed samples in `StepSample.precedes` order, get each

@@ -1,5 +1,6 @@
 import HealthCore
 import PaymentsCore
+import UserAlgorithms
 
 /// The SPEC analysis of one user at a time — order, algorithm, invariants — that both engines
 /// call: `analyze` with the rows it read from files, `run` with the rows the simulator made. Each
@@ -7,16 +8,19 @@ import PaymentsCore
 /// user's accepted rows and reports the SPEC results as values.
 ///
 /// One kernel belongs to one task: its scratch memory and payment processor are reused from user
-/// to user, so the steady state allocates nothing per row.
-public final class UserKernel {
+/// to user, so the steady state allocates nothing per row. It is the reference implementation of
+/// the three algorithm protocols, the one custom implementations are checked against.
+public final class UserKernel: FastingAnalyzing, StepAggregating, PaymentProcessing {
     /// `min_fast` of SPEC §2, in seconds.
     public let minimumFastSeconds: Int64
     /// Mixed with the user index to seed each user's backoff jitter .
     public let jitterSeed: UInt64
     private let jitter = JitterSource()
     private var processor: PaymentProcessor<ScriptedGateway, UserJitter, ManualClock, InMemoryPaymentStore>
-    private var order: [PaymentOrderKey] = []
+    private var order = PaymentOrdering()
     private var history: [(request: PaymentRequest, outcome: PaymentOutcome?)] = []
+    /// The SPEC §4 invariants the last user's payments broke (none, unless the processor has a bug).
+    public private(set) var invariantViolations: [String] = []
 
     /// A kernel with SPEC's defaults unless told otherwise; `jitterSeed` only moves simulated latencies.
     public init(
@@ -25,6 +29,11 @@ public final class UserKernel {
         self.minimumFastSeconds = minimumFastSeconds
         self.jitterSeed = jitterSeed
         processor = PaymentProcessor(policy: policy, gateway: ScriptedGateway(), random: UserJitter(source: jitter), clock: ManualClock())
+    }
+
+    /// A kernel with `settings`.
+    public convenience init(settings: AlgorithmSettings) {
+        self.init(minimumFastSeconds: settings.minimumFastSeconds, policy: settings.policy, jitterSeed: settings.jitterSeed)
     }
 
     /// SPEC §2 for one user: sorts `meals` in place by `(start, end)`, runs the fasting analyzer,
@@ -51,13 +60,13 @@ public final class UserKernel {
     }
 
     /// Starts the next user's payments: add each valid one with `addPayment`, then call `processPayments`.
-    public func beginPayments() { order.removeAll(keepingCapacity: true) }
+    public func beginPayments() { order.removeAll() }
 
     /// A payment that passed the engine's text checks (`malformed`, `unknown_user`): its
     /// `created_at`, the rank of its `payment_id` among the ids in byte order (any order-preserving
     /// number), and the engine's handle of the row.
     @inline(__always) public func addPayment(createdAt: Int64, idRank: UInt32, row: Int32) {
-        order.append(PaymentOrderKey(createdAt: createdAt, idRank: idRank, row: row))
+        order.add(createdAt: createdAt, idRank: idRank, row: row)
     }
 
     /// SPEC §4 for one user: processes the added payments in `(created_at, payment_id)` order,
@@ -66,34 +75,48 @@ public final class UserKernel {
     public func processPayments(
         ofUser user: UInt32, request: (Int32) -> PaymentRequest, onOutcome: (Int32, PaymentOutcome) -> Void
     ) -> [String] {
-        order.withUnsafeMutableBufferPointer { sortNearlySorted($0, by: PaymentOrderKey.precedes) }
+        order.sort()
+        processInOrder(ofUser: user, count: order.count, request: { request(order[$0]) }) { onOutcome(order[$0], $1) }
+        return invariantViolations
+    }
+
+    /// `PaymentProcessing`: SPEC §4 for one user's payments, already in processing order.
+    public func process(_ payments: UserPayments, onOutcome: (Int, PaymentOutcome) -> Void) -> UserLedger {
+        processInOrder(ofUser: payments.user.index, count: payments.count, request: { payments[$0] }, onOutcome: onOutcome)
+        return processor.ledger
+    }
+
+    private func processInOrder(
+        ofUser user: UInt32, count: Int, request: (Int) -> PaymentRequest, onOutcome: (Int, PaymentOutcome) -> Void
+    ) {
         jitter.state = SplitMix64(seed: jitterSeed ^ UInt64(user) &* 0x9E37_79B9_7F4A_7C15)
         processor.startUser()
         history.removeAll(keepingCapacity: true)
-        for key in order {
-            let payment = request(key.row)
+        for i in 0..<count {
+            let payment = request(i)
             let outcome = processor.process(payment)
             history.append((payment, outcome))
-            onOutcome(key.row, outcome)
+            onOutcome(i, outcome)
         }
-        return PaymentInvariants.violations(payments: history, ledger: processor.ledger, gateway: processor.gateway)
+        invariantViolations = PaymentInvariants.violations(payments: history, ledger: processor.ledger, gateway: processor.gateway)
+    }
+
+    /// `FastingAnalyzing`: SPEC §2 for one user.
+    public func analyze(_ meals: inout UserMeals, onDay: (FastingDay) -> Void) -> FastingSummary {
+        let user = meals.user
+        return meals.withContiguousMutableStorageIfAvailable { rows in
+            fasting(rows, utcOffsetMinutes: user.utcOffsetMinutes, fastingProtocol: user.fastingProtocol, onDay: onDay)
+        }!
+    }
+
+    /// `StepAggregating`: SPEC §3 for one user.
+    public func aggregate(_ samples: inout UserSteps, onDay: (StepDay) -> Void) {
+        let offset = samples.user.utcOffsetMinutes
+        samples.withContiguousMutableStorageIfAvailable { rows in steps(rows, utcOffsetMinutes: offset, onDay: onDay) }
     }
 
     /// The ledger of the last user whose payments were processed.
     public var ledger: UserLedger { processor.ledger }
-}
-
-/// A payment's place in SPEC §4's processing order.
-struct PaymentOrderKey {
-    var createdAt: Int64
-    var idRank: UInt32
-    var row: Int32
-
-    @inline(__always) static func precedes(_ a: PaymentOrderKey, _ b: PaymentOrderKey) -> Bool {
-        if a.createdAt != b.createdAt { return a.createdAt < b.createdAt }
-        if a.idRank != b.idRank { return a.idRank < b.idRank }
-        return a.row < b.row
-    }
 }
 
 /// The seeded backoff jitter of the payment processor, reseeded for each user so that a user's

@@ -3,23 +3,37 @@ import HealthCore
 import PaymentsCore
 import Simulation
 import SpecKernel
+import UserAlgorithms
 
 /// How batches are analyzed; the same for every partition.
 struct WorkerSettings: Sendable {
-    var minimumFastSeconds: Int64
-    var policy: RetryPolicy
+    var algorithm: AlgorithmSettings
+    /// The implementations to drive.
+    var implementations: Implementations
     /// Time each stream of each batch (the per-batch and per-event histograms).
     var timing: Bool
     /// Format the SPEC output rows.
     var writesOutput: Bool
-    /// Mixed with the user index to seed each user's backoff jitter.
-    var jitterSeed: UInt64
+}
+
+/// One partition's instances of the implementations; a class, so that calling them (which may
+/// mutate them) does not overlap the worker's own mutations.
+final class AlgorithmInstances {
+    var fasting: any FastingAnalyzing
+    var steps: any StepAggregating
+    var payments: any PaymentProcessing
+
+    init(_ implementations: Implementations, settings: AlgorithmSettings) {
+        fasting = implementations.fasting.init(settings: settings)
+        steps = implementations.steps.init(settings: settings)
+        payments = implementations.payments.init(settings: settings)
+    }
 }
 
 /// The work of one partition: checks each batch's rows as `analyze` checks the files `generate`
 /// writes from the same batches (the simulator's injected faults, duplicates by row identity),
-/// hands each user's accepted rows to the `UserKernel` (the same one `analyze` calls), and counts
-/// what happened.
+/// hands each user's accepted rows to the implementations (the SPEC reference is `UserKernel`,
+/// the one `analyze` calls), and counts what happened.
 ///
 /// A batch holds every row of its users, so each user is analyzed whole within it; the scratch
 /// arrays keep their memory from user to user, so the steady state allocates nothing per event.
@@ -27,21 +41,23 @@ struct PartitionWorker {
     let settings: WorkerSettings
     private(set) var metrics = RunMetrics()
 
-    private let kernel: UserKernel
+    private let algorithms: AlgorithmInstances
     private let meals = RowBuffer<Meal>()
     private let samples = RowBuffer<StepSample>()
+    private let requests = RowBuffer<PaymentRequest>()
     private let seen = OrdinalSet()
+    private var order = PaymentOrdering()
     private var outcomes: [PaymentOutcome?] = []
 
-    init(settings: WorkerSettings) {
+    init(settings: WorkerSettings, implementations: Implementations? = nil) {
         self.settings = settings
-        kernel = UserKernel(minimumFastSeconds: settings.minimumFastSeconds, policy: settings.policy, jitterSeed: settings.jitterSeed)
+        algorithms = AlgorithmInstances(implementations ?? settings.implementations, settings: settings.algorithm)
     }
 
-    /// Runs every user of `batch`; fills `output` when it is given. Returns the processing
-    /// nanoseconds of each stream (meals, steps, payments, all), when timing.
+    /// Runs every user of `batch`; reports the results to `output` when it is given. Returns the
+    /// processing nanoseconds of each stream (meals, steps, payments, all), when timing.
     @discardableResult
-    mutating func run(_ batch: SimulationBatch, output: inout BatchOutput?) -> SIMD4<UInt64>? {
+    mutating func run<Output: AnalysisObserver>(_ batch: SimulationBatch, output: inout Output?) -> SIMD4<UInt64>? {
         let timing = settings.timing
         let t0 = timing ? Stopwatch.now() : 0
         countUsers(batch)
@@ -93,7 +109,7 @@ struct PartitionWorker {
         }
     }
 
-    private mutating func runMeals(_ batch: SimulationBatch, output: inout BatchOutput?) {
+    private mutating func runMeals<Output: AnalysisObserver>(_ batch: SimulationBatch, output: inout Output?) {
         metrics.meals.events += batch.meals.count
         for (i, user) in batch.users.enumerated() {
             let accepted = user.isAccepted
@@ -116,8 +132,8 @@ struct PartitionWorker {
             }
             guard accepted else { continue }
             var hash = DigestHasher(user: user.index, stream: 1)
-            let all = UnsafeMutableBufferPointer(start: room, count: kept)
-            let summary = kernel.fasting(all, utcOffsetMinutes: user.utcOffsetMinutes, fastingProtocol: user.fastingProtocol) { day in
+            var all = UserMeals(user: user.analyzed, rows: UnsafeMutableBufferPointer(start: room, count: kept))
+            let summary = algorithms.fasting.analyze(&all) { day in
                 hash.add(day.day.index)
                 hash.add(Int64(day.episodes))
                 hash.add(day.kcalMicros)
@@ -140,7 +156,7 @@ struct PartitionWorker {
         }
     }
 
-    private mutating func runSteps(_ batch: SimulationBatch, output: inout BatchOutput?) {
+    private mutating func runSteps<Output: AnalysisObserver>(_ batch: SimulationBatch, output: inout Output?) {
         metrics.steps.events += batch.steps.count
         for (i, user) in batch.users.enumerated() {
             let accepted = user.isAccepted
@@ -162,8 +178,8 @@ struct PartitionWorker {
             }
             guard accepted, kept > 0 else { continue }
             var hash = DigestHasher(user: user.index, stream: 2)
-            let all = UnsafeMutableBufferPointer(start: room, count: kept)
-            kernel.steps(all, utcOffsetMinutes: user.utcOffsetMinutes) { day in
+            var all = UserSteps(user: user.analyzed, rows: UnsafeMutableBufferPointer(start: room, count: kept))
+            algorithms.steps.aggregate(&all) { day in
                 hash.add(day.day.index)
                 hash.add(Int64((day.steps * 1000).rounded()))
                 hash.add(Int64((day.average7 * 1000).rounded()))
@@ -173,7 +189,7 @@ struct PartitionWorker {
         }
     }
 
-    private mutating func runPayments(_ batch: SimulationBatch, output: inout BatchOutput?) {
+    private mutating func runPayments<Output: AnalysisObserver>(_ batch: SimulationBatch, output: inout Output?) {
         metrics.payments.events += batch.payments.count
         for (i, user) in batch.users.enumerated() {
             let rows = batch.payments(ofUserAt: i)
@@ -184,17 +200,15 @@ struct PartitionWorker {
             for row in rows { slots = max(slots, Int(row.ordinal) + 1) }
             outcomes.removeAll(keepingCapacity: true)
             outcomes.append(contentsOf: repeatElement(nil, count: slots))
-            kernel.beginPayments()
-            var valid = 0
+            order.removeAll()
             for (k, row) in zip(rows.indices, rows) {
                 if let reason = row.textRejection(userAccepted: accepted) {
                     outcomes[Int(row.ordinal)] = .rejected(reason)
                 } else {
-                    kernel.addPayment(createdAt: row.createdAt, idRank: row.ordinal, row: Int32(k))
-                    valid += 1
+                    order.add(createdAt: row.createdAt, idRank: row.ordinal, row: Int32(k))
                 }
             }
-            if valid > 0 { process(rows, of: user) }
+            let ledger = order.count > 0 ? process(rows, of: user) : nil
             var present = 0
             for (ordinal, outcome) in outcomes.enumerated() {
                 guard let outcome else { continue }
@@ -210,8 +224,8 @@ struct PartitionWorker {
             if present != rows.count {
                 metrics.addViolations(["user \(Ids.user(user.index)): \(rows.count - present) payments share a payment_id with another row"])
             }
-            if valid > 0 {
-                for entry in kernel.ledger.entries {
+            if let ledger {
+                for entry in ledger.entries {
                     hash.add(Int64(entry.currency.rawValue))
                     hash.add(entry.capturedMinor)
                     hash.add(entry.refundedMinor)
@@ -222,13 +236,24 @@ struct PartitionWorker {
         }
     }
 
-    /// Runs the user's valid rows through the kernel (SPEC §4 order and processor) and records
-    /// the broken invariants.
-    private mutating func process(_ rows: ArraySlice<PaymentRow>, of user: UserRow) {
-        let problems = kernel.processPayments(ofUser: user.index, request: { rows[Int($0)].request }) { row, outcome in
-            outcomes[Int(rows[Int(row)].ordinal)] = outcome
+    /// Runs the user's valid rows through the payment processor in SPEC §4 order, records the
+    /// outcomes and broken invariants, and returns the user's ledger.
+    private mutating func process(_ rows: ArraySlice<PaymentRow>, of user: UserRow) -> UserLedger {
+        order.sort()
+        let room = requests.room(for: order.count)
+        for i in 0..<order.count { (room + i).initialize(to: rows[Int(order[i])].request) }
+        let payments = UserPayments(user: user.analyzed, rows: UnsafeMutableBufferPointer(start: room, count: order.count))
+        let ledger = algorithms.payments.process(payments) { position, outcome in
+            outcomes[Int(rows[Int(order[position])].ordinal)] = outcome
             if outcome.attempts > 0 { metrics.paymentLatency.record(UInt64(max(0, outcome.latencyMillis))) }
         }
+        let problems = algorithms.payments.invariantViolations
         if !problems.isEmpty { metrics.addViolations(problems.map { "user \(Ids.user(user.index)): \($0)" }) }
+        return ledger
     }
+}
+
+extension UserRow {
+    /// What the algorithms need to know about the user.
+    var analyzed: AnalyzedUser { AnalyzedUser(index: index, utcOffsetMinutes: utcOffsetMinutes, fastingProtocol: fastingProtocol) }
 }

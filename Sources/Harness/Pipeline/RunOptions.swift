@@ -1,5 +1,7 @@
 import HealthCore
 import PaymentsCore
+import SpecKernel
+import UserAlgorithms
 
 /// How to run a plan.
 public struct RunOptions: Sendable {
@@ -30,6 +32,13 @@ public struct RunOptions: Sendable {
     public var interval = Duration.seconds(1)
     /// Called by an analyzing task after each batch with that batch's events.
     public var onBatch: (@Sendable (Int) -> Void)?
+    /// The implementations to load-test (the SPEC reference's by default).
+    public var implementations = Implementations.reference
+    /// After the timed run, check the implementations against the reference on this share of the
+    /// users (0 < share <= 1), outside the timed part; nil: no check.
+    public var checkSample: Double?
+    /// Mismatches the check lists one by one (all of them are counted).
+    public var checkListed = 20
 
     /// Options of a run on `tasks` partitions, the rest at their defaults.
     public init(tasks: Int) {

@@ -3,6 +3,7 @@ import PaymentsCore
 import ProcessMetrics
 import Simulation
 import Synchronization
+import UserAlgorithms
 
 /// `simharness run`: streams a scenario's batches from the simulator through the analyzers, in
 /// memory, on a task group. Partition `p` of `tasks` owns the batches `b` with `b % tasks == p`
@@ -27,8 +28,10 @@ public enum ScenarioRunner {
         let parts = selection.ranges(size: usersPerBatch * options.shardCount)
         let sink = try options.outputDirectory.map { try SpecOutputSink(directory: $0, window: 4 * options.tasks) }
         let settings = WorkerSettings(
-            minimumFastSeconds: options.minimumFastSeconds, policy: RetryPolicy(maxAttempts: options.maxAttempts),
-            timing: options.timing, writesOutput: sink != nil, jitterSeed: seed
+            algorithm: AlgorithmSettings(
+                minimumFastSeconds: options.minimumFastSeconds, policy: RetryPolicy(maxAttempts: options.maxAttempts), jitterSeed: seed
+            ),
+            implementations: options.implementations, timing: options.timing, writesOutput: sink != nil
         )
         let control = RunControl(partitions: options.tasks)
         // With --shard, each shard makes its share of the load's rate: together they make all of it.
@@ -86,7 +89,13 @@ public enum ScenarioRunner {
             stopReason: stopReason, durationSeconds: (ended - started).seconds, metrics: metrics, process: process,
             machines: [MachineDescription.current()], series: series
         )
-        result.evaluate(plan.thresholds)
+        if let sample = options.checkSample, !cancelled, stopReason == nil {
+            let checkStarted = clock.now()
+            let check = DifferentialCheck(simulator: Simulator(scenario: scenario, seed: seed), settings: settings, sample: sample, listed: options.checkListed)
+            result.check = try await check.run(selection, usersPerBatch: usersPerBatch, tasks: options.tasks)
+            result.check?.seconds = (clock.now() - checkStarted).seconds
+        }
+        result.evaluate(plan.thresholds + Self.checkThreshold(plan, options))
         if let sink {
             if result.status == .completed {
                 try sink.finish(totals: metrics.analysisTotals)
@@ -95,6 +104,12 @@ public enum ScenarioRunner {
             }
         }
         return result
+    }
+
+    /// `mismatches == 0` when the run checks against the reference and the plan sets no rule of its own.
+    static func checkThreshold(_ plan: RunPlan, _ options: RunOptions) -> [Threshold] {
+        guard options.checkSample != nil, !plan.thresholds.contains(where: { $0.metric == "mismatches" }) else { return [] }
+        return [Threshold(metric: "mismatches", comparison: .equal, value: 0)]
     }
 
     /// Counts the events `schedule` made due before `endSeconds` that were never analyzed, interval

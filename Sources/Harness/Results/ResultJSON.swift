@@ -211,6 +211,7 @@ private struct RunDocument: Codable {
     var machines: [MachineDocument]
     var thresholds: [ThresholdDocument]
     var series: SeriesDocument?
+    var check: CheckDocument?
 
     init(_ r: RunResult) {
         let m = r.metrics
@@ -249,6 +250,7 @@ private struct RunDocument: Codable {
             rss_samples: p.rssSamples.map { [$0.seconds, Double($0.bytes)] + ($0.cpuSeconds.map { [$0] } ?? []) }
         )
         series = SeriesDocument(r.series, runSeconds: r.durationSeconds)
+        check = r.check.map(CheckDocument.init)
         machines = r.machines.map(MachineDocument.init)
         thresholds = r.thresholds.map {
             ThresholdDocument(check: $0.threshold.text, abort_on_fail: $0.threshold.abortOnFail, value: $0.value, passed: $0.passed)
@@ -311,6 +313,7 @@ private struct RunDocument: Codable {
         result.eventsPerSecond.steps = streams["steps"]!.events_per_s ?? 0
         result.eventsPerSecond.payments = streams["payments"]!.events_per_s ?? 0
         result.eventsPerSecond.total = streams["total"]!.events_per_s ?? 0
+        result.check = try check?.report()
         result.thresholds = try thresholds.map { document in
             do throws(ThresholdSyntaxError) {
                 let threshold = try ThresholdParser.parse(document.check, abortOnFail: document.abort_on_fail)
@@ -322,6 +325,45 @@ private struct RunDocument: Codable {
             }
         }
         return result
+    }
+}
+
+/// `check`: the differential check against the reference.
+private struct CheckDocument: Codable {
+    var against: String
+    var implementations: [String]
+    var sample: Double
+    var users: Int
+    var mismatches: Int
+    var by_field: [String: Int]
+    var listed: [Mismatch]
+    var seconds: Double
+
+    init(_ report: CheckReport) {
+        against = report.against
+        implementations = report.implementations
+        sample = report.sample
+        users = report.users
+        mismatches = report.mismatches
+        by_field = report.byField
+        listed = report.listed
+        seconds = report.seconds
+    }
+
+    func report() throws -> CheckReport {
+        guard sample > 0, sample <= 1 else { throw ResultDecodingError(message: "check.sample must be in (0, 1], not \(sample)") }
+        guard users >= 0, mismatches >= 0, by_field.values.allSatisfy({ $0 >= 0 }) else {
+            throw ResultDecodingError(message: "check counts must not be negative")
+        }
+        var report = CheckReport(sample: sample)
+        report.against = against
+        report.implementations = implementations
+        report.users = users
+        report.mismatches = mismatches
+        report.byField = by_field
+        report.listed = listed
+        report.seconds = seconds
+        return report
     }
 }
 

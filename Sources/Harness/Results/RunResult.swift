@@ -154,6 +154,8 @@ public struct RunResult: Sendable, Equatable {
     public var thresholds: [ThresholdOutcome]
     /// The run interval by interval (empty in version 1 results).
     public var series: IntervalSeries
+    /// The differential check against the reference, when one ran.
+    public var check: CheckReport?
 
     /// A result of all its parts.
     public init(
@@ -246,6 +248,12 @@ extension RunResult {
             merged.process.rssSlopeMBPerMinute = [merged.process.rssSlopeMBPerMinute, other.process.rssSlopeMBPerMinute]
                 .compactMap { $0 }.max()
             merged.machines += other.machines
+            if var check = merged.check, let theirs = other.check {
+                check.merge(theirs)
+                merged.check = check
+            } else {
+                merged.check = merged.check ?? other.check
+            }
         }
         merged.evaluate(results.first!.thresholds.map(\.threshold))
         return merged

@@ -88,6 +88,7 @@ public enum Summary {
         lines.append(m.invariantViolations == 0 ? violations : style.red(violations))
         for message in m.invariantMessages { lines.append("  " + message) }
         lines.append("output digest: \(result.digestText)")
+        if let check = result.check { lines += Self.render(check, style: style) }
 
         if !result.thresholds.isEmpty {
             lines.append("")
@@ -101,6 +102,21 @@ public enum Summary {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The differential check: what was compared, the verdict, the first mismatches, the count per field.
+    static func render(_ check: CheckReport, style: TextStyle) -> [String] {
+        let what = check.implementations.isEmpty ? "the reference" : check.implementations.joined(separator: ", ")
+        let share = check.sample < 1 ? " (\(fixed(check.sample * 100, 2)) % sample)" : ""
+        let verdict = "checked \(what) against the \(check.against) on \(count(check.users)) users\(share) in \(fixed(check.seconds, 2)) s: "
+            + "\(count(check.mismatches)) mismatches"
+        var lines = [check.mismatches == 0 ? verdict : style.red(verdict)]
+        for mismatch in check.listed { lines.append("  " + mismatch.text) }
+        if check.mismatches > check.listed.count { lines.append("  … \(count(check.mismatches - check.listed.count)) more") }
+        if !check.byField.isEmpty {
+            lines.append("  by field: " + check.byField.sorted { $0.key < $1.key }.map { "\($0.key) \(count($0.value))" }.joined(separator: ", "))
+        }
+        return lines
     }
 
     /// The outcome of `baseline check` for people: the metrics that moved, and the tally.

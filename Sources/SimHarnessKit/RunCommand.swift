@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import ProcessMetrics
 import Reports
+import SpecKernel
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,6 +38,26 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "The progress line on stderr: auto (when stderr is a terminal), always or never.")
     var progress = ProgressMode.auto
 
+    @Option(help: """
+        After the timed run, compare every output row of the implementations with this one's on the same users (only \
+        'reference', the SPEC's own; the default when an implementation is your own).
+        """)
+    var checkAgainst: CheckTarget?
+
+    @Flag(help: "Do not check your implementations against the reference.")
+    var noCheck = false
+
+    @Option(help: "The share of users the check compares (0 < share <= 1; default 1, every user).", transform: OptionValue.share)
+    var checkSample: Double?
+
+    func validate() throws {
+        if noCheck, checkAgainst != nil { throw ValidationError("give --check-against or --no-check, not both") }
+        if checkSample != nil, !checks { throw ValidationError("--check-sample goes with a check: --check-against reference, or your own implementation") }
+    }
+
+    /// Whether the run ends with a check against the reference.
+    private var checks: Bool { !noCheck && (checkAgainst != nil || !Session.implementations.isReference) }
+
     func run() async throws {
         let plan: RunPlan
         var options: RunOptions
@@ -47,6 +68,7 @@ struct RunCommand: AsyncParsableCommand {
         options.timing = timing
         options.rssSampleInterval = interval
         options.interval = interval
+        if checks { options.checkSample = checkSample ?? 1 }
         let progress = ProgressLine(unit: "events", enabled: self.progress.enabled)
         if progress.enabled { options.onProgress = { progress.show($0) } }
         let runOptions = options
@@ -102,6 +124,11 @@ extension ProgressLine {
         }
         show(elapsed: progress.elapsed, done: progress.events, share: share)
     }
+}
+
+/// What `--check-against` compares with.
+enum CheckTarget: String, ExpressibleByArgument, CaseIterable {
+    case reference
 }
 
 /// When the progress line is drawn.

@@ -37,6 +37,12 @@ enum OptionValue {
         throw ValidationError("must be a duration from 100ms to 60m such as 500ms, 1s or 1m, not '\(text)'")
     }
 
+    /// A share of a whole, above 0 and at most 1 (`--check-sample 0.01`).
+    @Sendable static func share(_ text: String) throws -> Double {
+        guard let value = Double(text), value > 0, value <= 1 else { throw ValidationError("must be a number above 0 and at most 1, not '\(text)'") }
+        return value
+    }
+
     /// The environment variables `--shard env/n` reads its index from, in order: one a CI matrix
     /// sets, and the one Kubernetes Indexed Jobs set.
     static let shardIndexVariables = ["SIMHARNESS_SHARD_INDEX", "JOB_COMPLETION_INDEX"]

@@ -81,6 +81,7 @@ struct RunWorkloadArguments: ParsableArguments {
         (options.shard, options.shardCount) = (shard.index, shard.count)
         if let minFast { options.minimumFastSeconds = Int64(minFast) }
         if let maxAttempts { options.maxAttempts = maxAttempts }
+        options.implementations = Session.implementations
         return (plan, options)
     }
 }

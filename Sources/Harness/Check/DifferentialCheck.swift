@@ -1,0 +1,60 @@
+import ParallelWork
+import PaymentsCore
+import SpecKernel
+import Simulation
+import UserAlgorithms
+
+/// `run --check-against reference`: after the timed run, drives the implementations under test and
+/// the SPEC reference over the same users (a seeded sample of them), each through its own
+/// `PartitionWorker`, and compares what they report row by row. The sample depends on the seed and
+/// the user only, so every shard, task count and batch size checks the same users.
+struct DifferentialCheck {
+    let simulator: Simulator
+    let settings: WorkerSettings
+    /// The share of users checked (0 < sample <= 1).
+    let sample: Double
+    /// Mismatches listed one by one.
+    let listed: Int
+
+    /// Checks the sampled users of `selection`, `usersPerBatch` at a time on `tasks` child tasks.
+    func run(_ selection: UserSelection, usersPerBatch: Int, tasks: Int) async throws -> CheckReport {
+        let users = selection.indices.filter(isSampled)
+        let chunks = stride(from: 0, to: users.count, by: usersPerBatch).map { users[$0..<min($0 + usersPerBatch, users.count)] }
+        var report = CheckReport(sample: sample)
+        report.implementations = settings.implementations.customNames
+        report.users = users.count
+        var found: [Mismatch] = []
+        try await OrderedParallel.run(count: chunks.count, window: 2 * tasks, job: { [self] index in
+            compare(Array(chunks[index]))
+        }, consume: { _, comparison in
+            report.mismatches += comparison.mismatches
+            report.byField.merge(comparison.byField, uniquingKeysWith: +)
+            found += comparison.listedInUserOrder.prefix(listed - found.count)
+        })
+        report.listed = found
+        return report
+    }
+
+    /// Whether `user` is in the sample: a hash of the seed and the user, below the share.
+    func isSampled(_ user: Int) -> Bool {
+        guard sample < 1 else { return true }
+        var mix = SplitMix64(seed: simulator.seed ^ UInt64(user) &* 0xD6E8_FEB8_6659_FD93)
+        return Double(mix.next() >> 11) / Double(1 << 53) < sample
+    }
+
+    /// Generates `users`, runs them through the implementations and the reference, and compares.
+    private func compare(_ users: [Int]) -> RowComparison {
+        var batch = SimulationBatch()
+        for user in users { simulator.generate(user: user, into: &batch) }
+        var untimed = settings
+        untimed.timing = false
+        var theirs: ResultRecorder? = ResultRecorder(), reference: ResultRecorder? = ResultRecorder()
+        var sut = PartitionWorker(settings: untimed)
+        sut.run(batch, output: &theirs)
+        var oracle = PartitionWorker(settings: untimed, implementations: .reference)
+        oracle.run(batch, output: &reference)
+        var comparison = RowComparison(listed: listed)
+        comparison.compare(theirs!, with: reference!)
+        return comparison
+    }
+}

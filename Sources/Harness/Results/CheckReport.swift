@@ -1,0 +1,63 @@
+/// What the differential check found: the implementations under test against the SPEC reference,
+/// on the same users (`run --check-against reference`).
+public struct CheckReport: Sendable, Equatable {
+    /// What the implementations were checked against.
+    public var against = "reference"
+    /// The implementations that are not the reference's (`fasting MyAnalyzer`).
+    public var implementations: [String] = []
+    /// The share of the users checked.
+    public var sample: Double
+    /// Users checked.
+    public var users = 0
+    /// Fields that differ from the reference's, a row missing or extra counting as one.
+    public var mismatches = 0
+    /// Mismatches per output field (`fasting_daily.eating_window_s`).
+    public var byField: [String: Int] = [:]
+    /// The first mismatches, in user order.
+    public var listed: [Mismatch] = []
+    /// Wall time of the check, in seconds (not part of the run's duration).
+    public var seconds = 0.0
+
+    /// A report of a check on `sample` of the users.
+    public init(sample: Double) {
+        self.sample = sample
+    }
+
+    /// Adds another shard's check: counts add up, the listed mismatches stay in user order.
+    mutating func merge(_ other: CheckReport) {
+        let limit = max(listed.count, other.listed.count)
+        implementations = Array(Set(implementations + other.implementations)).sorted()
+        users += other.users
+        mismatches += other.mismatches
+        byField.merge(other.byField, uniquingKeysWith: +)
+        listed = Array((listed + other.listed).sorted { $0.user < $1.user }.prefix(limit))
+        seconds = max(seconds, other.seconds)
+    }
+}
+
+/// One field of one output row where an implementation and the reference differ.
+public struct Mismatch: Sendable, Equatable, Codable {
+    /// The user id (`u0000042`).
+    public var user: String
+    /// The row: `day 2026-01-05`, `summary`, `payment p0000042-000003`, `ledger EUR`.
+    public var row: String
+    /// The output file's column (`fasting_daily.eating_window_s`), or the file's name when the row
+    /// is missing on one side.
+    public var field: String
+    /// The implementation's value (`no row` when it has none).
+    public var value: String
+    /// The reference's value (`no row` when it has none).
+    public var reference: String
+
+    /// A mismatch of all its fields.
+    public init(user: String, row: String, field: String, value: String, reference: String) {
+        self.user = user
+        self.row = row
+        self.field = field
+        self.value = value
+        self.reference = reference
+    }
+
+    /// `u0000042 day 2026-01-05 fasting_daily.eating_window_s: 3600, reference 7200`.
+    public var text: String { "\(user) \(row) \(field): \(value), reference \(reference)" }
+}

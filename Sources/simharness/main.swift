@@ -1,0 +1,3 @@
+import SimHarnessKit
+
+await SimHarness.main()
