@@ -46,6 +46,11 @@ struct DifferentialCheck {
     private func compare(_ users: [Int]) -> RowComparison {
         var batch = SimulationBatch()
         for user in users { simulator.generate(user: user, into: &batch) }
+        return compare(batch)
+    }
+
+    /// Runs `batch` through the implementations and the reference, and compares what they report.
+    func compare(_ batch: SimulationBatch) -> RowComparison {
         var untimed = settings
         untimed.timing = false
         var theirs: ResultRecorder? = ResultRecorder(), reference: ResultRecorder? = ResultRecorder()
