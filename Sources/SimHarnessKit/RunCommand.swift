@@ -35,6 +35,12 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Time each batch (latency histograms); --no-timing measures what timing costs.")
     var timing = true
 
+    @Flag(help: """
+        Generate one pass of the scenario's batches into memory before the run, then replay them: the figures are the \
+        algorithms' alone, without the generator (memory grows with the users × days of the scenario).
+        """)
+    var replay = false
+
     @Option(help: "The progress line on stderr: auto (when stderr is a terminal), always or never.")
     var progress = ProgressMode.auto
 
@@ -66,6 +72,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         options.outputDirectory = out
         options.timing = timing
+        options.replay = replay
         options.rssSampleInterval = interval
         options.interval = interval
         if checks { options.checkSample = checkSample ?? 1 }

@@ -37,6 +37,9 @@ public struct RunOptions: Sendable {
     /// After the timed run, check the implementations against the reference on this share of the
     /// users (0 < share <= 1), outside the timed part; nil: no check.
     public var checkSample: Double?
+    /// Generate one pass of batches before the run and replay them, so that the run measures the
+    /// algorithms alone (`--replay`).
+    public var replay = false
     /// Mismatches the check lists one by one (all of them are counted).
     public var checkListed = 20
 

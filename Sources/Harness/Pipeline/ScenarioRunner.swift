@@ -34,12 +34,15 @@ public enum ScenarioRunner {
             implementations: options.implementations, timing: options.timing, writesOutput: sink != nil
         )
         let control = RunControl(partitions: options.tasks)
+        let replayStarted = clock.now()
+        let replay = options.replay ? try await ReplayBatches.generate(scenario: scenario, seed: seed, parts: parts, tasks: options.tasks) : nil
+        let replayFigures = replay.map { ReplayFigures(events: $0.events, seconds: (clock.now() - replayStarted).seconds) }
         // With --shard, each shard makes its share of the load's rate: together they make all of it.
         let schedule = plan.load.schedule.map { $0.scaled(by: 1 / Double(options.shardCount)) }
         let pipeline = Pipeline(
             scenario: scenario, seed: seed, load: plan.load, schedule: schedule, parts: parts, settings: settings, tasks: options.tasks,
             capacity: plan.channelCapacity, clock: clock, control: control, sink: sink, onBatch: options.onBatch,
-            intervalSeconds: options.interval.seconds
+            intervalSeconds: options.interval.seconds, replay: replay
         )
 
         let usageBefore = ResourceUsage.current()
@@ -95,6 +98,7 @@ public enum ScenarioRunner {
             result.check = try await check.run(selection, usersPerBatch: usersPerBatch, tasks: options.tasks)
             result.check?.seconds = (clock.now() - checkStarted).seconds
         }
+        result.replay = replayFigures
         result.evaluate(plan.thresholds + Self.checkThreshold(plan, options))
         if let sink {
             if result.status == .completed {
@@ -165,6 +169,8 @@ final class WorkItem: @unchecked Sendable {
     /// The batch's place in the whole run: pass × batches per pass + batch index.
     var sequence = 0
     var generationNanos: UInt64?
+    /// The batch is a stored one (`--replay`), not generated for this run.
+    var replayed = false
     /// When a paced batch was due, in seconds from the start of the run.
     var dueSeconds: Double?
 }
@@ -233,6 +239,8 @@ struct Pipeline: Sendable {
     let sink: SpecOutputSink?
     let onBatch: (@Sendable (Int) -> Void)?
     let intervalSeconds: Double
+    /// The batches to replay instead of generating them (`--replay`).
+    let replay: ReplayBatches?
 
     private enum Finished: Sendable {
         case producer
@@ -287,11 +295,18 @@ struct Pipeline: Sendable {
             let pass = sequence / parts.count
             if pass > 0, !load.repeats { break }
             if let limit = load.timeLimit, clock.now() - start >= limit { break }
-            if simulator?.pass != pass { simulator = (pass, Simulator(scenario: scenario, seed: seed &+ UInt64(pass))) }
             guard let item = await empty.receive() else { break }
-            let began = settings.timing ? Stopwatch.now() : 0
-            simulator!.value.fill(&item.batch, with: parts[sequence % parts.count])
-            item.generationNanos = settings.timing ? Stopwatch.now() &- began : nil
+            if let replay {
+                item.batch = replay.batches[sequence % parts.count]
+                item.generationNanos = nil
+                item.replayed = true
+            } else {
+                if simulator?.pass != pass { simulator = (pass, Simulator(scenario: scenario, seed: seed &+ UInt64(pass))) }
+                let began = settings.timing ? Stopwatch.now() : 0
+                simulator!.value.fill(&item.batch, with: parts[sequence % parts.count])
+                item.generationNanos = settings.timing ? Stopwatch.now() &- began : nil
+                item.replayed = false
+            }
             item.sequence = sequence
             item.dueSeconds = nil
             if let pacer {
@@ -313,7 +328,7 @@ struct Pipeline: Sendable {
         while let item = await full.receive() {
             let due = item.dueSeconds
             let began = due == nil ? 0 : (clock.now() - start).seconds
-            worker.recordGeneration(of: item.batch, nanos: item.generationNanos)
+            if !item.replayed { worker.recordGeneration(of: item.batch, nanos: item.generationNanos) }
             let rejectedBefore = worker.rejectedSoFar
             var output: BatchOutput? = sink == nil ? nil : BatchOutput()
             let nanos = worker.run(item.batch, output: &output)

@@ -212,6 +212,7 @@ private struct RunDocument: Codable {
     var thresholds: [ThresholdDocument]
     var series: SeriesDocument?
     var check: CheckDocument?
+    var replay: ReplayDocument?
 
     init(_ r: RunResult) {
         let m = r.metrics
@@ -251,6 +252,7 @@ private struct RunDocument: Codable {
         )
         series = SeriesDocument(r.series, runSeconds: r.durationSeconds)
         check = r.check.map(CheckDocument.init)
+        replay = r.replay.map { ReplayDocument(events: $0.events, generation_s: $0.seconds) }
         machines = r.machines.map(MachineDocument.init)
         thresholds = r.thresholds.map {
             ThresholdDocument(check: $0.threshold.text, abort_on_fail: $0.threshold.abortOnFail, value: $0.value, passed: $0.passed)
@@ -314,6 +316,10 @@ private struct RunDocument: Codable {
         result.eventsPerSecond.payments = streams["payments"]!.events_per_s ?? 0
         result.eventsPerSecond.total = streams["total"]!.events_per_s ?? 0
         result.check = try check?.report()
+        if let replay {
+            guard replay.events >= 0, replay.generation_s >= 0 else { throw ResultDecodingError(message: "replay figures must not be negative") }
+            result.replay = ReplayFigures(events: replay.events, seconds: replay.generation_s)
+        }
         result.thresholds = try thresholds.map { document in
             do throws(ThresholdSyntaxError) {
                 let threshold = try ThresholdParser.parse(document.check, abortOnFail: document.abort_on_fail)
@@ -326,6 +332,12 @@ private struct RunDocument: Codable {
         }
         return result
     }
+}
+
+/// `replay`: the batches of a `--replay` run, generated before it.
+private struct ReplayDocument: Codable {
+    var events: Int
+    var generation_s: Double
 }
 
 /// `check`: the differential check against the reference.

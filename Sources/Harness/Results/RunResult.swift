@@ -156,6 +156,9 @@ public struct RunResult: Sendable, Equatable {
     public var series: IntervalSeries
     /// The differential check against the reference, when one ran.
     public var check: CheckReport?
+    /// How the batches of a replayed run (`--replay`) were generated before it; nil when the run
+    /// generated its batches as it went.
+    public var replay: ReplayFigures?
 
     /// A result of all its parts.
     public init(
@@ -248,6 +251,9 @@ extension RunResult {
             merged.process.rssSlopeMBPerMinute = [merged.process.rssSlopeMBPerMinute, other.process.rssSlopeMBPerMinute]
                 .compactMap { $0 }.max()
             merged.machines += other.machines
+            if let theirs = other.replay {
+                merged.replay = ReplayFigures(events: (merged.replay?.events ?? 0) + theirs.events, seconds: max(merged.replay?.seconds ?? 0, theirs.seconds))
+            }
             if var check = merged.check, let theirs = other.check {
                 check.merge(theirs)
                 merged.check = check

@@ -56,6 +56,10 @@ public enum Summary {
         }
         lines += aligned(table, style: style)
         lines.append(style.dim("batch latencies in ms; event latency = batch time / events in it"))
+        if let replay = result.replay {
+            lines.append("replay: one pass of batches (\(count(replay.events)) events) generated in \(fixed(replay.seconds, 2)) s before the run, "
+                + "then replayed: the figures above are the algorithms' alone")
+        }
         let response = m.responseLatency
         if response.count > 0 {
             func ms(_ p: Double?) -> String { milliseconds((p.map { response.percentile($0) } ?? response.max)) }
