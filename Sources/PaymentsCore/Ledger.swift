@@ -20,39 +20,48 @@ public struct LedgerEntry: Hashable, Sendable {
 
 /// One user's ledger: a row per currency that has a captured charge (SPEC §4).
 public struct UserLedger: Hashable, Sendable {
-    private var captured = [Int64](repeating: 0, count: Currency.allCases.count)
-    private var refunded = [Int64](repeating: 0, count: Currency.allCases.count)
-    private var hasCapture = [Bool](repeating: false, count: Currency.allCases.count)
+    @usableFromInline var capturedAmounts = [Int64](repeating: 0, count: Currency.allCases.count)
+    @usableFromInline var refundedAmounts = [Int64](repeating: 0, count: Currency.allCases.count)
+    @usableFromInline var hasCaptureFlags = [Bool](repeating: false, count: Currency.allCases.count)
 
     /// An empty ledger.
     public init() {}
 
     /// Books a captured charge.
     public mutating func capture(_ amountMinor: Int64, in currency: Currency) {
-        captured[Int(currency.rawValue)] += amountMinor
-        hasCapture[Int(currency.rawValue)] = true
+        capturedAmounts[Int(currency.rawValue)] += amountMinor
+        hasCaptureFlags[Int(currency.rawValue)] = true
     }
 
     /// Books a refund.
     public mutating func refund(_ amountMinor: Int64, in currency: Currency) {
-        refunded[Int(currency.rawValue)] += amountMinor
+        refundedAmounts[Int(currency.rawValue)] += amountMinor
     }
+
+    /// Whether a charge in `currency` was captured (the ledger then has a row for it).
+    @inlinable public func hasCapture(in currency: Currency) -> Bool { hasCaptureFlags[Int(currency.rawValue)] }
+
+    /// Captured charges in `currency`, in minor units.
+    @inlinable public func capturedMinor(in currency: Currency) -> Int64 { capturedAmounts[Int(currency.rawValue)] }
+
+    /// Refunds in `currency`, in minor units.
+    @inlinable public func refundedMinor(in currency: Currency) -> Int64 { refundedAmounts[Int(currency.rawValue)] }
 
     /// The rows of `payments_ledger.csv` for this user, in currency-code order.
     public var entries: [LedgerEntry] {
         Currency.inCodeOrder.compactMap { currency in
             let i = Int(currency.rawValue)
-            guard hasCapture[i] else { return nil }
-            return LedgerEntry(currency: currency, capturedMinor: captured[i], refundedMinor: refunded[i])
+            guard hasCaptureFlags[i] else { return nil }
+            return LedgerEntry(currency: currency, capturedMinor: capturedAmounts[i], refundedMinor: refundedAmounts[i])
         }
     }
 
     /// Empties the ledger, keeping its memory.
     public mutating func reset() {
-        for i in captured.indices {
-            captured[i] = 0
-            refunded[i] = 0
-            hasCapture[i] = false
+        for i in capturedAmounts.indices {
+            capturedAmounts[i] = 0
+            refundedAmounts[i] = 0
+            hasCaptureFlags[i] = false
         }
     }
 }
