@@ -83,10 +83,14 @@ public struct StepAccumulator: Sendable {
     private var sweep = Int64.min
     /// The furthest end of any watch sample seen; all of them started at or before `sweep`.
     private var watchEnd = Int64.min
-    /// Phone samples that still reach past `sweep`.
+    /// Phone samples that still reach past `sweep`: the first `openPhoneCount` entries (the array
+    /// keeps its length, so samples are written in place, never appended and removed).
     private var openPhones: [(end: Int64, rate: Double)] = []
-    /// Totals of the days from `pendingFirstDay` on, with whether a sample touched them.
+    private var openPhoneCount = 0
+    /// Totals of the days from `pendingFirstDay` on, with whether a sample touched them: the
+    /// entries from `pendingStart` on (finished days are skipped, not removed, until all are).
     private var pendingFirstDay: Int64 = 0
+    private var pendingStart = 0
     private var pending: [(steps: Double, touched: Bool)] = []
     /// The last emitted days (at most 6), for the 7-day average.
     private var recent: [(day: Int64, steps: Double)] = []
@@ -98,45 +102,57 @@ public struct StepAccumulator: Sendable {
 
     /// Adds the next sample; calls `onDay` for each day this sample proves complete.
     public mutating func add(_ sample: StepSample, onDay: (StepDay) -> Void) {
-        advance(to: sample.start, onDay: onDay)
+        let firstDay = dayIndex(sample.start)
+        advance(to: sample.start, day: firstDay, onDay: onDay)
         let lastDay = dayIndex(sample.end - 1)
-        for day in dayIndex(sample.start)...lastDay { pending[slot(day)].touched = true }
+        for day in firstDay...lastDay { pending[slot(day)].touched = true }
         let duration = sample.end - sample.start
         switch sample.source {
         case .watch:
-            spread(sample.count / Double(duration), from: sample.start, to: sample.end, whole: sample.count)
+            spread(sample.count / Double(duration), from: sample.start, day: firstDay, to: sample.end, whole: sample.count)
             watchEnd = max(watchEnd, sample.end)
         case .phone:
-            openPhones.append((sample.end, sample.count / Double(duration)))
+            if openPhoneCount < openPhones.count {
+                openPhones[openPhoneCount] = (sample.end, sample.count / Double(duration))
+            } else {
+                openPhones.append((sample.end, sample.count / Double(duration)))
+            }
+            openPhoneCount += 1
         }
     }
 
     /// Counts what is left and emits the remaining days.
     public mutating func finish(onDay: (StepDay) -> Void) {
-        advance(to: .max, onDay: onDay)
+        advance(to: .max, day: .max, onDay: onDay)
     }
 
-    private mutating func advance(to time: Int64, onDay: (StepDay) -> Void) {
-        if !openPhones.isEmpty {
+    /// Moves the sweep to `time`, whose local day is `day`: counts the phones up to it and emits
+    /// the days before `day`.
+    private mutating func advance(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
+        if openPhoneCount > 0 {
             let uncoveredFrom = max(sweep, watchEnd)
             var kept = 0
-            for index in openPhones.indices {
+            for index in 0..<openPhoneCount {
                 let phone = openPhones[index]
                 let upTo = min(time, phone.end)
-                if upTo > uncoveredFrom { spread(phone.rate, from: uncoveredFrom, to: upTo, whole: nil) }
+                if upTo > uncoveredFrom { spread(phone.rate, from: uncoveredFrom, day: dayIndex(uncoveredFrom), to: upTo, whole: nil) }
                 if phone.end > time {
                     openPhones[kept] = phone
                     kept += 1
                 }
             }
-            openPhones.removeLast(openPhones.count - kept)
+            openPhoneCount = kept
         }
         sweep = time
-        let finalBefore = time == .max ? Int64.max : dayIndex(time)
-        while !pending.isEmpty, pendingFirstDay < finalBefore {
-            let entry = pending.removeFirst()
+        while pendingStart < pending.count, pendingFirstDay < finalBefore {
+            let entry = pending[pendingStart]
             if entry.touched { emit(day: pendingFirstDay, steps: entry.steps, onDay: onDay) }
+            pendingStart += 1
             pendingFirstDay += 1
+        }
+        if pendingStart == pending.count, pendingStart > 0 {
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
         }
     }
 
@@ -150,11 +166,11 @@ public struct StepAccumulator: Sendable {
         recent.append((day, steps))
     }
 
-    /// Adds `rate` steps per second over `[from, to)` to the days it crosses; `whole` is the exact
-    /// total when the interval is a whole sample.
-    private mutating func spread(_ rate: Double, from: Int64, to: Int64, whole: Double?) {
+    /// Adds `rate` steps per second over `[from, to)` to the days it crosses, `from` being on local
+    /// day `day`; `whole` is the exact total when the interval is a whole sample.
+    private mutating func spread(_ rate: Double, from: Int64, day fromDay: Int64, to: Int64, whole: Double?) {
         var t = from
-        var day = dayIndex(from)
+        var day = fromDay
         while t < to {
             let dayEnd = LocalDay(index: day + 1).startInstant(utcOffsetMinutes: utcOffsetMinutes)
             let segmentEnd = min(to, dayEnd)
@@ -168,8 +184,8 @@ public struct StepAccumulator: Sendable {
     /// The index in `pending` of `day`, growing the window as needed.
     private mutating func slot(_ day: Int64) -> Int {
         if pending.isEmpty { pendingFirstDay = day }
-        while day >= pendingFirstDay + Int64(pending.count) { pending.append((0, false)) }
-        return Int(day - pendingFirstDay)
+        while day >= pendingFirstDay + Int64(pending.count - pendingStart) { pending.append((0, false)) }
+        return pendingStart + Int(day - pendingFirstDay)
     }
 
     @inline(__always) private func dayIndex(_ t: Int64) -> Int64 {
