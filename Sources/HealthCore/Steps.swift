@@ -77,7 +77,7 @@ public struct StepDay: Hashable, Sendable {
 /// once samples arrive in start order, the watch coverage ahead of the sweep is a single interval.
 public struct StepAccumulator: Sendable {
     /// The user's fixed offset, in minutes east of UTC.
-    public let utcOffsetMinutes: Int32
+    public private(set) var utcOffsetMinutes: Int32
 
     /// Everything before `sweep` is final.
     private var sweep = Int64.min
@@ -100,13 +100,32 @@ public struct StepAccumulator: Sendable {
         self.utcOffsetMinutes = utcOffsetMinutes
     }
 
+    /// Makes this an aggregator of the next user, before any sample, keeping its memory.
+    public mutating func reset(utcOffsetMinutes: Int32) {
+        self.utcOffsetMinutes = utcOffsetMinutes
+        sweep = .min
+        watchEnd = .min
+        openPhoneCount = 0
+        pendingFirstDay = 0
+        pendingStart = 0
+        pending.removeAll(keepingCapacity: true)
+        recent.removeAll(keepingCapacity: true)
+    }
+
     /// Adds the next sample; calls `onDay` for each day this sample proves complete.
     public mutating func add(_ sample: StepSample, onDay: (StepDay) -> Void) {
         let firstDay = dayIndex(sample.start)
         advance(to: sample.start, day: firstDay, onDay: onDay)
         let lastDay = dayIndex(sample.end - 1)
-        for day in firstDay...lastDay { pending[slot(day)].touched = true }
         let duration = sample.end - sample.start
+        if firstDay == lastDay, sample.source == .watch {
+            // Most samples: a watch sample within one day adds its count to that day.
+            let day = slot(firstDay)
+            pending[day] = (pending[day].steps + sample.count, true)
+            watchEnd = max(watchEnd, sample.end)
+            return
+        }
+        for day in firstDay...lastDay { pending[slot(day)].touched = true }
         switch sample.source {
         case .watch:
             spread(sample.count / Double(duration), from: sample.start, day: firstDay, to: sample.end, whole: sample.count)
@@ -131,11 +150,12 @@ public struct StepAccumulator: Sendable {
     private mutating func advance(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
         if openPhoneCount > 0 {
             let uncoveredFrom = max(sweep, watchEnd)
+            let uncoveredDay = dayIndex(uncoveredFrom)
             var kept = 0
             for index in 0..<openPhoneCount {
                 let phone = openPhones[index]
                 let upTo = min(time, phone.end)
-                if upTo > uncoveredFrom { spread(phone.rate, from: uncoveredFrom, day: dayIndex(uncoveredFrom), to: upTo, whole: nil) }
+                if upTo > uncoveredFrom { spread(phone.rate, from: uncoveredFrom, day: uncoveredDay, to: upTo, whole: nil) }
                 if phone.end > time {
                     openPhones[kept] = phone
                     kept += 1

@@ -19,6 +19,8 @@ public final class UserKernel: FastingAnalyzing, StepAggregating, PaymentProcess
     private var processor: PaymentProcessor<ScriptedGateway, UserJitter, ManualClock, InMemoryPaymentStore>
     private var order = PaymentOrdering()
     private var history: [(request: PaymentRequest, outcome: PaymentOutcome?)] = []
+    /// Reset for each user, so its memory is reused.
+    private var stepAccumulator = StepAccumulator(utcOffsetMinutes: 0)
     /// The SPEC §4 invariants the last user's payments broke (none, unless the processor has a bug).
     public private(set) var invariantViolations: [String] = []
 
@@ -54,9 +56,9 @@ public final class UserKernel: FastingAnalyzing, StepAggregating, PaymentProcess
     /// and calls `onDay` for each local day in order.
     public func steps(_ samples: UnsafeMutableBufferPointer<StepSample>, utcOffsetMinutes: Int32, onDay: (StepDay) -> Void) {
         sortNearlySorted(samples, by: StepSample.precedes)
-        var accumulator = StepAccumulator(utcOffsetMinutes: utcOffsetMinutes)
-        for sample in samples { accumulator.add(sample, onDay: onDay) }
-        accumulator.finish(onDay: onDay)
+        stepAccumulator.reset(utcOffsetMinutes: utcOffsetMinutes)
+        for sample in samples { stepAccumulator.add(sample, onDay: onDay) }
+        stepAccumulator.finish(onDay: onDay)
     }
 
     /// Starts the next user's payments: add each valid one with `addPayment`, then call `processPayments`.
