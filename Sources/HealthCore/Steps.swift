@@ -147,7 +147,16 @@ public struct StepAccumulator: Sendable {
 
     /// Moves the sweep to `time`, whose local day is `day`: counts the phones up to it and emits
     /// the days before `day`.
-    private mutating func advance(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
+    @inline(__always) private mutating func advance(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
+        if openPhoneCount == 0, pendingFirstDay >= finalBefore || pending.isEmpty {
+            // Most samples: no phone to count and no day to emit.
+            sweep = time
+            return
+        }
+        advanceCountingAndEmitting(to: time, day: finalBefore, onDay: onDay)
+    }
+
+    private mutating func advanceCountingAndEmitting(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
         if openPhoneCount > 0 {
             let uncoveredFrom = max(sweep, watchEnd)
             let uncoveredDay = dayIndex(uncoveredFrom)
