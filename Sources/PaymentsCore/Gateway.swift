@@ -91,7 +91,7 @@ public protocol PaymentGateway {
 
 /// The simulated gateway of SPEC §4: answers from each payment's script.
 public struct ScriptedGateway: PaymentGateway, Sendable {
-    private var acted: [UInt32: Int] = [:]
+    private var acted = KeyTable<Int>()
 
     /// A gateway that has not acted yet.
     public init() {}
@@ -100,7 +100,7 @@ public struct ScriptedGateway: PaymentGateway, Sendable {
     public mutating func submit(_ request: GatewayRequest) -> GatewayResponse {
         if acted[request.key] != nil { return .approved }
         let response = request.script.response(at: request.attempt)
-        if response.acted { acted[request.key, default: 0] += 1 }
+        if response.acted { acted.set(request.key, to: 1) }
         return response
     }
 
@@ -111,5 +111,5 @@ public struct ScriptedGateway: PaymentGateway, Sendable {
     public func actions(key: UInt32) -> Int { acted[key] ?? 0 }
 
     /// Forgets every key.
-    public mutating func reset() { acted.removeAll(keepingCapacity: true) }
+    public mutating func reset() { acted.removeAll() }
 }

@@ -59,9 +59,9 @@ public struct CapturedCharge: Hashable, Sendable {
 /// The store `analyze` and `run` use: one user's state in memory, its storage kept from user to
 /// user.
 public struct InMemoryPaymentStore: PaymentStore, Sendable {
+    @usableFromInline var keys = KeyTable<PaymentFingerprint>()
+    @usableFromInline var charges = KeyTable<CapturedCharge>()
     /// The user's ledger.
-    @usableFromInline var keys: [UInt32: PaymentFingerprint] = [:]
-    @usableFromInline var charges: [UInt32: CapturedCharge] = [:]
     public private(set) var ledger = UserLedger()
 
     /// An empty store.
@@ -69,8 +69,8 @@ public struct InMemoryPaymentStore: PaymentStore, Sendable {
 
     /// Forgets the previous user's state, keeping the memory.
     public mutating func startUser() {
-        keys.removeAll(keepingCapacity: true)
-        charges.removeAll(keepingCapacity: true)
+        keys.removeAll()
+        charges.removeAll()
         ledger.reset()
     }
 
@@ -78,7 +78,7 @@ public struct InMemoryPaymentStore: PaymentStore, Sendable {
     @inlinable public func fingerprint(ofKey key: UInt32) -> PaymentFingerprint? { keys[key] }
 
     /// Takes `key` for `fingerprint`.
-    @inlinable public mutating func record(key: UInt32, _ fingerprint: PaymentFingerprint) { keys[key] = fingerprint }
+    @inlinable public mutating func record(key: UInt32, _ fingerprint: PaymentFingerprint) { keys.set(key, to: fingerprint) }
 
     /// The captured charge `charge`.
     @inlinable public func capturedCharge(_ charge: UInt32) -> CapturedCharge? { charges[charge] }
@@ -86,13 +86,12 @@ public struct InMemoryPaymentStore: PaymentStore, Sendable {
     /// Books a captured charge.
     public mutating func capture(charge: UInt32, amountMinor: Int64, currency: Currency) {
         ledger.capture(amountMinor, in: currency)
-        charges[charge] = CapturedCharge(amountMinor: amountMinor, currency: currency)
+        charges.set(charge, to: CapturedCharge(amountMinor: amountMinor, currency: currency))
     }
 
     /// Books a refund of `charge`.
     public mutating func refund(of charge: UInt32, amountMinor: Int64, currency: Currency) {
         ledger.refund(amountMinor, in: currency)
-        // In place: `charges[charge]?.refundedMinor +=` allocates on every call.
-        if let index = charges.index(forKey: charge) { charges.values[index].refundedMinor += amountMinor }
+        charges.modify(charge) { $0.refundedMinor += amountMinor }
     }
 }
