@@ -2,10 +2,20 @@
 /// state: open addressing with linear probing and a multiplicative hash (no SipHash per lookup),
 /// and a stamp per slot, so that emptying it for the next user is O(1) and keeps its memory.
 public struct KeyTable<Value: Sendable>: Sendable {
-    @usableFromInline var keys: [UInt32]
-    @usableFromInline var values: [Value?]
-    /// A slot is occupied when its stamp is `epoch`.
-    @usableFromInline var stamps: [UInt32]
+    @usableFromInline struct Slot: Sendable {
+        @usableFromInline var key: UInt32
+        /// The slot is occupied when its stamp is the table's `epoch`.
+        @usableFromInline var stamp: UInt32
+        @usableFromInline var value: Value?
+
+        @usableFromInline init(key: UInt32, stamp: UInt32, value: Value?) {
+            self.key = key
+            self.stamp = stamp
+            self.value = value
+        }
+    }
+
+    @usableFromInline var slots: [Slot]
     @usableFromInline var epoch: UInt32 = 1
     @usableFromInline var mask: Int
     /// Occupied slots.
@@ -13,20 +23,19 @@ public struct KeyTable<Value: Sendable>: Sendable {
 
     /// An empty table with room for about `capacity` keys before it grows.
     public init(capacity: Int = 48) {
-        var slots = 16
-        while slots * 3 < capacity * 4 { slots *= 2 }
-        keys = Array(repeating: 0, count: slots)
-        values = Array(repeating: nil, count: slots)
-        stamps = Array(repeating: 0, count: slots)
-        mask = slots - 1
+        var size = 16
+        while size * 3 < capacity * 4 { size *= 2 }
+        slots = Array(repeating: Slot(key: 0, stamp: 0, value: nil), count: size)
+        mask = size - 1
     }
 
     /// The slot of `key`: where it is, or the empty slot where it would go.
     @inlinable func slot(of key: UInt32) -> (index: Int, found: Bool) {
         var index = Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
         while true {
-            if stamps[index] != epoch { return (index, false) }
-            if keys[index] == key { return (index, true) }
+            let slot = slots[index]
+            if slot.stamp != epoch { return (index, false) }
+            if slot.key == key { return (index, true) }
             index = (index + 1) & mask
         }
     }
@@ -34,36 +43,32 @@ public struct KeyTable<Value: Sendable>: Sendable {
     /// The value of `key`, nil when it has none.
     @inlinable public subscript(key: UInt32) -> Value? {
         let (index, found) = slot(of: key)
-        return found ? values[index] : nil
+        return found ? slots[index].value : nil
     }
 
     /// Sets the value of `key`.
     @inlinable public mutating func set(_ key: UInt32, to value: Value) {
         var (index, found) = slot(of: key)
-        if !found {
-            if (count + 1) * 4 > (mask + 1) * 3 {
-                grow()
-                index = slot(of: key).index
-            }
-            keys[index] = key
-            stamps[index] = epoch
-            count += 1
+        if !found, (count + 1) * 4 > (mask + 1) * 3 {
+            grow()
+            index = slot(of: key).index
         }
-        values[index] = value
+        if !found { count += 1 }
+        slots[index] = Slot(key: key, stamp: epoch, value: value)
     }
 
     /// Changes the value of `key` in place, when it has one.
     @inlinable public mutating func modify(_ key: UInt32, _ change: (inout Value) -> Void) {
         let (index, found) = slot(of: key)
         guard found else { return }
-        change(&values[index]!)
+        change(&slots[index].value!)
     }
 
     /// Forgets every key, keeping the memory.
     public mutating func removeAll() {
         count = 0
         if epoch == .max {
-            for i in stamps.indices { stamps[i] = 0 }
+            for i in slots.indices { slots[i].stamp = 0 }
             epoch = 1
         } else {
             epoch += 1
@@ -72,14 +77,11 @@ public struct KeyTable<Value: Sendable>: Sendable {
 
     /// Twice the slots, every key moved to its new place.
     @usableFromInline mutating func grow() {
-        let old = (keys, values, stamps, epoch)
-        let slots = 2 * (mask + 1)
-        keys = Array(repeating: 0, count: slots)
-        values = Array(repeating: nil, count: slots)
-        stamps = Array(repeating: 0, count: slots)
-        mask = slots - 1
+        let old = slots, oldEpoch = epoch
+        slots = Array(repeating: Slot(key: 0, stamp: 0, value: nil), count: 2 * old.count)
+        mask = slots.count - 1
         epoch = 1
         count = 0
-        for i in old.0.indices where old.2[i] == old.3 { set(old.0[i], to: old.1[i]!) }
+        for slot in old where slot.stamp == oldEpoch { set(slot.key, to: slot.value!) }
     }
 }
