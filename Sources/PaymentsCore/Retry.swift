@@ -30,7 +30,7 @@ public struct RetryPolicy: Hashable, Sendable {
 
     /// The wait after failed attempt `attempt` (0-based): half of `base × 2^attempt` (capped)
     /// plus a uniformly random share of the other half ("equal jitter").
-    public func backoffMillis(afterAttempt attempt: Int, using random: inout some RandomNumberGenerator) -> Int64 {
+    @inlinable public func backoffMillis(afterAttempt attempt: Int, using random: inout some RandomNumberGenerator) -> Int64 {
         let exponential = min(maxDelayMillis, baseDelayMillis << Int64(min(attempt, 30)))
         let half = exponential / 2
         return half + Int64.random(in: 0...(exponential - half), using: &random)
