@@ -210,10 +210,17 @@ public struct StepAccumulator: Sendable {
         }
     }
 
-    /// The index in `pending` of `day`, growing the window as needed.
+    /// The index in `pending` of `day`, growing the window as needed (the finished days before it
+    /// are dropped first, so the window holds only open days).
     private mutating func slot(_ day: Int64) -> Int {
         if pending.isEmpty { pendingFirstDay = day }
-        while day >= pendingFirstDay + Int64(pending.count - pendingStart) { pending.append((0, false)) }
+        while day >= pendingFirstDay + Int64(pending.count - pendingStart) {
+            if pendingStart > 0 {
+                pending.removeFirst(pendingStart)
+                pendingStart = 0
+            }
+            pending.append((0, false))
+        }
         return pendingStart + Int(day - pendingFirstDay)
     }
 

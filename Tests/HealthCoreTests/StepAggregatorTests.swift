@@ -79,6 +79,20 @@ struct StepAggregatorTests {
         expectDays(sut, [(19_723, 230, 230.0 / 7), (19_724, 230, 460.0 / 7)])
     }
 
+    @Test("samples across every midnight for 40 days: every day gets its two halves, none is lost or repeated", arguments: [StepSource.watch, .phone])
+    func acrossEveryMidnight(source: StepSource) {
+        // Given a sample from 23:00 to 01:00 every night for 40 nights, 7,200 steps each
+        let first = TestTime.referenceDay
+        let samples = (0..<40).map { night in
+            StepSampleBuilder().source(source).seconds(82_800, to: 90_000, day: first + Int64(night)).count(7_200).build()
+        }
+        // When they are aggregated
+        let sut = StepAggregator.aggregate(samples, utcOffsetMinutes: 0)
+        // Then each of the 41 days has an hour of the night before and an hour of the night after
+        #expect(sut.map(\.day.index) == Array(first...(first + 40)))
+        #expect(sut.map(\.steps) == [3_600] + Array(repeating: 7_200, count: 39) + [3_600])
+    }
+
     @Test("a day whose counted total is 0 still gets its row")
     func zeroDays() {
         // Given a phone fully under a zero watch on the 1st, and a lone zero phone on the 3rd
