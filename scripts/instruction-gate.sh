@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-check}
 tolerance=${TOLERANCE:-1}
 baseline=Benchmarks/Instructions/baseline.txt
-workloads=(fasting steps payments)
+workloads=(fasting steps payments generation)
 command -v valgrind > /dev/null || { echo "instructions: valgrind is missing (apt-get install valgrind)"; exit 1; }
 
 swift build -c release --product simharness-workloads > .build/instruction-gate-build.log 2>&1 \

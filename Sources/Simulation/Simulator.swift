@@ -63,6 +63,8 @@ public struct SimulationBatch: Sendable {
     public internal(set) var paymentEnds: [Int] = []
     /// Scratch space reused from user to user.
     var scratch: [Int64] = []
+    /// A day's step rows, before they join `steps`.
+    var stepDay = DayRows<StepRow>()
 
     /// An empty batch.
     public init() {}

@@ -16,19 +16,19 @@ extension UserGenerator {
         let minSeconds = Int64(model.boutMinutesMin) * 60
         let maxSeconds = Int64(model.boutMinutesMax) * 60
 
-        func add(_ start: Int64, _ end: Int64, steps: Int64, source: StepSource, batch: inout SimulationBatch) {
+        func add(_ start: Int64, _ end: Int64, steps: Int64, source: StepSource, into rows: inout RowWriter<StepRow>) {
             var row = StepRow(
                 user: user, ordinal: ordinal, start: start, end: end, countMilli: Int32(steps * 1000), source: source,
                 fault: nil, variant: 0, late: false
             )
             ordinal += 1
             guard let fault = rates.draw(&faults) else {
-                batch.steps.append(row)
+                rows.append(row)
                 return
             }
             if fault == .duplicate {
                 // An exact redelivered copy: only the tag differs, never the written bytes.
-                batch.steps.append(row)
+                rows.append(row)
                 row.fault = .duplicate
             } else {
                 row.fault = fault
@@ -44,7 +44,7 @@ extension UserGenerator {
                 default: break
                 }
             }
-            batch.steps.append(row)
+            rows.append(row)
         }
 
         for day in 0..<scenario.days {
@@ -56,13 +56,15 @@ extension UserGenerator {
                 batch.scratch.append(hour * 3600 + random.integer(0, 3599) + profile.chronotype)
             }
             sortShort(&batch.scratch)
+            // A bout writes at most five rows (phone, three watch pieces, an idle piece), each at most twice (a duplicate).
+            var rows = batch.stepDay.writer(room: 10 * bouts)
             for i in 0..<bouts {
                 let start = midnight + batch.scratch[i]
                 let duration = random.integer(minSeconds, maxSeconds)
                 let end = start + duration
                 let walked = max(0, profile.cadence * Double(duration) / 60 * (1 + 0.3 * gaussian.draw(&random)))
                 if random.chance(model.phoneCarry) {
-                    add(start, end, steps: Int64(walked * random.uniform(0.85, 1.0)), source: .phone, batch: &batch)
+                    add(start, end, steps: Int64(walked * random.uniform(0.85, 1.0)), source: .phone, into: &rows)
                 }
                 guard profile.row.hasWatch, !random.chance(profile.watchOffRate) else { continue }
                 let watchStart = start - random.integer(0, 60)
@@ -73,14 +75,15 @@ extension UserGenerator {
                 var pieceStart = watchStart
                 for piece in 1...pieces {
                     let pieceEnd = piece == pieces ? watchEnd : watchStart + span * piece / pieces
-                    add(pieceStart, pieceEnd, steps: Int64(seen / Double(pieces)), source: .watch, batch: &batch)
+                    add(pieceStart, pieceEnd, steps: Int64(seen / Double(pieces)), source: .watch, into: &rows)
                     pieceStart = pieceEnd
                 }
                 if random.chance(0.1) {
                     // Worn but idle after the walk: a sample of zero steps still covers its interval.
-                    add(watchEnd, watchEnd + random.integer(600, 1800), steps: 0, source: .watch, batch: &batch)
+                    add(watchEnd, watchEnd + random.integer(600, 1800), steps: 0, source: .watch, into: &rows)
                 }
             }
+            rows.append(to: &batch.steps)
         }
         shuffleLate(&batch.steps, from: first, rate: rates.outOfOrder, using: &faults)
     }

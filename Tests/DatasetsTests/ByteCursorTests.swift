@@ -1,5 +1,6 @@
 @testable import Datasets
 import HealthCore
+import PaymentsCore
 import Testing
 
 @Suite("ByteCursor and SpecRowWriter: the number and date formats of the output files")
@@ -51,6 +52,33 @@ struct ByteCursorTests {
         #expect(sut == expected)
     }
 
+    /// Values around every power of ten and both ends of `UInt64`, and seeded random ones of every length.
+    static let paddedValues: [UInt64] = {
+        var values: [UInt64] = [0, 1, 9, UInt64.max, UInt64.max - 1, 1_772_409_600]
+        var power: UInt64 = 10
+        for _ in 1...19 {
+            values += [power - 1, power, power + 1]
+            if power <= UInt64.max / 10 { power *= 10 }
+        }
+        var random = SplitMix64(seed: 42)
+        for bits in 1...64 { for _ in 0..<20 { values.append(random.next() >> UInt64(64 - bits)) } }
+        return values
+    }()
+
+    @Test("padded numbers: exactly as wide as asked or as the number, zero filled, no byte written past them", arguments: [0, 1, 2, 3, 4, 7, 8, 9, 12, 16, 17, 20])
+    func padded(width: Int) {
+        for value in Self.paddedValues {
+            // Given a value and a buffer full of a marker byte
+            var bytes = [UInt8](repeating: 0xEE, count: 48)
+            // When the value is written padded to `width`
+            let written = bytes.withUnsafeMutableBufferPointer { NumberWriter.padded(value, width: width, at: $0.baseAddress!) - $0.baseAddress! }
+            // Then the digits read as the number zero filled to the width, and the rest is untouched
+            let plain = String(value)
+            #expect(String(decoding: bytes[..<written], as: UTF8.self) == String(repeating: "0", count: max(0, width - plain.count)) + plain)
+            #expect(bytes[written...].allSatisfy { $0 == 0xEE }, "value \(value) width \(width)")
+        }
+    }
+
     @Test("a rejection is one line: file, line, reason and column")
     func rejection() {
         // Given a log
@@ -63,3 +91,4 @@ struct ByteCursorTests {
             == "file,line,reason,column\nmeals.csv,12,malformed,kcal\nsteps.csv.gz,3,duplicate,\n")
     }
 }
+

@@ -1,0 +1,47 @@
+@testable import Simulation
+import Testing
+
+@Suite("DayRows: a day's rows written by index, then appended in one copy")
+struct DayRowsTests {
+    @Test("rows arrive in the order written, day after day, also when a day needs more room than the last")
+    func orderAndGrowth() {
+        // Given day rows and an array
+        var sut = DayRows<Int>()
+        var rows: [Int] = []
+        // When a small day, then a day larger than the first memory, then an empty day are written
+        for day in [Array(1...3), Array(100..<300), []] {
+            var writer = sut.writer(room: day.count)
+            for value in day { writer.append(value) }
+            writer.append(to: &rows)
+        }
+        // Then the array holds every row, in order
+        #expect(rows == Array(1...3) + Array(100..<300))
+    }
+
+    @Test("a copy writes into memory of its own (the batch is a value)")
+    func copiesDoNotShareMemory() {
+        // Given day rows that have memory, and a copy of them
+        var sut = DayRows<Int>()
+        var rows: [Int] = []
+        sut.writer(room: 4).append(to: &rows)
+        var copy = sut
+        // When both write a day at once
+        var original = sut.writer(room: 2)
+        var copied = copy.writer(room: 2)
+        original.append(1)
+        copied.append(2)
+        original.append(to: &rows)
+        // Then the original's rows are its own
+        #expect(rows == [1])
+    }
+
+    @Test("writing past the room asked for stops the process rather than the memory after it")
+    func pastTheRoom() async {
+        await #expect(processExitsWith: .failure) {
+            var sut = DayRows<Int>()
+            var writer = sut.writer(room: 1)
+            writer.append(1)
+            writer.append(2)
+        }
+    }
+}
