@@ -94,6 +94,9 @@ public struct StepAccumulator: Sendable {
     private var pending: [(steps: Double, touched: Bool)] = []
     /// The last emitted days (at most 6), for the 7-day average.
     private var recent: [(day: Int64, steps: Double)] = []
+    /// The local day `dayIndex` last computed and the UTC instants `[start, end)` it spans
+    /// (empty until then): samples come in start order, so most lookups fall in it.
+    private var lastDay: (index: Int64, start: Int64, end: Int64) = (0, 1, 0)
 
     /// An aggregator of one user, before any sample.
     public init(utcOffsetMinutes: Int32) {
@@ -110,6 +113,7 @@ public struct StepAccumulator: Sendable {
         pendingStart = 0
         pending.removeAll(keepingCapacity: true)
         recent.removeAll(keepingCapacity: true)
+        lastDay = (0, 1, 0)
     }
 
     /// Adds the next sample; calls `onDay` for each day this sample proves complete.
@@ -210,9 +214,15 @@ public struct StepAccumulator: Sendable {
         }
     }
 
-    /// The index in `pending` of `day`, growing the window as needed (the finished days before it
-    /// are dropped first, so the window holds only open days).
-    private mutating func slot(_ day: Int64) -> Int {
+    /// The index in `pending` of `day`, growing the window as needed.
+    @inline(__always) private mutating func slot(_ day: Int64) -> Int {
+        if !pending.isEmpty, day < pendingFirstDay + Int64(pending.count - pendingStart) { return pendingStart + Int(day - pendingFirstDay) }
+        return grownSlot(day)
+    }
+
+    /// `slot` when `day` is past the window: the finished days before it are dropped first, so
+    /// the window holds only open days.
+    private mutating func grownSlot(_ day: Int64) -> Int {
         if pending.isEmpty { pendingFirstDay = day }
         while day >= pendingFirstDay + Int64(pending.count - pendingStart) {
             if pendingStart > 0 {
@@ -224,8 +234,20 @@ public struct StepAccumulator: Sendable {
         return pendingStart + Int(day - pendingFirstDay)
     }
 
-    @inline(__always) private func dayIndex(_ t: Int64) -> Int64 {
-        LocalDay(instant: t, utcOffsetMinutes: utcOffsetMinutes).index
+    /// The local day of instant `t`: two comparisons when it is the day of the last lookup.
+    @inline(__always) private mutating func dayIndex(_ t: Int64) -> Int64 {
+        if t >= lastDay.start, t < lastDay.end { return lastDay.index }
+        return lookUpDay(t)
+    }
+
+    /// `dayIndex` by division, remembering the day's span (unless it reaches past `Int64`'s range).
+    private mutating func lookUpDay(_ t: Int64) -> Int64 {
+        let day = LocalDay(instant: t, utcOffsetMinutes: utcOffsetMinutes).index
+        let (midnight, wide) = day.multipliedReportingOverflow(by: LocalDay.secondsPerDay)
+        let (start, early) = midnight.subtractingReportingOverflow(60 &* Int64(utcOffsetMinutes))
+        let (end, late) = start.addingReportingOverflow(LocalDay.secondsPerDay)
+        lastDay = wide || early || late ? (0, 1, 0) : (day, start, end)
+        return day
     }
 }
 

@@ -153,6 +153,22 @@ struct StepAggregatorTests {
         expectDays(sut, [(-1, 3_600, 3_600.0 / 7), (0, 3_600, 7_200.0 / 7)])
     }
 
+    @Test("the first and last days of Int64's range, whose spans do not fit in it, are counted like any other", arguments: [
+        // The last day starts 55,807 s before Int64.max and ends past it; the first starts 30,592 s before Int64.min.
+        (Int64.max - 1_000, 106_751_991_167_300), (Int64.min + 100, -106_751_991_167_301),
+    ] as [(Int64, Int64)])
+    func daysAtTheEndsOfTime(start: Int64, day: Int64) {
+        // Given two watch samples on that day, one after the other
+        let samples = [
+            StepSample(start: start, end: start + 100, count: 10, source: .watch),
+            StepSample(start: start + 200, end: start + 300, count: 4, source: .watch),
+        ]
+        // When
+        let sut = StepAggregator.aggregate(samples, utcOffsetMinutes: 0)
+        // Then both count on the day
+        expectDays(sut, [(day, 14, 2)])
+    }
+
     @Test("the accumulator hands out days before finish, in order")
     func accumulatorEmitsEarly() {
         // Given one sample a day for five days
