@@ -4,7 +4,8 @@
 /// plain values (no references). It pays for the step stream (~40 rows a day): 4.6 % fewer
 /// instructions in `simharness-workloads generation`, and in `run`, where another task analyzes
 /// the batches, half the generation time (p50 56–76 → 34–36 ns an event). Not for the meal stream
-/// (~4 rows a day: 1.5 % more instructions, no change in `run`).
+/// (~4 rows a day: 1.5 % more instructions, no change in `run`). A day's bout and payment times
+/// use one too, sorted where they are written (`written`).
 struct DayRows<Row>: Sendable {
     private final class Storage: @unchecked Sendable {
         let base: UnsafeMutablePointer<Row>
@@ -50,6 +51,9 @@ struct RowWriter<Row> {
         (base + count).initialize(to: row)
         count += 1
     }
+
+    /// The rows written so far, to sort or read in place; valid while the writer is.
+    var written: UnsafeMutableBufferPointer<Row> { UnsafeMutableBufferPointer(start: base, count: count) }
 
     /// Appends the rows written to `rows`.
     func append(to rows: inout [Row]) {

@@ -81,16 +81,17 @@ extension UserGenerator {
         for day in 0..<scenario.days {
             let midnight = dayStart(day)
             let arrivals = random.poisson(expMinusMean: profile.paymentExpMinusMean)
-            batch.scratch.removeAll(keepingCapacity: true)
-            for _ in 0..<arrivals { batch.scratch.append(tables.paymentHours.draw(&random) * 3600 + random.integer(0, 3599)) }
-            sortShort(&batch.scratch)
+            var arrivalTimes = batch.dayTimes.writer(room: arrivals)
+            for _ in 0..<arrivals { arrivalTimes.append(tables.paymentHours.draw(&random) * 3600 + random.integer(0, 3599)) }
+            let times = arrivalTimes.written
+            sortShort(times)
             for i in 0..<arrivals {
                 let currency = random.chance(model.travelRate) ? model.currencies.draw(&random) : profile.homeCurrency
                 let major = Self.typicalAmount(currency) * model.amountScale * profile.amountFactor * exp(model.amountSigma * gaussian.draw(&random))
                 var scale = 1.0
                 for _ in 0..<currency.exponent { scale *= 10 }
                 let amount = min(currency.limitMinor, max(1, Int64((major * scale).rounded())))
-                var charge = row(kind: .charge, amount: amount, currency: currency, at: midnight + batch.scratch[i], refundOf: PaymentRow.noCharge)
+                var charge = row(kind: .charge, amount: amount, currency: currency, at: midnight + times[i], refundOf: PaymentRow.noCharge)
                 let fault = rates.draw(&faults)
                 switch fault {
                 case .none:

@@ -172,18 +172,16 @@ public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
     public static func == (a: Categorical, b: Categorical) -> Bool { a.values == b.values && a.probabilities == b.probabilities }
 }
 
-/// Sorts a short array in place (insertion sort: the arrays here hold a day's bouts or payments).
-@inlinable func sortShort(_ a: inout [Int64]) {
-    guard a.count > 1 else { return }
-    a.withUnsafeMutableBufferPointer { p in
-        for i in 1..<p.count {
-            let v = p[i]
-            var j = i
-            while j > 0, p[j - 1] > v {
-                p[j] = p[j - 1]
-                j -= 1
-            }
-            p[j] = v
+/// Sorts a few values in place (insertion sort: they are a day's bouts or payments).
+@inlinable func sortShort(_ p: UnsafeMutableBufferPointer<Int64>) {
+    guard p.count > 1 else { return }
+    for i in 1..<p.count {
+        let v = p[i]
+        var j = i
+        while j > 0, p[j - 1] > v {
+            p[j] = p[j - 1]
+            j -= 1
         }
+        p[j] = v
     }
 }

@@ -61,8 +61,8 @@ public struct SimulationBatch: Sendable {
     public internal(set) var stepEnds: [Int] = []
     /// The end of each user's payments in `payments`.
     public internal(set) var paymentEnds: [Int] = []
-    /// Scratch space reused from user to user.
-    var scratch: [Int64] = []
+    /// A day's bout or payment times, before they are sorted.
+    var dayTimes = DayRows<Int64>()
     /// A day's step rows, before they join `steps`.
     var stepDay = DayRows<StepRow>()
 

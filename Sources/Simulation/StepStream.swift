@@ -50,16 +50,17 @@ extension UserGenerator {
         for day in 0..<scenario.days {
             let midnight = dayStart(day)
             let bouts = random.poisson(expMinusMean: tables.boutExpMinusMean)
-            batch.scratch.removeAll(keepingCapacity: true)
+            var boutTimes = batch.dayTimes.writer(room: bouts)
             for _ in 0..<bouts {
                 let hour = tables.boutHours.draw(&random)
-                batch.scratch.append(hour * 3600 + random.integer(0, 3599) + profile.chronotype)
+                boutTimes.append(hour * 3600 + random.integer(0, 3599) + profile.chronotype)
             }
-            sortShort(&batch.scratch)
+            let times = boutTimes.written
+            sortShort(times)
             // A bout writes at most five rows (phone, three watch pieces, an idle piece), each at most twice (a duplicate).
             var rows = batch.stepDay.writer(room: 10 * bouts)
             for i in 0..<bouts {
-                let start = midnight + batch.scratch[i]
+                let start = midnight + times[i]
                 let duration = random.integer(minSeconds, maxSeconds)
                 let end = start + duration
                 let walked = max(0, profile.cadence * Double(duration) / 60 * (1 + 0.3 * gaussian.draw(&random)))

@@ -18,6 +18,20 @@ struct DayRowsTests {
         #expect(rows == Array(1...3) + Array(100..<300))
     }
 
+    @Test("a day's times are sorted where they were written, equal ones included", arguments: [
+        [Int64](), [5], [3, 1, 2], [7, 7, 1, 7, 0], Array((0..<40).reversed()), [86_399, 0, 43_200, 43_200, -60],
+    ])
+    func sortedInPlace(times: [Int64]) {
+        // Given a day's times written in draw order
+        var sut = DayRows<Int64>()
+        var writer = sut.writer(room: times.count)
+        for time in times { writer.append(time) }
+        // When they are sorted in place
+        sortShort(writer.written)
+        // Then they read in ascending order
+        #expect(Array(writer.written) == times.sorted())
+    }
+
     @Test("a copy writes into memory of its own (the batch is a value)")
     func copiesDoNotShareMemory() {
         // Given day rows that have memory, and a copy of them
