@@ -1,5 +1,6 @@
 import Datasets
 import Testing
+import TestSupport
 
 /// Stands in for `SQLiteTables.names`: answers fixed table names per file name and records the
 /// files it was asked about.

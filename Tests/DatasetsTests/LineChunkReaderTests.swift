@@ -1,5 +1,6 @@
 import Datasets
 import Testing
+import TestSupport
 
 /// Reads every chunk of `reader` as text.
 func readAll(_ reader: LineChunkReader) throws -> [(index: Int, text: String)] {

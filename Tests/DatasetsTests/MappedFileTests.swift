@@ -1,6 +1,7 @@
 import Glibc
 import Datasets
 import Testing
+import TestSupport
 
 @Suite("MappedFile: a regular file read in place")
 struct MappedFileTests {
@@ -37,11 +38,11 @@ struct MappedFileTests {
 struct TruncatedMappedFileTests {
     @Test("reading the lost pages ends the process with exit status 2 and a message naming the file")
     func truncatedWhileMapped() async throws {
-        // Given a file of three pages, mapped, then truncated by another hand
+        // Given a file of three pages (in a directory this process removes), mapped, then truncated by another hand
+        let dir = try ScratchDirectory()
+        let path = try dir.write("meals.csv", bytes: [UInt8](repeating: 0x61, count: 3 * 4096))
         // When a byte of its last page is read
-        let result = await #expect(processExitsWith: .exitCode(2), observing: [\.standardErrorContent]) {
-            let dir = try ScratchDirectory()
-            let path = try dir.write("meals.csv", bytes: [UInt8](repeating: 0x61, count: 3 * 4096))
+        let result = await #expect(processExitsWith: .exitCode(2), observing: [\.standardErrorContent]) { [path = path as String] in
             let sut = try #require(MappedFile(path: path))
             _ = truncate(path, 0)
             let byte = sut.withBytes { $0[3 * 4096 - 1] }

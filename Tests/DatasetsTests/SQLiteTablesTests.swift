@@ -1,5 +1,6 @@
 import Datasets
 import Testing
+import TestSupport
 
 @Suite("SQLiteTables: dataset tables of a SQLite file")
 struct SQLiteTablesTests {

@@ -1,4 +1,3 @@
-import Foundation
 import PaymentService
 import PaymentsCore
 import Testing
@@ -10,27 +9,28 @@ enum StoreUnderTest: String, CaseIterable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    /// A fresh store (SQLite in a new temporary file).
-    func make() throws -> any DurablePaymentStore {
+    /// A fresh store (SQLite in a new file of `scratch`).
+    func make(in scratch: ScratchDirectory) throws -> any DurablePaymentStore {
         switch self {
         case .memory: MemoryDurableStore()
-        case .sqlite: try SQLitePaymentStore(path: temporaryPath())
+        case .sqlite: try SQLitePaymentStore(path: scratch.file("store.sqlite"))
         }
     }
 }
 
-func temporaryPath() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite").path
-}
-
 @Suite("Durable payment stores: each write one transaction")
 struct DurableStoreTests {
+    /// Where this test's SQLite files go (one instance, so one directory, per test).
+    let scratch: ScratchDirectory
+
+    init() throws { scratch = try ScratchDirectory(prefix: "store-tests") }
+
     static let charge = PaymentBuilder().id(1).key(1).amount(1_000).script("T;A").request(user: 3)
 
     @Test("admission, intent and settlement are kept, and a capture is booked", arguments: StoreUnderTest.allCases)
     func lifecycle(kind: StoreUnderTest) throws {
         // Given a store
-        let sut = try kind.make()
+        let sut = try kind.make(in: scratch)
         // When a charge is admitted, its attempt intended, and it is captured
         try sut.admit(PaymentRecord(request: Self.charge, progress: .requested, admittedAt: 10), takesKey: true)
         try sut.writeIntent(payment: 1, attempt: 0, deadline: 1_011)
@@ -51,7 +51,7 @@ struct DurableStoreTests {
     @Test("a refund is booked against its charge and in the ledger; rows sort by user and currency code", arguments: StoreUnderTest.allCases)
     func refunds(kind: StoreUnderTest) throws {
         // Given captured charges of two users in two currencies
-        let sut = try kind.make()
+        let sut = try kind.make(in: scratch)
         let charges = [
             PaymentBuilder().id(1).key(1).amount(1_000).currency(.usd).request(user: 2),
             PaymentBuilder().id(2).key(2).amount(500).currency(.eur).request(user: 2),
@@ -79,7 +79,7 @@ struct DurableStoreTests {
     @Test("a failed write leaves nothing of itself behind", arguments: StoreUnderTest.allCases, StoreWrite.allCases)
     func rollback(kind: StoreUnderTest, failing: StoreWrite) throws {
         // Given a store holding an admitted charge, whose next `failing` write fails midway
-        let sut = try kind.make()
+        let sut = try kind.make(in: scratch)
         try sut.admit(PaymentRecord(request: Self.charge, progress: .requested, admittedAt: 0), takesKey: true)
         let records = try sut.records(), ledger = try sut.ledger()
         sut.failpoint = { write in if write == failing { throw StoreFailure("injected") } }
@@ -108,7 +108,7 @@ struct DurableStoreTests {
     @Test("a write for a payment that was never admitted is refused", arguments: StoreUnderTest.allCases)
     func unknownPayment(kind: StoreUnderTest) throws {
         // Given an empty store
-        let sut = try kind.make()
+        let sut = try kind.make(in: scratch)
         // When an intent or a settlement names an unknown payment
         // Then both are refused
         #expect(throws: StoreFailure("payment 9 was never admitted")) { try sut.writeIntent(payment: 9, attempt: 0, deadline: 1) }
@@ -118,7 +118,7 @@ struct DurableStoreTests {
     @Test("the SQLite store survives a reopen: records, keys, scripts, rejections and the ledger")
     func sqliteReopen() throws {
         // Given a SQLite store with a captured charge, a rejected payment and one in progress
-        let path = temporaryPath()
+        let path = scratch.file("store.sqlite")
         do {
             let sut = try SQLitePaymentStore(path: path)
             try sut.admit(PaymentRecord(request: Self.charge, progress: .requested, admittedAt: 5), takesKey: true)

@@ -2,6 +2,7 @@ import Foundation
 import PaymentService
 @testable import PaymentSimulation
 import PaymentsCore
+import TestSupport
 import Testing
 
 @Suite("Simulated worlds: deterministic, and quiet when the service is right", .timeLimit(.minutes(2)))
@@ -55,7 +56,8 @@ struct WorldTests {
     @Test("a resumed store continues: every payment is answered again from the store, nothing moves twice")
     func resume() throws {
         // Given a world run to its end over a SQLite file
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("resume-\(UUID().uuidString).sqlite").path
+        let scratch = try ScratchDirectory(prefix: "world-tests")
+        let path = scratch.file("resume.sqlite")
         let configuration = WorldConfiguration(seed: 3, payments: 120, faults: try FaultMix(parsing: "timeout=0.2,lost=0.2,crash=0.01"))
         let first = try Simulator.run(configuration, store: .init(kind: .sqlite, database: path))
         // When it is resumed on the same file
@@ -76,7 +78,8 @@ struct WorldTests {
     @Test("a broken gateway truth file is refused, naming its line")
     func brokenTruth() throws {
         // Given a truth file with a bad line
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("truth-\(UUID().uuidString)").path
+        let scratch = try ScratchDirectory(prefix: "world-tests")
+        let path = scratch.file("truth")
         try "1 2 3 0 100 0\nnot an action\n".write(toFile: path, atomically: true, encoding: .utf8)
         // When a gateway loads it
         // Then it is refused

@@ -27,10 +27,15 @@ public enum FuzzSupport {
         return lines
     }
 
-    /// A fresh scratch directory of this process.
+    /// A fresh scratch directory of this process, removed when the process exits (libFuzzer ends by
+    /// `exit`; a crash leaves it for the post-mortem).
     public static func scratch() -> String {
         let path = NSTemporaryDirectory() + "simharness-fuzz-\(getpid())-\(UUID().uuidString)"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        scratchDirectory = path
+        atexit {
+            if let path = scratchDirectory { try? FileManager.default.removeItem(atPath: path) }
+        }
         return path
     }
 
@@ -81,6 +86,9 @@ extension FuzzSupport {
         exit(LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput))
     }
 }
+
+/// The scratch directory to remove at exit (one a process: each target asks once, before fuzzing).
+nonisolated(unsafe) private var scratchDirectory: String?
 
 /// The target `main` was given (libFuzzer runs it on one thread).
 nonisolated(unsafe) private var target: FuzzTest?

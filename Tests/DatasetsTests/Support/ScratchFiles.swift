@@ -1,20 +1,10 @@
 import CZlib
 import Foundation
 import GRDB
+import TestSupport
 
-/// A fresh temporary directory for one test, with writers for plain, gzip and SQLite files.
-final class ScratchDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("datasets-test-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
+/// Writers for plain, gzip and SQLite files in a test's scratch directory.
+extension ScratchDirectory {
     /// Writes `bytes` as file `name` and returns its path.
     @discardableResult
     func write(_ name: String, bytes: [UInt8]) throws -> String {
