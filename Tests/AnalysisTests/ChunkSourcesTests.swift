@@ -2,6 +2,7 @@
 import Datasets
 import PaymentsCore
 import Testing
+import TestSupport
 
 @Suite("Chunk sources: a file's whole lines, each in exactly one chunk")
 struct ChunkSourcesTests {
@@ -23,8 +24,7 @@ struct ChunkSourcesTests {
           arguments: [1, 7, 64, 1000, 1 << 20], [1, 2, 3] as [UInt64])
     func wholeLines(chunkBytes: Int, seed: UInt64) throws {
         // Given a file of random lines, some longer than a chunk
-        let dir = try DatasetDirectory()
-        defer { dir.remove() }
+        let dir = try ScratchDirectory(prefix: "analysis-tests")
         let text = Self.text(seed: seed)
         try dir.write("meals.csv", text)
         let file = DatasetFile(kind: .meals, path: dir.path + "/meals.csv", format: .csv, gzip: false)
@@ -47,8 +47,7 @@ struct ChunkSourcesTests {
     @Test("an empty file has no first line and no chunk, a gzip file is not mapped")
     func emptyAndGzip() throws {
         // Given an empty file and a gzip file
-        let dir = try DatasetDirectory()
-        defer { dir.remove() }
+        let dir = try ScratchDirectory(prefix: "analysis-tests")
         try dir.write("empty.csv", "")
         try dir.writeGzip("meals.csv.gz", "a\nb\n")
         let empty = DatasetFile(kind: .meals, path: dir.path + "/empty.csv", format: .csv, gzip: false)

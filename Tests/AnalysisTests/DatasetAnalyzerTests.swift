@@ -2,6 +2,7 @@ import Analysis
 import Datasets
 import Foundation
 import Testing
+import TestSupport
 
 extension Tag {
     @Tag static var endToEnd: Self
@@ -15,15 +16,16 @@ let specOutputs = [
 
 let fixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures")
 
-func analyze(_ input: DatasetDirectory, tasks: Int = 2, chunkBytes: Int = 4 << 20) async throws -> DatasetDirectory {
-    let out = try DatasetDirectory()
+/// Analyzes `input` into a new scratch directory, which lives as long as the caller keeps it.
+func analyze(_ input: ScratchDirectory, tasks: Int = 2, chunkBytes: Int = 4 << 20) async throws -> ScratchDirectory {
+    let out = try ScratchDirectory(prefix: "analysis-tests")
     _ = try await DatasetAnalyzer.run(
         input: input.path, output: out.path, options: AnalysisOptions(tasks: tasks, chunkBytes: chunkBytes)
     )
     return out
 }
 
-func outputs(_ directory: DatasetDirectory, _ names: [String] = specOutputs) throws -> [String: String] {
+func outputs(_ directory: some FileDirectory, _ names: [String] = specOutputs) throws -> [String: String] {
     Dictionary(uniqueKeysWithValues: try names.map { ($0, try directory.read($0)) })
 }
 
@@ -33,14 +35,12 @@ struct SampleDatasetTests {
           arguments: [(1, 4 << 20), (2, 4 << 20), (3, 97), (8, 64)])
     func matchesExpected(tasks: Int, chunkBytes: Int) async throws {
         // Given the sample dataset
-        let sut = try DatasetDirectory()
-        defer { sut.remove() }
+        let sut = try ScratchDirectory(prefix: "analysis-tests")
         try sut.copy(from: fixtures.appendingPathComponent("sample"))
         // When it is analyzed
         let out = try await analyze(sut, tasks: tasks, chunkBytes: chunkBytes)
-        defer { out.remove() }
         // Then every file equals the expected one
-        let expected = try DatasetDirectory.at(fixtures.appendingPathComponent("sample-expected"))
+        let expected = FixtureDirectory(fixtures.appendingPathComponent("sample-expected"))
         #expect(try out.files() == expected.files())
         for name in try expected.files() {
             #expect(try out.read(name) == expected.read(name), "\(name) differs")
@@ -51,8 +51,7 @@ struct SampleDatasetTests {
           arguments: ["ndjson", "csv.gz", "ndjson.gz", "sqlite"])
     func formats(format: String) async throws {
         // Given the sample dataset rewritten in another format
-        let sut = try DatasetDirectory()
-        defer { sut.remove() }
+        let sut = try ScratchDirectory(prefix: "analysis-tests")
         let sample = fixtures.appendingPathComponent("sample")
         for kind in ["users", "meals", "steps", "payments"] {
             let csv = try String(contentsOf: sample.appendingPathComponent("\(kind).csv"), encoding: .utf8)
@@ -65,9 +64,8 @@ struct SampleDatasetTests {
         }
         // When it is analyzed
         let out = try await analyze(sut)
-        defer { out.remove() }
         // Then the SPEC outputs equal the CSV ones
-        let expected = try DatasetDirectory.at(fixtures.appendingPathComponent("sample-expected"))
+        let expected = FixtureDirectory(fixtures.appendingPathComponent("sample-expected"))
         #expect(try outputs(out) == outputs(expected))
     }
 }
@@ -77,8 +75,7 @@ struct SQLiteRejectionsTests {
     @Test("rejections.csv names the table of each rejected row, and otherwise equals the CSV dataset's")
     func rejectionsNameTheTable() async throws {
         // Given the sample dataset as CSV files and as the tables of one SQLite file
-        let csv = try DatasetDirectory(), sqlite = try DatasetDirectory()
-        defer { csv.remove(); sqlite.remove() }
+        let csv = try ScratchDirectory(prefix: "analysis-tests"), sqlite = try ScratchDirectory(prefix: "analysis-tests")
         let sample = fixtures.appendingPathComponent("sample")
         for kind in ["users", "meals", "steps", "payments"] {
             let text = try String(contentsOf: sample.appendingPathComponent("\(kind).csv"), encoding: .utf8)
@@ -87,7 +84,6 @@ struct SQLiteRejectionsTests {
         }
         // When both are analyzed
         let fromCSV = try await analyze(csv), fromSQLite = try await analyze(sqlite)
-        defer { fromCSV.remove(); fromSQLite.remove() }
         // Then every rejected row of the database is named FILE:TABLE, with the reasons of the CSV
         // files' rows (line numbers and culprit columns depend on the format)
         func fileAndReason(_ text: String) -> [String] {
@@ -111,15 +107,13 @@ struct AnalyzerPropertyTests {
     func orderAndTasksIndependent(seed: UInt64) async throws {
         // Given a random dataset, once in generation order and once shuffled
         let dataset = RandomDataset(seed: seed)
-        let ordered = try DatasetDirectory()
-        let shuffled = try DatasetDirectory()
-        defer { ordered.remove(); shuffled.remove() }
+        let ordered = try ScratchDirectory(prefix: "analysis-tests")
+        let shuffled = try ScratchDirectory(prefix: "analysis-tests")
         for (name, text) in dataset.csv() { try ordered.write(name, text) }
         for (name, text) in dataset.csv(shuffledWith: seed &+ 100) { try shuffled.write(name, text) }
         // When both are analyzed with different tasks and chunk sizes
         let a = try await analyze(ordered, tasks: 1)
         let b = try await analyze(shuffled, tasks: 3, chunkBytes: 1000)
-        defer { a.remove(); b.remove() }
         // Then the outputs are byte-identical
         let first = try outputs(a)
         #expect(first == (try outputs(b)))
@@ -131,9 +125,8 @@ struct AnalyzerPropertyTests {
 @Suite("analyze refuses bad input as a whole")
 struct RefusalTests {
     func refusal(_ files: [String: String]) async throws -> (InputRefusal?, [String]) {
-        let sut = try DatasetDirectory()
-        let out = try DatasetDirectory()
-        defer { sut.remove(); out.remove() }
+        let sut = try ScratchDirectory(prefix: "analysis-tests")
+        let out = try ScratchDirectory(prefix: "analysis-tests")
         for (name, text) in files { try sut.write(name, text) }
         var refusal: InputRefusal?
         do {
@@ -204,22 +197,16 @@ struct RefusalTests {
     @Test("missing inputs give header-only files and no totals entry")
     func missingInputs() async throws {
         // Given only users
-        let sut = try DatasetDirectory()
-        defer { sut.remove() }
+        let sut = try ScratchDirectory(prefix: "analysis-tests")
         try sut.write("users.csv", Self.users)
         // When analyzed
         let out = try await analyze(sut)
-        defer { out.remove() }
         // Then each output holds its header only
         #expect(try out.read("steps_daily.csv") == "user_id,day,steps,avg7\n")
         #expect(try out.read("payments_outcomes.csv") == "payment_id,state,reason,attempts\n")
         #expect(try out.read("totals.json").contains("\"users\": {\"read\": 1, \"accepted\": 1, \"rejected\": {}}"))
         #expect(!(try out.read("totals.json")).contains("meals"))
     }
-}
-
-extension DatasetDirectory {
-    static func at(_ url: URL) throws -> DatasetDirectory { DatasetDirectory(existing: url) }
 }
 
 @Suite("analyze: byte-order marks and blank lines in every reader")
@@ -237,8 +224,7 @@ struct BlankLinesAndMarksTests {
           arguments: ["ndjson", "ndjson.gz", "csv", "csv.gz"])
     func sameResults(format: String) async throws {
         // Given the sample dataset rewritten with a BOM at the start of every file and blank lines
-        let sut = try DatasetDirectory()
-        defer { sut.remove() }
+        let sut = try ScratchDirectory(prefix: "analysis-tests")
         let sample = fixtures.appendingPathComponent("sample")
         for kind in ["users", "meals", "steps", "payments"] {
             let csv = try String(contentsOf: sample.appendingPathComponent("\(kind).csv"), encoding: .utf8)
@@ -247,9 +233,8 @@ struct BlankLinesAndMarksTests {
         }
         // When it is analyzed
         let out = try await analyze(sut)
-        defer { out.remove() }
         // Then no row is lost or rejected for it: the SPEC outputs equal the committed ones
-        let expected = try DatasetDirectory.at(fixtures.appendingPathComponent("sample-expected"))
+        let expected = FixtureDirectory(fixtures.appendingPathComponent("sample-expected"))
         #expect(try outputs(out) == outputs(expected))
     }
 }
@@ -260,9 +245,8 @@ struct FuzzRegressionTests {
     @Test("a SQLite file corrupt in its payments table is refused, naming the table (it ended as an internal error)")
     func corruptSQLiteTable() async throws {
         // Given the database FuzzSQLite made: readable headers, a malformed page in `payments`
-        let sut = try DatasetDirectory()
-        let out = try DatasetDirectory()
-        defer { sut.remove(); out.remove() }
+        let sut = try ScratchDirectory(prefix: "analysis-tests")
+        let out = try ScratchDirectory(prefix: "analysis-tests")
         try FileManager.default.copyItem(
             at: fixtures.appendingPathComponent("fuzz/corrupt-payments.sqlite"), to: URL(fileURLWithPath: sut.path + "/dataset.sqlite")
         )

@@ -1,5 +1,6 @@
 import Analysis
 import Testing
+import TestSupport
 
 @Suite("analyze users.csv: rejected users in line order, the first row of an id counts (SPEC §1)")
 struct UsersStageTests {
@@ -23,8 +24,7 @@ struct UsersStageTests {
           arguments: ["", ",note"])
     func rejectionsInLineOrder(extraColumn: String) async throws {
         // Given those rows under the canonical header, or with an extra column (no one-pass path), and a meal of u3
-        let sut = try DatasetDirectory()
-        defer { sut.remove() }
+        let sut = try ScratchDirectory(prefix: "analysis-tests")
         let header = "user_id,utc_offset_minutes,protocol,sex,age,weight_kg,height_cm,activity" + extraColumn
         let lines = Self.rows.map { row in
             guard !row.isEmpty, !extraColumn.isEmpty else { return row }
@@ -34,7 +34,6 @@ struct UsersStageTests {
         try sut.write("meals.csv", "meal_id,user_id,start,end,type,kcal,protein_g,carbs_g,fat_g\nm1,u3,1700000000,1700001800,lunch,500,10,20,5\n")
         // When analyzed
         let out = try await analyze(sut)
-        defer { out.remove() }
         // Then the rejected rows come in line order, malformed and duplicate interleaved
         #expect(try out.read("rejections.csv") == """
             file,line,reason,column

@@ -5,12 +5,6 @@ import TestSupport
 /// The repository's root, found from this source file.
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("simharness-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 @Suite("simharness analyze from the command line", .timeLimit(.minutes(2)))
 struct AnalyzeCLITests {
     let sample = repository.appendingPathComponent("Tests/AnalysisTests/Fixtures/sample")
@@ -19,8 +13,7 @@ struct AnalyzeCLITests {
     @Test("the sample dataset gives the committed expected files and exit status 0")
     func sampleDataset() throws {
         // Given an empty output directory
-        let out = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: out) }
+        let out = try ScratchDirectory(prefix: "cli-tests")
         // When analyze runs on the sample
         let sut = try SimHarnessProcess.run(["analyze", "--input", sample.path, "--out", out.path, "--tasks", "2"])
         // Then it succeeds and every file matches
@@ -29,7 +22,7 @@ struct AnalyzeCLITests {
         let names = try FileManager.default.contentsOfDirectory(atPath: expected.path).sorted()
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == names)
         for name in names {
-            let got = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+            let got = try String(contentsOfFile: out.file(name), encoding: .utf8)
             let want = try String(contentsOf: expected.appendingPathComponent(name), encoding: .utf8)
             #expect(got == want, "\(name) differs")
         }
@@ -38,17 +31,16 @@ struct AnalyzeCLITests {
     @Test("a refused input exits 2, names file, line and reason, and writes nothing")
     func refusedInput() throws {
         // Given a meals file without its user_id column
-        let input = try temporaryDirectory()
-        let out = input.appendingPathComponent("out")
-        defer { try? FileManager.default.removeItem(at: input) }
-        try FileManager.default.copyItem(at: sample.appendingPathComponent("users.csv"), to: input.appendingPathComponent("users.csv"))
-        try "meal_id,start\nm1,5\n".write(to: input.appendingPathComponent("meals.csv"), atomically: true, encoding: .utf8)
+        let input = try ScratchDirectory(prefix: "cli-tests")
+        let out = input.file("out")
+        try FileManager.default.copyItem(atPath: sample.appendingPathComponent("users.csv").path, toPath: input.file("users.csv"))
+        try "meal_id,start\nm1,5\n".write(toFile: input.file("meals.csv"), atomically: true, encoding: .utf8)
         // When analyze runs
-        let sut = try SimHarnessProcess.run(["analyze", "--input", input.path, "--out", out.path])
+        let sut = try SimHarnessProcess.run(["analyze", "--input", input.path, "--out", out])
         // Then it exits 2 with a message naming the file, line and reason, and no output file exists
         #expect(sut.status == 2)
         #expect(sut.stderr.contains("meals.csv:1: missing required column 'user_id'"))
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [] == [])
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [] == [])
     }
 
     @Test("usage errors exit 64", arguments: [

@@ -8,9 +8,9 @@ struct GenerateAnalyzeTests {
         "fasting_summary.csv", "fasting_daily.csv", "steps_daily.csv", "payments_outcomes.csv", "payments_ledger.csv", "totals.json",
     ]
 
-    func generateAndAnalyze(_ extra: [String]) throws -> (dataset: URL, results: URL) {
-        let root = try temporaryDirectory()
-        let dataset = root.appendingPathComponent("data"), results = root.appendingPathComponent("out")
+    /// Generates a dataset into `root`/data and analyzes it into `root`/out.
+    func generateAndAnalyze(_ extra: [String], in root: ScratchDirectory) throws -> (dataset: URL, results: URL) {
+        let dataset = URL(fileURLWithPath: root.file("data")), results = URL(fileURLWithPath: root.file("out"))
         let generated = try SimHarnessProcess.run(
             ["generate", "--scenario", "smoke", "--users", "60", "--days", "3", "--seed", "7", "--out", dataset.path] + extra
         )
@@ -24,12 +24,9 @@ struct GenerateAnalyzeTests {
           arguments: [["--format", "ndjson"], ["--gzip"], ["--format", "ndjson", "--gzip"], ["--format", "sqlite"]])
     func everyFormat(extra: [String]) throws {
         // Given the same scenario and seed written as CSV and in another format
-        let csv = try generateAndAnalyze([])
-        let other = try generateAndAnalyze(extra)
-        defer {
-            try? FileManager.default.removeItem(at: csv.dataset.deletingLastPathComponent())
-            try? FileManager.default.removeItem(at: other.dataset.deletingLastPathComponent())
-        }
+        let csvRoot = try ScratchDirectory(prefix: "cli-tests"), otherRoot = try ScratchDirectory(prefix: "cli-tests")
+        let csv = try generateAndAnalyze([], in: csvRoot)
+        let other = try generateAndAnalyze(extra, in: otherRoot)
         // Then analyze's SPEC outputs are byte-identical
         for name in Self.specOutputs {
             let a = try String(contentsOf: csv.results.appendingPathComponent(name), encoding: .utf8)
@@ -41,8 +38,8 @@ struct GenerateAnalyzeTests {
     @Test("every injected fault is found by analyze with its reason")
     func faultsAreFound() throws {
         // Given a generated dataset and its manifest of injected faults
-        let run = try generateAndAnalyze([])
-        defer { try? FileManager.default.removeItem(at: run.dataset.deletingLastPathComponent()) }
+        let root = try ScratchDirectory(prefix: "cli-tests")
+        let run = try generateAndAnalyze([], in: root)
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: run.dataset.appendingPathComponent("manifest.json"))) as! [String: Any]
         let totals = try JSONSerialization.jsonObject(with: Data(contentsOf: run.results.appendingPathComponent("totals.json"))) as! [String: Any]
         let faults = try #require(manifest["faults"] as? [String: [String: Int]])

@@ -40,12 +40,11 @@ struct OptionConsistencyTests {
     @Test("generate takes --tasks like run and analyze, and still --jobs, its old name", arguments: ["--tasks", "--jobs"])
     func generateTasks(option: String) throws {
         // Given an empty directory
-        let out = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: out) }
+        let out = try ScratchDirectory(prefix: "cli-tests")
         // When a tiny dataset is generated with two tasks
         let sut = try SimHarnessProcess.run(["generate", "--scenario", "smoke", "--users", "5", "--days", "1", "--out", out.path, option, "2"])
         // Then it is written
         #expect(sut.status == 0, "\(sut.stderr)")
-        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("meals.csv").path))
+        #expect(FileManager.default.fileExists(atPath: out.file("meals.csv")))
     }
 }

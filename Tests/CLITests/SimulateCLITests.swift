@@ -129,9 +129,8 @@ struct ProcessKillTests {
     /// Kills the world 50 times at random steps, restarting it on the same files each time, then runs
     /// it to its end; returns what went wrong, nil when nothing did.
     static func killFiftyTimes() throws -> String? {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let database = directory.appendingPathComponent("payments.sqlite").path
+        let directory = try ScratchDirectory(prefix: "cli-tests")
+        let database = directory.file("payments.sqlite")
         let world = ["simulate", "--seed", "0x5eed", "--payments", "200", "--clients", "6", "--faults", "timeout=0.2,lost=0.2,decline=0.1,late=0.1",
                      "--store", "sqlite", "--db", database, "--progress-steps", "25"]
         var random = SplitMix64(seed: 0x5eed)

@@ -30,7 +30,7 @@ struct DeployRecipeTests {
     }
 
     /// A small fixed scenario in `directory`, and its unsharded result.
-    private func unshardedRun(in directory: TemporaryDirectory) throws -> (scenario: String, result: RunResult) {
+    private func unshardedRun(in directory: ScratchDirectory) throws -> (scenario: String, result: RunResult) {
         let scenario = directory.file("tiny.yaml")
         try "name: tiny\nseed: 9\nusers: 120\ndays: 3\nthresholds:\n  - invariant_violations == 0\n".write(toFile: scenario, atomically: true, encoding: .utf8)
         let whole = try SimHarnessProcess.run(["run", "--scenario", scenario, "--json", directory.file("whole.json")])
@@ -51,8 +51,7 @@ struct DeployRecipeTests {
 
     @Test func theKubernetesIndexedJobAndItsMergeEqualTheUnshardedRun() throws {
         // Given the Indexed Job's shard container and the merge container, as the manifests hold them
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let (scenario, whole) = try unshardedRun(in: directory)
         let shards = try Yams.load_all(yaml: String(contentsOf: Self.deploy.appendingPathComponent("kubernetes/shards.yaml"), encoding: .utf8))
             .compactMap { $0 as? [String: Any] }.first { ($0["kind"] as? String) == "Job" }
@@ -92,8 +91,7 @@ struct DeployRecipeTests {
 
     @Test func theGitHubActionsMatrixAndItsMergeJobEqualTheUnshardedRun() throws {
         // Given the workflow's shard step, run once per matrix entry, and its merge step
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let (scenario, whole) = try unshardedRun(in: directory)
         let workflow = try #require(try Yams.load(yaml: String(
             contentsOf: Self.deploy.appendingPathComponent("github-actions/simharness-shards.yml"), encoding: .utf8

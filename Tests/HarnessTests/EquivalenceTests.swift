@@ -14,8 +14,7 @@ struct EquivalenceTests {
     @Test("every SPEC output file and the totals are the same bytes", arguments: [1, 2, 3])
     func sameOutputs(tasks: Int) async throws {
         // Given the scenario generated to files and analyzed
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let simulator = Simulator(scenario: Self.scenario)
         try FileManager.default.createDirectory(atPath: directory.file("data"), withIntermediateDirectories: true)
         _ = try await DatasetExport.run(simulator, selection: simulator.allUsers, options: ExportOptions(directory: directory.file("data")))

@@ -8,8 +8,7 @@ struct ReplayTests {
     @Test("a replayed run analyzes the same batches: the same digest, counts and output files, and no generation inside the run")
     func sameOutputs() async throws {
         // Given one scenario run twice, generating as it goes and replaying
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let plan = ScenarioBuilder(users: 150, days: 3, seed: 4).faulty().plan(batchUsers: 7)
         let generated = try await ScenarioRunner.run(plan, options: .test(tasks: 2, out: directory.file("generated")))
         var options = RunOptions.test(tasks: 2, out: directory.file("replayed"))

@@ -7,7 +7,7 @@ import TestSupport
 @Suite("report from the command line", .timeLimit(.minutes(2)))
 struct ReportCLITests {
     /// Runs a small fixed scenario (seed `seed`) and writes its result to `name` in `directory`.
-    private func result(in directory: TemporaryDirectory, _ name: String, seed: Int = 3) throws -> String {
+    private func result(in directory: ScratchDirectory, _ name: String, seed: Int = 3) throws -> String {
         let scenario = directory.file("tiny-\(seed).yaml")
         try "name: tiny\nseed: \(seed)\nusers: 40\ndays: 2\nthresholds:\n  - users == 40\n".write(toFile: scenario, atomically: true, encoding: .utf8)
         let path = directory.file(name)
@@ -18,8 +18,7 @@ struct ReportCLITests {
 
     @Test func eachFormatIsWrittenWhereAsked() throws {
         // Given a result and an earlier one to compare with
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let current = try result(in: directory, "current.json")
         let earlier = try result(in: directory, "earlier.json")
 
@@ -40,8 +39,7 @@ struct ReportCLITests {
 
     @Test func runWithAReportDirWritesTheResultAndEveryReport() throws {
         // Given
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let scenario = directory.file("tiny.yaml")
         try "name: tiny\nseed: 3\nusers: 40\ndays: 2\n".write(toFile: scenario, atomically: true, encoding: .utf8)
 
@@ -57,8 +55,7 @@ struct ReportCLITests {
 
     @Test func aHistoryFolderAddsTrendLines() throws {
         // Given two earlier results in a folder
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         try FileManager.default.createDirectory(atPath: directory.file("history"), withIntermediateDirectories: true)
         _ = try result(in: directory, "history/1.json")
         _ = try result(in: directory, "history/2.json")
@@ -83,8 +80,7 @@ struct ReportCLITests {
     ])
     func badInputIsRefusedWithItsReason(arguments: [String], status: Int32, message: String) throws {
         // Given a result, a JSON file of something else, and a history folder holding it
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let current = try result(in: directory, "result.json")
         try FileManager.default.createDirectory(atPath: directory.file("history"), withIntermediateDirectories: true)
         try #"{"schema": "k6", "version": 1}"#.write(toFile: directory.file("history/not-a-result.json"), atomically: true, encoding: .utf8)

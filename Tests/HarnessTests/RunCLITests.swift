@@ -8,7 +8,7 @@ import TestSupport
 @Suite("run, merge and baseline from the command line", .timeLimit(.minutes(2)))
 struct RunCLITests {
     /// Writes a small scenario file with extra YAML lines and returns its path.
-    private func scenario(in directory: TemporaryDirectory, _ extra: String = "") throws -> String {
+    private func scenario(in directory: ScratchDirectory, _ extra: String = "") throws -> String {
         let path = directory.file("tiny.yaml")
         try ("name: tiny\nseed: 3\nusers: 40\ndays: 2\n" + extra).write(toFile: path, atomically: true, encoding: .utf8)
         return path
@@ -16,8 +16,7 @@ struct RunCLITests {
 
     @Test("a run whose thresholds hold exits 0 and prints the summary")
     func success() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let sut = try SimHarnessProcess.run(["run", "--scenario", try scenario(in: directory, "thresholds:\n  - users == 40\n"), "--tasks", "2"])
         #expect(sut.status == 0, "\(sut.stderr)")
         #expect(sut.stdout.contains("pass  users == 40"))
@@ -27,8 +26,7 @@ struct RunCLITests {
 
     @Test("--json - writes the result to stdout and the summary to stderr")
     func jsonToStdout() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let sut = try SimHarnessProcess.run(["run", "--scenario", try scenario(in: directory), "--json", "-"])
         #expect(sut.status == 0)
         #expect(try ResultJSON.decode(Data(sut.stdout.utf8)).metrics.users == 40)
@@ -39,8 +37,7 @@ struct RunCLITests {
         "thresholds:\n  - users > 40\n", "load:\n  batch_users: 1\nthresholds:\n  - check: users < 0\n    abort_on_fail: true\n",
     ])
     func thresholdFailure(extra: String) throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let sut = try SimHarnessProcess.run(["run", "--scenario", try scenario(in: directory, extra)])
         #expect(sut.status == 1)
         #expect(sut.stdout.contains("FAIL"))
@@ -51,8 +48,7 @@ struct RunCLITests {
         (["--out", "/tmp/unused-harness-out"], "output files need the fixed load model"),
     ])
     func invalidInput(arguments: [String], message: String) throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let base = arguments.contains("--scenario") ? [] : ["--scenario", try scenario(in: directory, "load:\n  model: duration\n  duration: 1s\n")]
         let sut = try SimHarnessProcess.run(["run"] + base + arguments)
         #expect(sut.status == 2)
@@ -61,8 +57,7 @@ struct RunCLITests {
 
     @Test("a threshold on an unknown metric exits 2 naming the file and line")
     func unknownMetric() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let path = try scenario(in: directory, "thresholds:\n  - peak_rss_mb < 300\n  - total.events_per_sec > 1\n")
         let sut = try SimHarnessProcess.run(["run", "--scenario", path])
         #expect(sut.status == 2)
@@ -73,8 +68,7 @@ struct RunCLITests {
     func interrupted() throws {
         // Given a run meant to last a minute, drawing its progress line on stderr (the interrupt
         // handler is in place before the run starts, so before the first progress line)
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let process = Process()
         process.executableURL = SimHarnessProcess.executable
         process.environment = SimHarnessProcess.environment
@@ -96,8 +90,7 @@ struct RunCLITests {
 
     @Test("a result that cannot be written is an internal error, exit 3")
     func internalError() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let sut = try SimHarnessProcess.run(["run", "--scenario", try scenario(in: directory), "--json", directory.file("missing/dir/result.json")])
         #expect(sut.status == 3)
         #expect(sut.stderr.contains("cannot write"))
@@ -106,8 +99,7 @@ struct RunCLITests {
     @Test("merge combines shard results (exit 0) and refuses mismatched or unreadable ones (exit 2)")
     func merge() throws {
         // Given the two shards of a run, written as JSON
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let path = try scenario(in: directory)
         for shard in ["0/2", "1/2"] {
             let name = directory.file("shard\(shard.first!).json")
@@ -132,8 +124,7 @@ struct RunCLITests {
     @Test("baseline record then check passes (exit 0); a doctored baseline fails the check (exit 1)")
     func baseline() throws {
         // Given a recorded baseline
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let path = try scenario(in: directory)
         let file = directory.file("tiny.json")
         let record = try SimHarnessProcess.run(["baseline", "record", "--scenario", path, "--repetitions", "2", "--tasks", "2", "--file", file])
@@ -166,8 +157,7 @@ struct ShardFromEnvironmentTests {
     ])
     func theIndexComesFromTheEnvironment(environment: [String: String], shard: String) throws {
         // Given a small fixed scenario
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+        let directory = try ScratchDirectory(prefix: "harness-tests")
         let scenario = directory.file("tiny.yaml")
         try "name: tiny\nseed: 3\nusers: 30\ndays: 1\n".write(toFile: scenario, atomically: true, encoding: .utf8)
 

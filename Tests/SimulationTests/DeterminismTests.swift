@@ -8,11 +8,11 @@ struct DeterminismTests {
     private let files = ["users.csv", "meals.csv", "steps.csv", "payments.csv", "manifest.json"]
 
     private func export(_ scenario: Scenario, _ selection: UserSelection? = nil, format: ExportOptions.Format = .csv,
-                        gzip: Bool = false, jobs: Int) async throws -> String {
-        let directory = temporaryDirectory()
+                        gzip: Bool = false, jobs: Int) async throws -> ScratchDirectory {
+        let directory = try ScratchDirectory(prefix: "simulation-tests")
         let simulator = Simulator(scenario: scenario)
         _ = try await DatasetExport.run(simulator, selection: selection ?? simulator.allUsers,
-                                        options: ExportOptions(directory: directory, format: format, gzip: gzip, jobs: jobs))
+                                        options: ExportOptions(directory: directory.path, format: format, gzip: gzip, jobs: jobs))
         return directory
     }
 
@@ -26,9 +26,9 @@ struct DeterminismTests {
         let one = try await export(scenario, format: format, gzip: gzip, jobs: 1)
         let two = try await export(scenario, format: format, gzip: gzip, jobs: 2)
         // Then every file is byte-identical
-        let names = try FileManager.default.contentsOfDirectory(atPath: one).sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: one.path).sorted()
         #expect(names.count == (format == .sqlite ? 2 : 5))
-        for name in names { #expect(read(one + "/" + name) == read(two + "/" + name), "\(name) differs") }
+        for name in names { #expect(read(one.file(name)) == read(two.file(name)), "\(name) differs") }
     }
 
     @Test("shards 0/2 and 1/2 together hold exactly the rows of the unsharded run")
@@ -42,10 +42,10 @@ struct DeterminismTests {
         let shard1 = try await export(scenario, UserSelection(users: 0..<301, shard: 1, shardCount: 2), jobs: 1)
         // Then for every file the shards' rows, sorted, are the whole run's rows, sorted
         for name in files.dropLast() {
-            let expected = lines(whole + "/" + name).dropFirst().sorted()
-            let actual = (lines(shard0 + "/" + name).dropFirst() + lines(shard1 + "/" + name).dropFirst()).sorted()
+            let expected = lines(whole.file(name)).dropFirst().sorted()
+            let actual = (lines(shard0.file(name)).dropFirst() + lines(shard1.file(name)).dropFirst()).sorted()
             #expect(actual == expected, "\(name)")
-            #expect(lines(shard0 + "/" + name).count > 1)
+            #expect(lines(shard0.file(name)).count > 1)
         }
     }
 
@@ -112,14 +112,14 @@ struct GoldenTests {
         scenario.users = 12
         scenario.days = 2
         scenario.faults.defaultRate = 0.02
-        let directory = temporaryDirectory()
+        let directory = try ScratchDirectory(prefix: "simulation-tests")
         // When it is written
         _ = try await DatasetExport.run(Simulator(scenario: scenario), selection: UserSelection(users: 0..<12),
-                                        options: ExportOptions(directory: directory, format: format, jobs: 2))
+                                        options: ExportOptions(directory: directory.path, format: format, jobs: 2))
         // Then the first 12 lines of every file are the committed ones
         for file in GeneratedFile.allCases {
             let name = "\(file.rawValue).\(format.rawValue)"
-            let head = lines(directory + "/" + name).prefix(12).joined(separator: "\n") + "\n"
+            let head = lines(directory.file(name)).prefix(12).joined(separator: "\n") + "\n"
             #expect(head == golden(name, head), "\(name)")
         }
     }

@@ -14,14 +14,14 @@ struct ExportReplacementTests {
     @Test("CSV, then gzip NDJSON, then SQLite: each leaves only its own files, the manifest and other files")
     func replaces() async throws {
         // Given a directory holding a note and a CSV dataset
-        let directory = temporaryDirectory()
-        try Data("mine".utf8).write(to: URL(fileURLWithPath: directory + "/notes.txt"))
-        try await export(into: directory, format: .csv, gzip: false)
+        let directory = try ScratchDirectory(prefix: "simulation-tests")
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: directory.file("notes.txt")))
+        try await export(into: directory.path, format: .csv, gzip: false)
         // When a gzip NDJSON dataset, then a SQLite one, are written into it
-        try await export(into: directory, format: .ndjson, gzip: true)
-        let afterNDJSON = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        try await export(into: directory, format: .sqlite, gzip: false)
-        let afterSQLite = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        try await export(into: directory.path, format: .ndjson, gzip: true)
+        let afterNDJSON = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        try await export(into: directory.path, format: .sqlite, gzip: false)
+        let afterSQLite = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         // Then each time only the newest dataset, the manifest and the note are there
         #expect(afterNDJSON == ["manifest.json", "meals.ndjson.gz", "notes.txt", "payments.ndjson.gz", "steps.ndjson.gz", "users.ndjson.gz"])
         #expect(afterSQLite == ["dataset.sqlite", "manifest.json", "notes.txt"])

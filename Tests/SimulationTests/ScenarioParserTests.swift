@@ -3,6 +3,7 @@ import HealthCore
 import PaymentsCore
 import Testing
 @testable import Simulation
+import TestSupport
 
 @Suite("Scenario files")
 struct ScenarioParserTests {
@@ -129,18 +130,18 @@ struct ScenarioParserTests {
     @Test("the catalog finds a name in ./Scenarios, then the embedded copy, and reads paths")
     func catalog() throws {
         // Given a directory without Scenarios/ and a scenario file elsewhere
-        let directory = temporaryDirectory()
-        try "users: 4\n".write(toFile: directory + "/mine.yaml", atomically: true, encoding: .utf8)
+        let directory = try ScratchDirectory(prefix: "simulation-tests")
+        try "users: 4\n".write(toFile: directory.file("mine.yaml"), atomically: true, encoding: .utf8)
         // When scenarios are looked up by name and by path
-        let embedded = try ScenarioCatalog.load("smoke", currentDirectory: directory)
-        let byPath = try ScenarioCatalog.load(directory + "/mine.yaml", currentDirectory: "/")
+        let embedded = try ScenarioCatalog.load("smoke", currentDirectory: directory.path)
+        let byPath = try ScenarioCatalog.load(directory.file("mine.yaml"), currentDirectory: "/")
         // Then the name gives the embedded smoke scenario and the path the file
         #expect(embedded.name == "smoke")
         #expect(byPath.users == 4)
-        let unknown = #expect(throws: ScenarioError.self) { try ScenarioCatalog.load("nosuch", currentDirectory: directory) }
-        let missing = #expect(throws: ScenarioError.self) { try ScenarioCatalog.load(directory + "/missing.yaml") }
+        let unknown = #expect(throws: ScenarioError.self) { try ScenarioCatalog.load("nosuch", currentDirectory: directory.path) }
+        let missing = #expect(throws: ScenarioError.self) { try ScenarioCatalog.load(directory.file("missing.yaml")) }
         #expect(unknown?.description == "nosuch: no such scenario: not a file, not in ./Scenarios, and not one of faults, load, smoke, soak, spike, stress")
-        #expect(missing?.description == directory + "/missing.yaml: cannot read the scenario file")
+        #expect(missing?.description == directory.file("missing.yaml") + ": cannot read the scenario file")
     }
 }
 

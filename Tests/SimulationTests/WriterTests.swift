@@ -2,6 +2,7 @@ import Datasets
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 @Suite("Dataset writers")
 struct WriterTests {
@@ -64,7 +65,8 @@ struct WriterTests {
     @Test("a gzip file of several chunks decompresses to their concatenation, with checksums that match")
     func gzipChunks() throws {
         // Given three chunks of text, deflated separately
-        let path = temporaryDirectory() + "/t.csv.gz"
+        let scratch = try ScratchDirectory(prefix: "simulation-tests")
+        let path = scratch.file("t.csv.gz")
         var sut = try DatasetFileWriter(path: path, gzip: true)
         let texts = ["a,b\n", String(repeating: "1,2\n", count: 5000), ""]
         for text in texts {
@@ -105,7 +107,8 @@ struct WriterTests {
     @Test("SQLite tables hold the CSV fields as TEXT, indexed by user_id")
     func sqlite() throws {
         // Given a CSV chunk with an empty field and a malformed number
-        let path = temporaryDirectory() + "/d.sqlite"
+        let scratch = try ScratchDirectory(prefix: "simulation-tests")
+        let path = scratch.file("d.sqlite")
         let sut = try SQLiteDatasetWriter(path: path)
         try sut.createTable("meals", columns: ["meal_id", "user_id", "start"])
         let chunk = Array("m1,u0000001,1736150400\nm2,,1736.5\n".utf8)

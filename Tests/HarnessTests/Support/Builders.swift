@@ -4,20 +4,6 @@ import Simulation
 import Synchronization
 import TestSupport
 
-/// A fresh directory under the system's temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let path: String
-
-    init(_ label: String = #function) throws {
-        path = NSTemporaryDirectory() + "harness-tests-" + label.filter(\.isLetter) + "-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
 extension RunOptions {

@@ -2,13 +2,6 @@ import Testing
 import Foundation
 import Simulation
 
-/// A fresh directory under the system's temporary directory.
-func temporaryDirectory(_ label: String = #function) -> String {
-    let path = NSTemporaryDirectory() + "simtests-" + label.filter(\.isLetter) + "-" + UUID().uuidString
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
 func read(_ path: String) -> Data { FileManager.default.contents(atPath: path) ?? Data() }
 
 func lines(_ path: String) -> [Substring] {

@@ -1,53 +1,53 @@
 import CZlib
 import Foundation
 import GRDB
+import TestSupport
 
-/// A scratch directory for one test, with helpers to write dataset files in every format.
-struct DatasetDirectory {
-    let url: URL
+/// A directory whose files a test reads: its own scratch directory or a committed fixture one.
+protocol FileDirectory {
+    var path: String { get }
+}
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("simharness-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    init(existing: URL) { url = existing }
-
-    var path: String { url.path }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-
-    func write(_ name: String, _ text: String) throws {
-        try Data(text.utf8).write(to: url.appendingPathComponent(name))
-    }
-
+extension FileDirectory {
     func read(_ name: String) throws -> String {
-        try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+        try String(contentsOfFile: path + "/" + name, encoding: .utf8)
     }
-
-    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path) }
 
     func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
+}
+
+/// A committed fixture directory, only read: nothing removes it.
+struct FixtureDirectory: FileDirectory {
+    let path: String
+
+    init(_ url: URL) { path = url.path }
+}
+
+/// Helpers to write dataset files in every format in a test's scratch directory.
+extension ScratchDirectory: FileDirectory {
+    func write(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
+    }
 
     /// Writes `text` gzip-compressed.
     func writeGzip(_ name: String, _ text: String) throws {
-        let file = gzopen(url.appendingPathComponent(name).path, "wb")
-        defer { gzclose(file) }
+        let gz = gzopen(file(name), "wb")
+        defer { gzclose(gz) }
         var bytes = Array(text.utf8)
-        let written = gzwrite(file, &bytes, UInt32(bytes.count))
+        let written = gzwrite(gz, &bytes, UInt32(bytes.count))
         guard written == Int32(bytes.count) else { throw CocoaError(.fileWriteUnknown) }
     }
 
     /// Copies every file of `source` here.
     func copy(from source: URL) throws {
         for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
-            try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: url.appendingPathComponent(name))
+            try FileManager.default.copyItem(atPath: source.appendingPathComponent(name).path, toPath: file(name))
         }
     }
 
     /// Writes CSV text as a SQLite table of the same name and columns (all TEXT).
-    func writeSQLite(_ file: String, table: String, csv: String) throws {
-        let queue = try DatabaseQueue(path: url.appendingPathComponent(file).path)
+    func writeSQLite(_ name: String, table: String, csv: String) throws {
+        let queue = try DatabaseQueue(path: file(name))
         var lines = csv.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let header = lines.removeFirst().split(separator: ",").map(String.init)
         try queue.write { db in
