@@ -43,6 +43,7 @@ let package = Package(
         .systemLibrary(name: "CJemalloc", path: "Sources/CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .systemLibrary(name: "CGlibcMalloc", path: "Sources/CGlibcMalloc"),
         .target(name: "CPrefetch"),
+        .target(name: "CChecksum"),
         .target(
             name: "CAllocationCounter",
             cSettings: [.define("ALLOCATION_COUNTER_DISABLED", .when(traits: ["Jemalloc"]))]
@@ -60,7 +61,7 @@ let package = Package(
         .target(
             name: "Datasets",
             dependencies: [
-                "HealthCore", "PaymentsCore", "CZlib", "CPrefetch",
+                "HealthCore", "PaymentsCore", "CZlib", "CPrefetch", "CChecksum",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
