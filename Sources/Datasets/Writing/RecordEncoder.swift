@@ -67,7 +67,7 @@ public struct RecordEncoder {
 
     @inlinable mutating func put(_ byte: UInt8) { cursor.byte(byte) }
 
-    @inlinable mutating func separator() {
+    @inlinable @inline(__always) mutating func separator() {
         switch format {
         case .csv:
             if column > 0 { put(UInt8(ascii: ",")) }
@@ -79,7 +79,7 @@ public struct RecordEncoder {
         column &+= 1
     }
 
-    @inlinable mutating func quote() {
+    @inlinable @inline(__always) mutating func quote() {
         if format == .ndjson { put(UInt8(ascii: "\"")) }
     }
 
