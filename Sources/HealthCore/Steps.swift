@@ -163,16 +163,19 @@ public struct StepAccumulator: Sendable {
     private mutating func advanceCountingAndEmitting(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
         if openPhoneCount > 0 {
             let uncoveredFrom = max(sweep, watchEnd)
-            let uncoveredDay = dayIndex(uncoveredFrom)
-            var kept = 0
-            for index in 0..<openPhoneCount {
-                let phone = openPhones[index]
-                let upTo = min(time, phone.end)
-                if upTo > uncoveredFrom { spread(phone.rate, from: uncoveredFrom, day: uncoveredDay, to: upTo, whole: nil) }
-                if phone.end > time {
-                    openPhones[kept] = phone
-                    kept += 1
+            if time > uncoveredFrom {
+                // Phones count only where no watch sample reaches: up to `time`, from where the watch stops.
+                let uncoveredDay = dayIndex(uncoveredFrom)
+                for index in 0..<openPhoneCount {
+                    let phone = openPhones[index]
+                    let upTo = min(time, phone.end)
+                    if upTo > uncoveredFrom { spread(phone.rate, from: uncoveredFrom, day: uncoveredDay, to: upTo, whole: nil) }
                 }
+            }
+            var kept = 0
+            for index in 0..<openPhoneCount where openPhones[index].end > time {
+                if kept != index { openPhones[kept] = openPhones[index] }
+                kept += 1
             }
             openPhoneCount = kept
         }
