@@ -7,7 +7,13 @@ enum MemoryTuning {
     /// pipeline that frees one batch of rows while it fills the next keeps both resident
     /// (measured on 8.3 M meals: 455 MB peak without, 366 MB with; smaller thresholds add page
     /// faults for the short-lived partition buffers).
+    ///
+    /// Keeps up to 16 MiB free at the top of each heap instead of glibc's 128 KiB: each partition's
+    /// gathered rows and output text (a few MiB a task) then reuse the pages the last partition
+    /// freed rather than fault fresh ones in (measured on 8.3 M meals: 113 k → 80 k page faults,
+    /// 0.30 → 0.24 s of system time, peak RSS unchanged).
     static func apply() {
         _ = mallopt(M_MMAP_THRESHOLD, 4 << 20)
+        _ = mallopt(M_TRIM_THRESHOLD, 16 << 20)
     }
 }
