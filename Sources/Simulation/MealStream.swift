@@ -44,7 +44,7 @@ extension UserGenerator {
         let gaussian = tables.gaussian
         var random = stream(.meals)
         var faults = stream(.mealFaults)
-        let rates = MealFaultRates(scenario.faults)
+        let rates = FaultRates<MealRejection>(rate: scenario.faults.rate, outOfOrder: scenario.faults.mealsOutOfOrder ?? scenario.faults.defaultRate)
         let plans = Self.allPlans[Int(profile.row.fastingProtocol.rawValue)]
         let user = profile.row.index
         let first = batch.meals.count
@@ -108,47 +108,6 @@ extension UserGenerator {
                 add(midnight + at, minutes: random.integer(10, 40), type: .snack, kcal: intake * snackShare / total, batch: &batch)
             }
         }
-        shuffleLate(&batch.meals, from: first, rate: rates.outOfOrder, using: &faults)
+        shuffleLate(&batch.meals, from: first, chance: rates.outOfOrder, using: &faults)
     }
 }
-
-/// Cumulative per-row fault rates of the meal stream.
-struct MealFaultRates {
-    let reasons: [MealRejection]
-    let cumulative: [Double]
-    let outOfOrder: Double
-
-    init(_ model: FaultModel) {
-        reasons = MealRejection.allCases
-        var running = 0.0
-        cumulative = reasons.map { running += model.rate($0); return running }
-        outOfOrder = model.mealsOutOfOrder ?? model.defaultRate
-    }
-
-    @inlinable func draw(_ random: inout Xoshiro256StarStar) -> MealRejection? {
-        let u = random.unit()
-        guard u < cumulative[cumulative.count - 1] else { return nil }
-        for i in cumulative.indices where u < cumulative[i] { return reasons[i] }
-        return nil
-    }
-}
-
-/// Out-of-order delivery: each row after `from` is, with probability `rate`, swapped with one of
-/// the next five rows and marked late.
-func shuffleLate<Row: LateMarkable>(_ rows: inout [Row], from first: Int, rate: Double, using random: inout Xoshiro256StarStar) {
-    guard rate > 0 else { return }
-    var i = first
-    while i < rows.count - 1 {
-        if random.chance(rate) {
-            let j = min(rows.count - 1, i + 1 + random.below(5))
-            rows.swapAt(i, j)
-            rows[j].late = true
-        }
-        i += 1
-    }
-}
-
-protocol LateMarkable { var late: Bool { get set } }
-extension MealRow: LateMarkable {}
-extension StepRow: LateMarkable {}
-extension PaymentRow: LateMarkable {}

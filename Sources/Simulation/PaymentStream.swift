@@ -32,7 +32,7 @@ extension UserGenerator {
         let gaussian = tables.gaussian
         var random = stream(.payments)
         var faults = stream(.paymentFaults)
-        let rates = PaymentFaultRates(scenario.faults)
+        let rates = FaultRates<PaymentRejection>(rate: scenario.faults.rate, outOfOrder: scenario.faults.paymentsOutOfOrder ?? scenario.faults.defaultRate)
         let user = profile.row.index
         let first = batch.payments.count
         var ordinal: UInt32 = 0
@@ -157,27 +157,6 @@ extension UserGenerator {
             }
         }
         batch.payments[first...].sort { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.ordinal < $1.ordinal }
-        shuffleLate(&batch.payments, from: first, rate: rates.outOfOrder, using: &faults)
-    }
-}
-
-/// Cumulative per-row fault rates of the payment stream.
-struct PaymentFaultRates {
-    let reasons: [PaymentRejection]
-    let cumulative: [Double]
-    let outOfOrder: Double
-
-    init(_ model: FaultModel) {
-        reasons = PaymentRejection.allCases
-        var running = 0.0
-        cumulative = reasons.map { running += model.rate($0); return running }
-        outOfOrder = model.paymentsOutOfOrder ?? model.defaultRate
-    }
-
-    func draw(_ random: inout Xoshiro256StarStar) -> PaymentRejection? {
-        let u = random.unit()
-        guard u < cumulative[cumulative.count - 1] else { return nil }
-        for i in cumulative.indices where u < cumulative[i] { return reasons[i] }
-        return nil
+        shuffleLate(&batch.payments, from: first, chance: rates.outOfOrder, using: &faults)
     }
 }

@@ -9,12 +9,13 @@ extension UserGenerator {
         let gaussian = tables.gaussian
         var random = stream(.steps)
         var faults = stream(.stepFaults)
-        let rates = StepFaultRates(scenario.faults)
+        let rates = FaultRates<StepRejection>(rate: scenario.faults.rate, outOfOrder: scenario.faults.stepsOutOfOrder ?? scenario.faults.defaultRate)
         let user = profile.row.index
         let first = batch.steps.count
         var ordinal: UInt32 = 0
         let minSeconds = Int64(model.boutMinutesMin) * 60
         let maxSeconds = Int64(model.boutMinutesMax) * 60
+        let carriesPhone = Chance(model.phoneCarry), watchOff = Chance(profile.watchOffRate), idleAfter = Chance(0.1)
 
         func add(_ start: Int64, _ end: Int64, steps: Int64, source: StepSource, into rows: inout RowWriter<StepRow>) {
             var row = StepRow(
@@ -64,10 +65,10 @@ extension UserGenerator {
                 let duration = random.integer(minSeconds, maxSeconds)
                 let end = start + duration
                 let walked = max(0, profile.cadence * Double(duration) / 60 * (1 + 0.3 * gaussian.draw(&random)))
-                if random.chance(model.phoneCarry) {
+                if random.chance(carriesPhone) {
                     add(start, end, steps: Int64(walked * random.uniform(0.85, 1.0)), source: .phone, into: &rows)
                 }
-                guard profile.row.hasWatch, !random.chance(profile.watchOffRate) else { continue }
+                guard profile.row.hasWatch, !random.chance(watchOff) else { continue }
                 let watchStart = start - random.integer(0, 60)
                 let watchEnd = end + random.integer(0, 60)
                 let pieces = Int64(1 + random.below(3))
@@ -79,34 +80,13 @@ extension UserGenerator {
                     add(pieceStart, pieceEnd, steps: Int64(seen / Double(pieces)), source: .watch, into: &rows)
                     pieceStart = pieceEnd
                 }
-                if random.chance(0.1) {
+                if random.chance(idleAfter) {
                     // Worn but idle after the walk: a sample of zero steps still covers its interval.
                     add(watchEnd, watchEnd + random.integer(600, 1800), steps: 0, source: .watch, into: &rows)
                 }
             }
             rows.append(to: &batch.steps)
         }
-        shuffleLate(&batch.steps, from: first, rate: rates.outOfOrder, using: &faults)
-    }
-}
-
-/// Cumulative per-row fault rates of the step stream.
-struct StepFaultRates {
-    let reasons: [StepRejection]
-    let cumulative: [Double]
-    let outOfOrder: Double
-
-    init(_ model: FaultModel) {
-        reasons = StepRejection.allCases
-        var running = 0.0
-        cumulative = reasons.map { running += model.rate($0); return running }
-        outOfOrder = model.stepsOutOfOrder ?? model.defaultRate
-    }
-
-    @inlinable func draw(_ random: inout Xoshiro256StarStar) -> StepRejection? {
-        let u = random.unit()
-        guard u < cumulative[cumulative.count - 1] else { return nil }
-        for i in cumulative.indices where u < cumulative[i] { return reasons[i] }
-        return nil
+        shuffleLate(&batch.steps, from: first, chance: rates.outOfOrder, using: &faults)
     }
 }
