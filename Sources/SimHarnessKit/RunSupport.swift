@@ -55,7 +55,7 @@ struct RunWorkloadArguments: ParsableArguments {
 
     @OptionGroup var size: ScenarioSizeArguments
 
-    @Option(help: "Partitions, each with a generating and an analyzing task (default: the number of cores).", transform: OptionValue.tasks)
+    @Option(help: "Partitions, each a task that generates and analyzes its batches (default: the number of cores).", transform: OptionValue.tasks)
     var tasks: Int?
 
     @Option(help: """

@@ -5,7 +5,7 @@ import Yams
 struct RunSectionReader {
     let file: String
 
-    static let loadKeys = ["model", "duration", "rate", "start_rate", "stages", "max_rss_slope_mb_per_min", "batch_users", "channel_capacity"]
+    static let loadKeys = ["model", "duration", "rate", "start_rate", "stages", "max_rss_slope_mb_per_min", "batch_users"]
     static let modelKeys: [String: Set<String>] = [
         "fixed": [], "duration": ["duration"], "arrival_rate": ["rate", "duration"], "ramping": ["start_rate", "stages"],
         "soak": ["duration", "max_rss_slope_mb_per_min"],
@@ -34,7 +34,7 @@ struct RunSectionReader {
         }
         for (key, _) in mapping {
             let name = key.string ?? ""
-            if ["model", "batch_users", "channel_capacity"].contains(name) || allowed.contains(name) { continue }
+            if ["model", "batch_users"].contains(name) || allowed.contains(name) { continue }
             throw error(key, "'load.\(name)' does not apply to the \(model) model")
         }
         func required<T>(_ key: String, _ read: (Node) throws(ScenarioError) -> T) throws(ScenarioError) -> T {
@@ -62,7 +62,6 @@ struct RunSectionReader {
             scenario.load = .fixed
         }
         if let n = present(mapping["batch_users"]) { scenario.batchUsers = Int(try number(n, "load.batch_users", in: 1...1_000_000)) }
-        if let n = present(mapping["channel_capacity"]) { scenario.channelCapacity = Int(try number(n, "load.channel_capacity", in: 1...64)) }
     }
 
     func readStages(_ node: Node) throws(ScenarioError) -> [RampStage] {

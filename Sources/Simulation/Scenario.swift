@@ -30,8 +30,6 @@ public struct Scenario: Sendable, Equatable {
     public var load = LoadModel.fixed
     /// Users per batch of `simharness run` (`load.batch_users`); nil: about 8,192 events a batch.
     public var batchUsers: Int?
-    /// Batches buffered between each generating and analyzing task (`load.channel_capacity`).
-    public var channelCapacity = 2
     /// The pass/fail rules of `simharness run` (`thresholds:`), as written.
     public var thresholds: [ThresholdRule] = []
 

@@ -84,11 +84,10 @@ struct RunPlanParsingTests {
         #expect(sut.thresholds.contains { $0.metric == "invariant_violations" })
     }
 
-    @Test("batch size and channel capacity are read")
+    @Test("the batch size is read")
     func tuning() throws {
-        let sut = try plan("load:\n  batch_users: 32\n  channel_capacity: 4\n")
+        let sut = try plan("load:\n  batch_users: 32\n")
         #expect(sut.batchUsers == 32)
-        #expect(sut.channelCapacity == 4)
     }
 
     @Test("thresholds are read in order, with abort_on_fail, and the invariants are always checked")

@@ -147,7 +147,7 @@ public struct IntervalSeries: Sendable, Equatable {
     }
 }
 
-/// One batch's figures, as its analyzing task hands them to the recorder.
+/// One batch's figures, as its partition's task hands them to the recorder.
 struct BatchFigures {
     /// Seconds from the start of the run to the end of the batch's analysis.
     var endSeconds: Double
@@ -170,7 +170,7 @@ struct BatchFigures {
     }
 }
 
-/// Builds one partition's series as its batches end; owned by the partition's analyzing task, so
+/// Builds one partition's series as its batches end; owned by the partition's task, so
 /// nothing is shared. Its histograms are reused from interval to interval.
 struct IntervalRecorder {
     let intervalSeconds: Double

@@ -5,7 +5,7 @@ import UserAlgorithms
 
 /// How to run a plan.
 public struct RunOptions: Sendable {
-    /// Partitions, each with a generating and an analyzing child task.
+    /// Partitions, each a child task that generates and analyzes its batches.
     public var tasks: Int
     /// Overrides the scenario's seed.
     public var seed: UInt64?
@@ -30,7 +30,7 @@ public struct RunOptions: Sendable {
     public var rssSampleInterval: Duration?
     /// The length of an interval of the result's time series (`RunResult.series`).
     public var interval = Duration.seconds(1)
-    /// Called by an analyzing task after each batch with that batch's events.
+    /// Called by a partition's task after each batch with that batch's events.
     public var onBatch: (@Sendable (Int) -> Void)?
     /// The implementations to load-test (the SPEC reference's by default).
     public var implementations = Implementations.reference

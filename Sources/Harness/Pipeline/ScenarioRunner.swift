@@ -7,10 +7,9 @@ import UserAlgorithms
 
 /// `simharness run`: streams a scenario's batches from the simulator through the analyzers, in
 /// memory, on a task group. Partition `p` of `tasks` owns the batches `b` with `b % tasks == p`
-/// (runs of `usersPerBatch` consecutive users) and their analyzer state; a child task generates
-/// them and another analyzes them, joined by a bounded channel (backpressure). Cancelling the
-/// calling task, or an `abort_on_fail` threshold, stops every task within a batch; the result
-/// then covers what was done.
+/// (runs of `usersPerBatch` consecutive users) and their analyzer state; its child task generates
+/// each batch and analyzes it at once, where it was just written. Cancelling the calling task, or
+/// an `abort_on_fail` threshold, stops every task within a batch; the result then covers what was done.
 public enum ScenarioRunner {
     /// Runs `plan` as `options` say, paced by `clock`; the result covers what was done, also when cancelled.
     public static func run(_ plan: RunPlan, options: RunOptions, clock: some HarnessClock = SystemClock()) async throws -> RunResult {
@@ -41,7 +40,7 @@ public enum ScenarioRunner {
         let schedule = plan.load.schedule.map { $0.scaled(by: 1 / Double(options.shardCount)) }
         let pipeline = Pipeline(
             scenario: scenario, seed: seed, load: plan.load, schedule: schedule, parts: parts, settings: settings, tasks: options.tasks,
-            capacity: plan.channelCapacity, clock: clock, control: control, sink: sink, onBatch: options.onBatch,
+            clock: clock, control: control, sink: sink, onBatch: options.onBatch,
             intervalSeconds: options.interval.seconds, replay: replay
         )
 
@@ -161,20 +160,6 @@ public enum ScenarioRunner {
     }
 }
 
-/// A batch on its way from a generating task to an analyzing task and back; one task holds it
-/// at a time (the channels hand it over), so it is reused without copying its arrays. Each
-/// partition has a fixed pool of them, so allocations do not depend on timing.
-final class WorkItem: @unchecked Sendable {
-    var batch = SimulationBatch()
-    /// The batch's place in the whole run: pass × batches per pass + batch index.
-    var sequence = 0
-    var generationNanos: UInt64?
-    /// The batch is a stored one (`--replay`), not generated for this run.
-    var replayed = false
-    /// When a paced batch was due, in seconds from the start of the run.
-    var dueSeconds: Double?
-}
-
 /// What the tasks of a run share: the stop request and the partitions' latest figures.
 final class RunControl: Sendable {
     private let stopped = Atomic(false)
@@ -233,7 +218,6 @@ struct Pipeline: Sendable {
     let parts: [UserSelection]
     let settings: WorkerSettings
     let tasks: Int
-    let capacity: Int
     let clock: any HarnessClock
     let control: RunControl
     let sink: SpecOutputSink?
@@ -243,8 +227,7 @@ struct Pipeline: Sendable {
     let replay: ReplayBatches?
 
     private enum Finished: Sendable {
-        case producer
-        case consumer(partition: Int, RunMetrics, IntervalSeries)
+        case partition(Int, RunMetrics, IntervalSeries)
         case monitor([RSSSample])
     }
 
@@ -254,23 +237,16 @@ struct Pipeline: Sendable {
         let monitored = monitor.isNeeded
         return await withTaskGroup(of: Finished.self) { group in
             for partition in 0..<tasks {
-                // Generated batches go one way, emptied ones come back: one being generated, one
-                // being analyzed, and `capacity` waiting in between.
-                let pool = capacity + 2
-                let full = BatchChannel<WorkItem>(capacity: capacity)
-                let empty = BatchChannel<WorkItem>(capacity: pool, holding: (0..<pool).map { _ in WorkItem() })
-                group.addTask { await produce(partition: partition, from: empty, into: full, start: start, pacer: pacer) }
-                group.addTask { await consume(partition: partition, from: full, returningTo: empty, start: start, publishing: monitored) }
+                group.addTask { await run(partition: partition, start: start, pacer: pacer, publishing: monitored) }
             }
             if monitored { group.addTask { .monitor(await monitor.run()) } }
-            var workers = 2 * tasks
+            var workers = tasks
             var parts = [RunMetrics?](repeating: nil, count: tasks)
             var series = IntervalSeries(intervalSeconds: intervalSeconds)
             var samples: [RSSSample] = []
             for await finished in group {
                 switch finished {
-                case .producer: workers -= 1
-                case .consumer(let partition, let metrics, let partSeries):
+                case .partition(let partition, let metrics, let partSeries):
                     parts[partition] = metrics
                     series.merge(partSeries)
                     workers -= 1
@@ -284,56 +260,39 @@ struct Pipeline: Sendable {
         }
     }
 
-    private func produce(
-        partition: Int, from empty: BatchChannel<WorkItem>, into full: BatchChannel<WorkItem>, start: Duration, pacer: Pacer?
-    ) async -> Finished {
-        defer { full.close() }
-        guard !parts.isEmpty else { return .producer }
-        var simulator: (pass: Int, value: Simulator)?
-        var sequence = partition
-        while !Task.isCancelled, !control.isStopped {
-            let pass = sequence / parts.count
-            if pass > 0, !load.repeats { break }
-            if let limit = load.timeLimit, clock.now() - start >= limit { break }
-            guard let item = await empty.receive() else { break }
-            if let replay {
-                item.batch = replay.batches[sequence % parts.count]
-                item.generationNanos = nil
-                item.replayed = true
-            } else {
-                if simulator?.pass != pass { simulator = (pass, Simulator(scenario: scenario, seed: seed &+ UInt64(pass))) }
-                let began = settings.timing ? Stopwatch.now() : 0
-                simulator!.value.fill(&item.batch, with: parts[sequence % parts.count])
-                item.generationNanos = settings.timing ? Stopwatch.now() &- began : nil
-                item.replayed = false
-            }
-            item.sequence = sequence
-            item.dueSeconds = nil
-            if let pacer {
-                guard let due = (try? await pacer.admit(events: item.batch.eventCount)) ?? nil else { break }
-                item.dueSeconds = due
-            }
-            guard await full.send(item) else { break }
-            sequence += tasks
-        }
-        return .producer
-    }
-
-    private func consume(
-        partition: Int, from full: BatchChannel<WorkItem>, returningTo empty: BatchChannel<WorkItem>, start: Duration, publishing: Bool
-    ) async -> Finished {
+    /// Runs partition `partition`: makes each of its batches (generated, or a stored one with
+    /// `--replay`), waits until a paced batch is due, and analyzes it, one batch after another on
+    /// this task, so that the analysis reads rows still in this core's cache (and a busy core slows
+    /// one partition, not a hand-over between two tasks).
+    private func run(partition: Int, start: Duration, pacer: Pacer?, publishing: Bool) async -> Finished {
         var worker = PartitionWorker(settings: settings)
         var recorder = IntervalRecorder(intervalSeconds: intervalSeconds)
         var sinceLastPublish = 0
-        while let item = await full.receive() {
-            let due = item.dueSeconds
+        var batch = SimulationBatch()
+        var simulator: (pass: Int, value: Simulator)?
+        var sequence = partition
+        while !parts.isEmpty, !Task.isCancelled, !control.isStopped {
+            let pass = sequence / parts.count
+            if pass > 0, !load.repeats { break }
+            if let limit = load.timeLimit, clock.now() - start >= limit { break }
+            if let replay {
+                batch = replay.batches[sequence % parts.count]
+            } else {
+                if simulator?.pass != pass { simulator = (pass, Simulator(scenario: scenario, seed: seed &+ UInt64(pass))) }
+                let began = settings.timing ? Stopwatch.now() : 0
+                simulator!.value.fill(&batch, with: parts[sequence % parts.count])
+                worker.recordGeneration(of: batch, nanos: settings.timing ? Stopwatch.now() &- began : nil)
+            }
+            var due: Double?
+            if let pacer {
+                guard let admitted = (try? await pacer.admit(events: batch.eventCount)) ?? nil else { break }
+                due = admitted
+            }
             let began = due == nil ? 0 : (clock.now() - start).seconds
-            if !item.replayed { worker.recordGeneration(of: item.batch, nanos: item.generationNanos) }
             let rejectedBefore = worker.rejectedSoFar
             var output: BatchOutput? = sink == nil ? nil : BatchOutput()
-            let nanos = worker.run(item.batch, output: &output)
+            let nanos = worker.run(batch, output: &output)
             let ended = (clock.now() - start).seconds
-            let batch = item.batch
             var figures = BatchFigures(
                 endSeconds: ended, events: SIMD4(batch.meals.count, batch.steps.count, batch.payments.count, batch.eventCount),
                 rejected: worker.rejectedSoFar &- rejectedBefore, serviceNanos: nanos
@@ -344,9 +303,6 @@ struct Pipeline: Sendable {
                 worker.recordSchedule(responseNanos: figures.responseNanos!, behindSeconds: figures.behindSeconds!)
             }
             recorder.record(figures)
-            let events = item.batch.eventCount
-            let sequence = item.sequence
-            _ = await empty.send(item)
             if let output, let sink {
                 do { try await sink.submit(sequence, output) } catch is CancellationError {
                     break
@@ -355,14 +311,17 @@ struct Pipeline: Sendable {
                     break
                 }
             }
-            onBatch?(events)
+            onBatch?(batch.eventCount)
             sinceLastPublish += 1
             if publishing, sinceLastPublish == Self.publishEvery {
                 control.publish(worker.metrics, partition: partition)
                 sinceLastPublish = 0
             }
+            sequence += tasks
+            // Lets the monitor, the sink and a canceller run: as many tasks as cores analyze.
+            await Task.yield()
         }
         if publishing { control.publish(worker.metrics, partition: partition) }
-        return .consumer(partition: partition, worker.metrics, recorder.finish())
+        return .partition(partition, worker.metrics, recorder.finish())
     }
 }

@@ -12,19 +12,16 @@ public struct RunPlan: Sendable {
     public var thresholds: [Threshold]
     /// Users per batch; nil picks about `RunPlan.eventsPerBatch` events a batch.
     public var batchUsers: Int?
-    /// Batches buffered between the generator and the analyzer of each partition.
-    public var channelCapacity: Int
 
     /// The default size of a batch, in events.
     public static let eventsPerBatch = 8_192
 
     /// A plan of all its parts; the implicit thresholds are added.
-    public init(scenario: Scenario, load: LoadModel = .fixed, thresholds: [Threshold] = [], batchUsers: Int? = nil, channelCapacity: Int = 2) {
+    public init(scenario: Scenario, load: LoadModel = .fixed, thresholds: [Threshold] = [], batchUsers: Int? = nil) {
         self.scenario = scenario
         self.load = load
         self.thresholds = thresholds
         self.batchUsers = batchUsers
-        self.channelCapacity = channelCapacity
         addImplicitThresholds()
     }
 
@@ -38,9 +35,7 @@ public struct RunPlan: Sendable {
     /// The plan of a parsed scenario: its load model, batching and thresholds (each threshold's
     /// text is checked here; errors name `file` and the threshold's line).
     public static func parse(_ scenario: Scenario, file: String) throws(ScenarioError) -> RunPlan {
-        var plan = RunPlan(
-            scenario: scenario, load: scenario.load, batchUsers: scenario.batchUsers, channelCapacity: scenario.channelCapacity
-        )
+        var plan = RunPlan(scenario: scenario, load: scenario.load, batchUsers: scenario.batchUsers)
         plan.thresholds = []
         for rule in scenario.thresholds {
             do {
