@@ -80,23 +80,23 @@ public struct StepAccumulator: Sendable {
     public private(set) var utcOffsetMinutes: Int32
 
     /// Everything before `sweep` is final.
-    private var sweep = Int64.min
+    @usableFromInline var sweep = Int64.min
     /// The furthest end of any watch sample seen; all of them started at or before `sweep`.
-    private var watchEnd = Int64.min
+    @usableFromInline var watchEnd = Int64.min
     /// Phone samples that still reach past `sweep`: the first `openPhoneCount` entries (the array
     /// keeps its length, so samples are written in place, never appended and removed).
-    private var openPhones: [(end: Int64, rate: Double)] = []
-    private var openPhoneCount = 0
+    @usableFromInline var openPhones: [(end: Int64, rate: Double)] = []
+    @usableFromInline var openPhoneCount = 0
     /// Totals of the days from `pendingFirstDay` on, with whether a sample touched them: the
     /// entries from `pendingStart` on (finished days are skipped, not removed, until all are).
-    private var pendingFirstDay: Int64 = 0
-    private var pendingStart = 0
-    private var pending: [(steps: Double, touched: Bool)] = []
+    @usableFromInline var pendingFirstDay: Int64 = 0
+    @usableFromInline var pendingStart = 0
+    @usableFromInline var pending: [(steps: Double, touched: Bool)] = []
     /// The last emitted days (at most 6), for the 7-day average.
     private var recent: [(day: Int64, steps: Double)] = []
     /// The local day `dayIndex` last computed and the UTC instants `[start, end)` it spans
     /// (empty until then): samples come in start order, so most lookups fall in it.
-    private var lastDay: (index: Int64, start: Int64, end: Int64) = (0, 1, 0)
+    @usableFromInline var lastDay: (index: Int64, start: Int64, end: Int64) = (0, 1, 0)
 
     /// An aggregator of one user, before any sample.
     public init(utcOffsetMinutes: Int32) {
@@ -117,7 +117,9 @@ public struct StepAccumulator: Sendable {
     }
 
     /// Adds the next sample; calls `onDay` for each day this sample proves complete.
-    public mutating func add(_ sample: StepSample, onDay: (StepDay) -> Void) {
+    /// (Inlinable, with the state it touches `@usableFromInline`: compiled into the caller's loop, the
+    /// uniqueness checks of the arrays it writes leave the per-sample path.)
+    @inlinable public mutating func add(_ sample: StepSample, onDay: (StepDay) -> Void) {
         let firstDay = dayIndex(sample.start)
         advance(to: sample.start, day: firstDay, onDay: onDay)
         let lastDay = dayIndex(sample.end - 1)
@@ -151,7 +153,7 @@ public struct StepAccumulator: Sendable {
 
     /// Moves the sweep to `time`, whose local day is `day`: counts the phones up to it and emits
     /// the days before `day`.
-    @inline(__always) private mutating func advance(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
+    @inlinable @inline(__always) mutating func advance(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
         if openPhoneCount == 0, pendingFirstDay >= finalBefore || pending.isEmpty {
             // Most samples: no phone to count and no day to emit.
             sweep = time
@@ -160,7 +162,7 @@ public struct StepAccumulator: Sendable {
         advanceCountingAndEmitting(to: time, day: finalBefore, onDay: onDay)
     }
 
-    private mutating func advanceCountingAndEmitting(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
+    @usableFromInline mutating func advanceCountingAndEmitting(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
         if openPhoneCount > 0 {
             let uncoveredFrom = max(sweep, watchEnd)
             if time > uncoveredFrom {
@@ -204,7 +206,7 @@ public struct StepAccumulator: Sendable {
 
     /// Adds `rate` steps per second over `[from, to)` to the days it crosses, `from` being on local
     /// day `day`; `whole` is the exact total when the interval is a whole sample.
-    private mutating func spread(_ rate: Double, from: Int64, day fromDay: Int64, to: Int64, whole: Double?) {
+    @usableFromInline mutating func spread(_ rate: Double, from: Int64, day fromDay: Int64, to: Int64, whole: Double?) {
         var t = from
         var day = fromDay
         while t < to {
@@ -218,14 +220,14 @@ public struct StepAccumulator: Sendable {
     }
 
     /// The index in `pending` of `day`, growing the window as needed.
-    @inline(__always) private mutating func slot(_ day: Int64) -> Int {
+    @inlinable @inline(__always) mutating func slot(_ day: Int64) -> Int {
         if !pending.isEmpty, day < pendingFirstDay + Int64(pending.count - pendingStart) { return pendingStart + Int(day - pendingFirstDay) }
         return grownSlot(day)
     }
 
     /// `slot` when `day` is past the window: the finished days before it are dropped first, so
     /// the window holds only open days.
-    private mutating func grownSlot(_ day: Int64) -> Int {
+    @usableFromInline mutating func grownSlot(_ day: Int64) -> Int {
         if pending.isEmpty { pendingFirstDay = day }
         while day >= pendingFirstDay + Int64(pending.count - pendingStart) {
             if pendingStart > 0 {
@@ -238,13 +240,13 @@ public struct StepAccumulator: Sendable {
     }
 
     /// The local day of instant `t`: two comparisons when it is the day of the last lookup.
-    @inline(__always) private mutating func dayIndex(_ t: Int64) -> Int64 {
+    @inlinable @inline(__always) mutating func dayIndex(_ t: Int64) -> Int64 {
         if t >= lastDay.start, t < lastDay.end { return lastDay.index }
         return lookUpDay(t)
     }
 
     /// `dayIndex` by division, remembering the day's span (unless it reaches past `Int64`'s range).
-    private mutating func lookUpDay(_ t: Int64) -> Int64 {
+    @usableFromInline mutating func lookUpDay(_ t: Int64) -> Int64 {
         let day = LocalDay(instant: t, utcOffsetMinutes: utcOffsetMinutes).index
         let (midnight, wide) = day.multipliedReportingOverflow(by: LocalDay.secondsPerDay)
         let (start, early) = midnight.subtractingReportingOverflow(60 &* Int64(utcOffsetMinutes))
