@@ -56,6 +56,32 @@ struct WriterTests {
         #expect(line == #"{"id":"u0000042","n":99,"x":"+60","t":""}"# + "\n")
     }
 
+    @Test("ids of the same owner in a row, of another prefix or owner, and past the width are each spelled in full",
+          arguments: [TextRecordFormat.csv, .ndjson])
+    func ownerIdsInSequence(format: TextRecordFormat) {
+        // Given ids whose owners repeat (as rows grouped by user do), change, come back and overflow the width
+        let ids: [(prefix: Character, owner: UInt64, ordinal: UInt64?)] = [
+            ("s", 42, 0), ("u", 42, nil), ("s", 42, 1), ("z", 42, nil), ("s", 7, 2), ("u", 7, nil), ("u", 42, nil),
+            ("p", 0, 999_999), ("k", 9_999_999, 5), ("u", 10_000_000, nil), ("u", 123_456_789, nil), ("u", 9_999_999, nil),
+        ]
+        let sut = encoded(format) { encoder in
+            for id in ids {
+                encoder.beginRecord()
+                let prefix = id.prefix.asciiValue!
+                if let ordinal = id.ordinal { encoder.id(prefix, owner: id.owner, ordinal: ordinal) } else { encoder.id(prefix, id.owner) }
+                encoder.endRecord()
+            }
+        }
+        // When they are encoded one record each
+        // Then each is its prefix and zero-padded numbers, whatever came before it
+        func padded(_ n: UInt64, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
+        let expected = ids.map { id in
+            let text = "\(id.prefix)\(padded(id.owner, 7))" + (id.ordinal.map { "-" + padded($0, 6) } ?? "")
+            return (format == .csv ? text : #"{"id":""# + text + #""}"#) + "\n"
+        }
+        #expect(sut == expected.joined())
+    }
+
     @Test("a number wider than its padding keeps all its digits")
     func widePadding() {
         let line = encoded(.csv) { $0.beginRecord(); $0.id(UInt8(ascii: "u"), 123_456_789); $0.endRecord() }

@@ -15,6 +15,23 @@ public struct ByteCursor {
         position += 1
     }
 
+    /// Eight bytes: `word`'s, lowest first.
+    @inlinable @inline(__always) public mutating func word(_ word: UInt64) {
+        UnsafeMutableRawPointer(position).storeBytes(of: word.littleEndian, as: UInt64.self)
+        position += 8
+    }
+
+    /// The eight bytes `body` writes, as a little-endian word.
+    @inlinable @inline(__always) static func word(_ body: (inout ByteCursor) -> Void) -> UInt64 {
+        var bytes: UInt64 = 0
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            var cursor = ByteCursor(raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            body(&cursor)
+            precondition(cursor.position - raw.baseAddress!.assumingMemoryBound(to: UInt8.self) == 8)
+        }
+        return UInt64(littleEndian: bytes)
+    }
+
     /// A field separator.
     /// A line end.
     @inlinable @inline(__always) public mutating func comma() { byte(UInt8(ascii: ",")) }

@@ -22,6 +22,11 @@ public struct RecordEncoder {
     @usableFromInline let prefixEnds: [Int]
     @usableFromInline var column = 0
     @usableFromInline var cursor: ByteCursor
+    /// The owner number of the last id written, and its `Ids.userWidth` digits in bytes 1 to 7
+    /// of a little-endian word (byte 0 is zero, for the prefix): rows come grouped by user, so
+    /// an id's owner is written from this word, not formatted again.
+    @usableFromInline var lastOwner = UInt64.max
+    @usableFromInline var lastOwnerDigits: UInt64 = 0
 
     /// The most bytes one record may take; `beginRecord` reserves this much.
     public static let maximumRecordBytes = 2048
@@ -100,7 +105,7 @@ public struct RecordEncoder {
     @inlinable public mutating func id(_ prefix: UInt8, _ number: UInt64) {
         separator()
         quote()
-        cursor.id(prefix, number)
+        ownerId(prefix, number)
         quote()
     }
 
@@ -108,8 +113,20 @@ public struct RecordEncoder {
     @inlinable public mutating func id(_ prefix: UInt8, owner: UInt64, ordinal: UInt64) {
         separator()
         quote()
-        cursor.id(prefix, owner: owner, ordinal: ordinal)
+        ownerId(prefix, owner)
+        cursor.byte(UInt8(ascii: "-"))
+        cursor.padded(ordinal, width: Ids.ordinalWidth)
         quote()
+    }
+
+    /// `prefix` and `number` in `Ids.userWidth` digits, from `lastOwnerDigits` when `number` is `lastOwner`.
+    @inlinable @inline(__always) mutating func ownerId(_ prefix: UInt8, _ number: UInt64) {
+        if number != lastOwner {
+            guard number < 10_000_000 else { return cursor.id(prefix, number) }
+            lastOwnerDigits = ByteCursor.word { $0.id(0, number) }
+            lastOwner = number
+        }
+        cursor.word(lastOwnerDigits | UInt64(prefix))
     }
 
     /// A text field such as an enum value (a JSON string). At most 1024 bytes.
