@@ -56,13 +56,16 @@ struct WriterTests {
         #expect(line == #"{"id":"u0000042","n":99,"x":"+60","t":""}"# + "\n")
     }
 
-    @Test("ids of the same owner in a row, of another prefix or owner, and past the width are each spelled in full",
+    @Test("ids of the same owner or the next ordinal in a row, of another prefix, owner or ordinal, and past the width are each spelled in full",
           arguments: [TextRecordFormat.csv, .ndjson])
-    func ownerIdsInSequence(format: TextRecordFormat) {
-        // Given ids whose owners repeat (as rows grouped by user do), change, come back and overflow the width
+    func idsInSequence(format: TextRecordFormat) {
+        // Given ids whose owners repeat (as rows grouped by user do), change, come back and overflow the
+        // width, and whose ordinals count up (across carries), repeat, go back and overflow theirs
         let ids: [(prefix: Character, owner: UInt64, ordinal: UInt64?)] = [
             ("s", 42, 0), ("u", 42, nil), ("s", 42, 1), ("z", 42, nil), ("s", 7, 2), ("u", 7, nil), ("u", 42, nil),
-            ("p", 0, 999_999), ("k", 9_999_999, 5), ("u", 10_000_000, nil), ("u", 123_456_789, nil), ("u", 9_999_999, nil),
+            ("p", 0, 999_998), ("k", 9_999_999, 5), ("u", 10_000_000, nil), ("u", 123_456_789, nil), ("u", 9_999_999, nil),
+            ("m", 3, 8), ("m", 3, 9), ("m", 3, 10), ("m", 3, 11), ("m", 3, 11), ("m", 3, 10), ("m", 3, 99), ("m", 3, 100),
+            ("m", 3, 101), ("p", 3, 999_998), ("p", 3, 999_999), ("p", 3, 1_000_000), ("p", 3, 1_000_001), ("p", 3, 0), ("p", 3, 1),
         ]
         let sut = encoded(format) { encoder in
             for id in ids {

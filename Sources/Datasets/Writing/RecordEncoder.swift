@@ -27,6 +27,11 @@ public struct RecordEncoder {
     /// an id's owner is written from this word, not formatted again.
     @usableFromInline var lastOwner = UInt64.max
     @usableFromInline var lastOwnerDigits: UInt64 = 0
+    /// The ordinal of the last owned id written (`.max`: none yet), and `-` and its
+    /// `Ids.ordinalWidth` digits in bytes 0 to 6 of a little-endian word: a user's rows mostly
+    /// count up by one, so the next ordinal's text is this word with its last digit raised.
+    @usableFromInline var lastOrdinal = UInt64.max
+    @usableFromInline var lastOrdinalText: UInt64 = 0
 
     /// The most bytes one record may take; `beginRecord` reserves this much.
     public static let maximumRecordBytes = 2048
@@ -114,9 +119,29 @@ public struct RecordEncoder {
         separator()
         quote()
         ownerId(prefix, owner)
-        cursor.byte(UInt8(ascii: "-"))
-        cursor.padded(ordinal, width: Ids.ordinalWidth)
+        ordinalText(ordinal)
         quote()
+    }
+
+    /// `-` and `ordinal` in `Ids.ordinalWidth` digits, from `lastOrdinalText` when `ordinal` is
+    /// `lastOrdinal` or the one after it (and its last digit is not a carry).
+    @inlinable @inline(__always) mutating func ordinalText(_ ordinal: UInt64) {
+        let lastDigit: UInt64 = 0xFF << 48
+        if ordinal != lastOrdinal {
+            if lastOrdinal != .max, ordinal == lastOrdinal + 1, lastOrdinalText & lastDigit != UInt64(UInt8(ascii: "9")) << 48 {
+                lastOrdinalText &+= 1 << 48
+            } else {
+                guard ordinal < 1_000_000 else {
+                    cursor.byte(UInt8(ascii: "-"))
+                    return cursor.padded(ordinal, width: Ids.ordinalWidth)
+                }
+                lastOrdinalText = ByteCursor.word { $0.byte(UInt8(ascii: "-")); $0.padded(ordinal, width: Ids.ordinalWidth); $0.byte(0) }
+            }
+            lastOrdinal = ordinal
+        }
+        // Eight bytes, of which the last (a zero) is written over by what follows.
+        cursor.word(lastOrdinalText)
+        cursor.position -= 1
     }
 
     /// `prefix` and `number` in `Ids.userWidth` digits, from `lastOwnerDigits` when `number` is `lastOwner`.
