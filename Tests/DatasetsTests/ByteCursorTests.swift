@@ -79,6 +79,19 @@ struct ByteCursorTests {
         }
     }
 
+    @Test("unsigned numbers, ten-digit instants among them: as many digits as they take, no byte written past them")
+    func unsigned() {
+        for value in Self.paddedValues + [1_000_000_000, 1_736_168_887, 9_999_999_999, 4_102_444_800] {
+            // Given a value and a buffer full of a marker byte
+            var bytes = [UInt8](repeating: 0xEE, count: 48)
+            // When the value is written in decimal
+            let written = bytes.withUnsafeMutableBufferPointer { NumberWriter.unsigned(value, at: $0.baseAddress!) - $0.baseAddress! }
+            // Then the digits read as the number, and the rest is untouched
+            #expect(String(decoding: bytes[..<written], as: UTF8.self) == String(value))
+            #expect(bytes[written...].allSatisfy { $0 == 0xEE }, "value \(value)")
+        }
+    }
+
     @Test("a rejection is one line: file, line, reason and column")
     func rejection() {
         // Given a log
