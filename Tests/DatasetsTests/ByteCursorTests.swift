@@ -92,6 +92,23 @@ struct ByteCursorTests {
         }
     }
 
+    @Test("raw bytes of every length are copied exactly, no byte written past them", arguments: Array(0...20) + [64, 1000])
+    func bytes(count: Int) {
+        // Given `count` distinct bytes and a buffer full of a marker byte
+        let source = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
+        var bytes = [UInt8](repeating: 0xEE, count: count + 16)
+        // When they are written through a cursor
+        let written = bytes.withUnsafeMutableBufferPointer { buffer in
+            var sut = ByteCursor(buffer.baseAddress!)
+            source.withUnsafeBufferPointer { sut.bytes($0) }
+            return sut.position - buffer.baseAddress!
+        }
+        // Then the cursor moved past exactly them, and the rest is untouched
+        #expect(written == count)
+        #expect(Array(bytes[..<count]) == source)
+        #expect(bytes[count...].allSatisfy { $0 == 0xEE })
+    }
+
     @Test("a rejection is one line: file, line, reason and column")
     func rejection() {
         // Given a log

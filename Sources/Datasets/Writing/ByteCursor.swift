@@ -37,10 +37,23 @@ public struct ByteCursor {
     @inlinable @inline(__always) public mutating func comma() { byte(UInt8(ascii: ",")) }
     @inlinable @inline(__always) public mutating func newline() { byte(UInt8(ascii: "\n")) }
 
-    /// Raw bytes (room for them must be reserved).
+    /// Raw bytes (room for them must be reserved). Up to 16 bytes (enum values, short texts) by
+    /// two overlapping word copies rather than a call to `memmove`.
     @inlinable @inline(__always) public mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
-        if let base = source.baseAddress { position.update(from: base, count: source.count) }
-        position += source.count
+        guard let base = source.baseAddress else { return }
+        let count = source.count, from = UnsafeRawPointer(base), to = UnsafeMutableRawPointer(position)
+        func copy<Word>(_: Word.Type) {
+            let size = MemoryLayout<Word>.size
+            to.storeBytes(of: from.loadUnaligned(as: Word.self), as: Word.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: count - size, as: Word.self), toByteOffset: count - size, as: Word.self)
+        }
+        switch count {
+        case 8...16: copy(UInt64.self)
+        case 4..<8: copy(UInt32.self)
+        case 2..<4: copy(UInt16.self)
+        default: position.update(from: base, count: count)
+        }
+        position += count
     }
 
     /// The bytes of a static string.

@@ -1,19 +1,20 @@
 /// The spelling of the simulator's ids: a one-letter prefix and a zero-padded number, so that byte
 /// order and numeric order agree (SPEC §0) — `u0000042` for a user, `m0000042-000017` for the 17th
-/// meal of that user (`s` samples, `p` payments).
+/// meal of that user (`s` samples, `p` payments). (Computed, not `static let`s, which would cost
+/// a lazy-initialization check per row in the modules that write them.)
 public enum Ids {
     /// Digits of the user number.
-    public static let userWidth = 7
+    @inlinable public static var userWidth: Int { 7 }
     /// Digits of a row's ordinal within its user.
-    public static let ordinalWidth = 6
+    @inlinable public static var ordinalWidth: Int { 6 }
     /// The prefix of a user id.
-    public static let user = UInt8(ascii: "u")
+    @inlinable public static var user: UInt8 { UInt8(ascii: "u") }
     /// The prefix of a meal id.
-    public static let meal = UInt8(ascii: "m")
+    @inlinable public static var meal: UInt8 { UInt8(ascii: "m") }
     /// The prefix of a step sample id.
-    public static let sample = UInt8(ascii: "s")
+    @inlinable public static var sample: UInt8 { UInt8(ascii: "s") }
     /// The prefix of a payment id.
-    public static let payment = UInt8(ascii: "p")
+    @inlinable public static var payment: UInt8 { UInt8(ascii: "p") }
 
     /// `u` and the user index in `userWidth` digits.
     public static func user(_ index: UInt32) -> String {
