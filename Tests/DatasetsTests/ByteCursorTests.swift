@@ -92,6 +92,23 @@ struct ByteCursorTests {
         }
     }
 
+    @Test("thousandths with every fraction print as the decimal without trailing zeros, no byte written past them",
+          arguments: [Int64(0), 7, -42, 999, 12_345, -9_999_999_999])
+    func shortMilli(whole: Int64) {
+        for fraction in Int64(0)..<1000 {
+            // Given a value in thousandths and a buffer full of a marker byte
+            let value = whole < 0 ? whole * 1000 - fraction : whole * 1000 + fraction
+            var bytes = [UInt8](repeating: 0xEE, count: 48)
+            // When it is written
+            let written = bytes.withUnsafeMutableBufferPointer { NumberWriter.milli(value, at: $0.baseAddress!) - $0.baseAddress! }
+            // Then it reads as the whole part and the fraction's significant digits
+            var digits = String(String(fraction + 1000).dropFirst())
+            while digits.hasSuffix("0") { digits.removeLast() }
+            #expect(String(decoding: bytes[..<written], as: UTF8.self) == String(whole) + (digits.isEmpty ? "" : "." + digits))
+            #expect(bytes[written...].allSatisfy { $0 == 0xEE }, "value \(value)")
+        }
+    }
+
     @Test("raw bytes of every length are copied exactly, no byte written past them", arguments: Array(0...20) + [64, 1000])
     func bytes(count: Int) {
         // Given `count` distinct bytes and a buffer full of a marker byte

@@ -1,0 +1,123 @@
+/// Formats numbers as ASCII digits at a pointer (room must be reserved); each returns the
+/// position after the digits.
+public enum NumberWriter {
+    /// "00", "01", …, "99": two digits at a time, without a lazily initialized global.
+    @usableFromInline static let pairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    @inlinable static func digitCount(_ v: UInt64) -> Int {
+        var n = 1
+        var x = v
+        while x >= 10_000 { x /= 10_000; n += 4 }
+        if x >= 1000 { return n + 3 }
+        if x >= 100 { return n + 2 }
+        if x >= 10 { return n + 1 }
+        return n
+    }
+
+    /// Writes `v` in exactly `width` digits, zero padded (more when it does not fit).
+    @inlinable public static func padded(_ v: UInt64, width: Int, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let n = max(width, digitCount(v))
+        let table = pairs.utf8Start
+        var x = v
+        var p = start + n
+        while x >= 100 {
+            let r = Int(x % 100)
+            x /= 100
+            p -= 2
+            p[0] = table[2 * r]
+            p[1] = table[2 * r + 1]
+        }
+        if x >= 10 {
+            p -= 2
+            p[0] = table[2 * Int(x)]
+            p[1] = table[2 * Int(x) + 1]
+        } else {
+            p -= 1
+            p[0] = UInt8(ascii: "0") &+ UInt8(x)
+        }
+        while p > start {
+            p -= 1
+            p[0] = UInt8(ascii: "0")
+        }
+        return start + n
+    }
+
+    /// `v` in decimal, as few digits as it takes: numbers under 10⁴ and ten-digit ones (instants
+    /// in seconds) by pairs without a loop.
+    @inlinable public static func unsigned(_ v: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        if v < 100 {
+            if v < 10 {
+                p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+                return p + 1
+            }
+            pair(v, at: p)
+            return p + 2
+        }
+        if v < 10_000 {
+            if v < 1000 {
+                p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v / 100)
+                pair(v % 100, at: p + 1)
+                return p + 3
+            }
+            pair(v / 100, at: p)
+            pair(v % 100, at: p + 2)
+            return p + 4
+        }
+        if v >= 1_000_000_000, v < 10_000_000_000 { return tenDigits(v, at: p) }
+        return padded(v, width: 1, at: p)
+    }
+
+    /// The two digits of `n` (under 100) at `p`.
+    @inlinable @inline(__always) static func pair(_ n: UInt64, at p: UnsafeMutablePointer<UInt8>) {
+        let digits = UnsafeRawPointer(pairs.utf8Start).loadUnaligned(fromByteOffset: 2 &* Int(n), as: UInt16.self)
+        UnsafeMutableRawPointer(p).storeBytes(of: digits, as: UInt16.self)
+    }
+
+    /// `v` (ten digits: an instant in seconds of years 2001 to 2286) as five pairs, split by
+    /// independent divisions rather than a chain of them.
+    @inlinable @inline(__always) static func tenDigits(_ v: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let rest = v % 100_000_000, upper = rest / 10_000, lower = rest % 10_000
+        pair(v / 100_000_000, at: p)
+        pair(upper / 100, at: p + 2)
+        pair(upper % 100, at: p + 4)
+        pair(lower / 100, at: p + 6)
+        pair(lower % 100, at: p + 8)
+        return p + 10
+    }
+
+    /// `v` in decimal, with a `-` when negative.
+    @inlinable public static func signed(_ v: Int64, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var p = start
+        if v < 0 {
+            p.pointee = UInt8(ascii: "-")
+            p += 1
+        }
+        return unsigned(v.magnitude, at: p)
+    }
+
+    /// A value in thousandths as a decimal with at most 3 digits after the point.
+    @inlinable public static func milli(_ v: Int64, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var p = start
+        if v < 0 {
+            p.pointee = UInt8(ascii: "-")
+            p += 1
+        }
+        let m = v.magnitude
+        p = unsigned(m / 1000, at: p)
+        let fraction = m % 1000
+        guard fraction != 0 else { return p }
+        p.pointee = UInt8(ascii: ".")
+        if fraction % 10 != 0 {
+            p[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 100)
+            pair(fraction % 100, at: p + 2)
+            return p + 4
+        }
+        if fraction % 100 != 0 {
+            pair(fraction / 10, at: p + 1)
+            return p + 3
+        }
+        p[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 100)
+        return p + 2
+    }
+}
