@@ -62,14 +62,14 @@ public struct RecordEncoder {
     }
 
     /// Reserves room for one record.
-    @inlinable public mutating func beginRecord() {
+    @inlinable @inline(__always) public mutating func beginRecord() {
         buffer.reserve(Self.maximumRecordBytes)
         cursor = ByteCursor(buffer.storage + buffer.count)
         column = 0
     }
 
     /// Ends the record with a line feed.
-    @inlinable public mutating func endRecord() {
+    @inlinable @inline(__always) public mutating func endRecord() {
         if format == .ndjson { put(UInt8(ascii: "}")) }
         put(UInt8(ascii: "\n"))
         buffer.count = cursor.position - buffer.storage
@@ -94,20 +94,20 @@ public struct RecordEncoder {
     }
 
     /// An integer field (a JSON number in NDJSON).
-    @inlinable public mutating func int(_ value: Int64) {
+    @inlinable @inline(__always) public mutating func int(_ value: Int64) {
         separator()
         cursor.int(value)
     }
 
     /// A decimal field given in thousandths: at most 3 digits after the point, trailing zeros
     /// dropped (`1234500` → `1234.5`, `7000` → `7`). A JSON number in NDJSON.
-    @inlinable public mutating func milli(_ value: Int64) {
+    @inlinable @inline(__always) public mutating func milli(_ value: Int64) {
         separator()
         cursor.shortMilli(value)
     }
 
     /// An id such as `u0000042` (`Ids`; a JSON string).
-    @inlinable public mutating func id(_ prefix: UInt8, _ number: UInt64) {
+    @inlinable @inline(__always) public mutating func id(_ prefix: UInt8, _ number: UInt64) {
         separator()
         quote()
         ownerId(prefix, number)
@@ -115,7 +115,7 @@ public struct RecordEncoder {
     }
 
     /// An id such as `m0000042-000017` (`Ids`; a JSON string).
-    @inlinable public mutating func id(_ prefix: UInt8, owner: UInt64, ordinal: UInt64) {
+    @inlinable @inline(__always) public mutating func id(_ prefix: UInt8, owner: UInt64, ordinal: UInt64) {
         separator()
         quote()
         ownerId(prefix, owner)
@@ -155,12 +155,12 @@ public struct RecordEncoder {
     }
 
     /// A text field such as an enum value (a JSON string). At most 1024 bytes.
-    @inlinable public mutating func text(_ value: StaticString) {
+    @inlinable @inline(__always) public mutating func text(_ value: StaticString) {
         text(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
     }
 
     /// A text field from bytes (a JSON string). At most 1024 bytes.
-    @inlinable public mutating func text(_ value: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) public mutating func text(_ value: UnsafeBufferPointer<UInt8>) {
         separator()
         quote()
         cursor.bytes(value)
