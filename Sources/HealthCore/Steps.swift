@@ -119,7 +119,7 @@ public struct StepAccumulator: Sendable {
     /// Adds the next sample; calls `onDay` for each day this sample proves complete.
     /// (Inlinable, with the state it touches `@usableFromInline`: compiled into the caller's loop, the
     /// uniqueness checks of the arrays it writes leave the per-sample path.)
-    @inlinable public mutating func add(_ sample: StepSample, onDay: (StepDay) -> Void) {
+    @inlinable @inline(__always) public mutating func add(_ sample: StepSample, onDay: (StepDay) -> Void) {
         let firstDay = dayIndex(sample.start)
         advance(to: sample.start, day: firstDay, onDay: onDay)
         let lastDay = dayIndex(sample.end - 1)
