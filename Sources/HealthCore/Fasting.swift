@@ -124,14 +124,15 @@ public struct FastingAccumulator: Sendable {
     /// The user's settings.
     public let configuration: FastingConfiguration
     /// The totals so far (final after `finish`).
-    public private(set) var summary = FastingSummary()
+    public var summary: FastingSummary { totals }
+    @usableFromInline var totals = FastingSummary()
 
-    private var episodeStart: Int64 = 0
-    private var episodeEnd: Int64 = 0
-    private var episodeKcal: Int64 = 0
+    @usableFromInline var episodeStart: Int64 = 0
+    @usableFromInline var episodeEnd: Int64 = 0
+    @usableFromInline var episodeKcal: Int64 = 0
     /// The fast that ended where the open episode starts, or -1.
-    private var episodeFastBefore: Int64 = -1
-    private var hasEpisode = false
+    @usableFromInline var episodeFastBefore: Int64 = -1
+    @usableFromInline var hasEpisode = false
     private var day: FastingDay?
     private var dayFirstStart: Int64 = 0
 
@@ -141,8 +142,9 @@ public struct FastingAccumulator: Sendable {
     }
 
     /// Adds the next meal; calls `onDay` for each day that this meal proves complete.
-    public mutating func add(_ meal: Meal, onDay: (FastingDay) -> Void) {
-        summary.meals += 1
+    /// (Always inlined, with the state it touches `@usableFromInline`: a call per meal saved.)
+    @inlinable @inline(__always) public mutating func add(_ meal: Meal, onDay: (FastingDay) -> Void) {
+        totals.meals += 1
         guard hasEpisode else {
             openEpisode(with: meal, fastBefore: -1)
             return
@@ -157,9 +159,9 @@ public struct FastingAccumulator: Sendable {
         var fast: Int64 = -1
         if gap >= configuration.minimumFastSeconds {
             fast = gap
-            summary.fasts += 1
-            summary.totalFastSeconds += gap
-            summary.longestFastSeconds = max(summary.longestFastSeconds, gap)
+            totals.fasts += 1
+            totals.totalFastSeconds += gap
+            totals.longestFastSeconds = max(totals.longestFastSeconds, gap)
         }
         openEpisode(with: meal, fastBefore: fast)
     }
@@ -170,10 +172,10 @@ public struct FastingAccumulator: Sendable {
         hasEpisode = false
         if let open = day { emit(open, onDay: onDay) }
         day = nil
-        return summary
+        return totals
     }
 
-    private mutating func openEpisode(with meal: Meal, fastBefore: Int64) {
+    @inlinable @inline(__always) mutating func openEpisode(with meal: Meal, fastBefore: Int64) {
         hasEpisode = true
         episodeStart = meal.start
         episodeEnd = meal.end
@@ -181,8 +183,8 @@ public struct FastingAccumulator: Sendable {
         episodeFastBefore = fastBefore
     }
 
-    private mutating func closeEpisode(onDay: (FastingDay) -> Void) {
-        summary.episodes += 1
+    @usableFromInline mutating func closeEpisode(onDay: (FastingDay) -> Void) {
+        totals.episodes += 1
         let episodeDay = LocalDay(instant: episodeStart, utcOffsetMinutes: configuration.utcOffsetMinutes)
         if let open = day, open.day != episodeDay {
             emit(open, onDay: onDay)
@@ -207,8 +209,8 @@ public struct FastingAccumulator: Sendable {
         if let limit = configuration.fastingProtocol.windowLimitSeconds {
             let compliant = row.eatingWindowSeconds <= limit
             row.compliant = compliant
-            summary.evaluatedDays += 1
-            if compliant { summary.compliantDays += 1 }
+            totals.evaluatedDays += 1
+            if compliant { totals.compliantDays += 1 }
         }
         onDay(row)
     }
