@@ -18,20 +18,16 @@ public enum NumberWriter {
     /// Writes `v` in exactly `width` digits, zero padded (more when it does not fit).
     @inlinable public static func padded(_ v: UInt64, width: Int, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         let n = max(width, digitCount(v))
-        let table = pairs.utf8Start
         var x = v
         var p = start + n
         while x >= 100 {
-            let r = Int(x % 100)
-            x /= 100
             p -= 2
-            p[0] = table[2 * r]
-            p[1] = table[2 * r + 1]
+            pair(x % 100, at: p)
+            x /= 100
         }
         if x >= 10 {
             p -= 2
-            p[0] = table[2 * Int(x)]
-            p[1] = table[2 * Int(x) + 1]
+            pair(x, at: p)
         } else {
             p -= 1
             p[0] = UInt8(ascii: "0") &+ UInt8(x)
