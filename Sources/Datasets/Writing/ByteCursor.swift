@@ -92,7 +92,7 @@ public struct ByteCursor {
         let magnitude = thousandths.magnitude
         unsigned(magnitude / 1000)
         byte(UInt8(ascii: "."))
-        position = NumberWriter.padded(magnitude % 1000, width: 3, at: position)
+        position = NumberWriter.threeDigits(magnitude % 1000, at: position)
     }
 
     /// A value in thousandths with at most 3 decimals, trailing zeros dropped (`1234500` → `1234.5`).

@@ -51,11 +51,7 @@ public enum NumberWriter {
             return p + 2
         }
         if v < 10_000 {
-            if v < 1000 {
-                p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v / 100)
-                pair(v % 100, at: p + 1)
-                return p + 3
-            }
+            if v < 1000 { return threeDigits(v, at: p) }
             pair(v / 100, at: p)
             pair(v % 100, at: p + 2)
             return p + 4
@@ -68,6 +64,13 @@ public enum NumberWriter {
     @inlinable @inline(__always) static func pair(_ n: UInt64, at p: UnsafeMutablePointer<UInt8>) {
         let digits = UnsafeRawPointer(pairs.utf8Start).loadUnaligned(fromByteOffset: 2 &* Int(n), as: UInt16.self)
         UnsafeMutableRawPointer(p).storeBytes(of: digits, as: UInt16.self)
+    }
+
+    /// `v` (under 1000) in exactly three digits.
+    @inlinable @inline(__always) static func threeDigits(_ v: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v / 100)
+        pair(v % 100, at: p + 1)
+        return p + 3
     }
 
     /// `v` (ten digits: an instant in seconds of years 2001 to 2286) as five pairs, split by
@@ -104,11 +107,7 @@ public enum NumberWriter {
         let fraction = m % 1000
         guard fraction != 0 else { return p }
         p.pointee = UInt8(ascii: ".")
-        if fraction % 10 != 0 {
-            p[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 100)
-            pair(fraction % 100, at: p + 2)
-            return p + 4
-        }
+        if fraction % 10 != 0 { return threeDigits(fraction, at: p + 1) }
         if fraction % 100 != 0 {
             pair(fraction / 10, at: p + 1)
             return p + 3
