@@ -8,7 +8,10 @@ func sortNearlySorted<T>(_ rows: UnsafeMutableBufferPointer<T>, by precedes: (T,
     var budget = 16 * rows.count
     for i in 1..<rows.count {
         let row = rows[i]
-        var j = i
+        // Most rows are already in place: one comparison, nothing written.
+        guard precedes(row, rows[i - 1]) else { continue }
+        var j = i - 1
+        rows[i] = rows[j]
         while j > 0, precedes(row, rows[j - 1]) {
             rows[j] = rows[j - 1]
             j -= 1
