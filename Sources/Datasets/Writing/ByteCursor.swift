@@ -33,8 +33,8 @@ public struct ByteCursor {
     }
 
     /// A field separator.
-    /// A line end.
     @inlinable @inline(__always) public mutating func comma() { byte(UInt8(ascii: ",")) }
+    /// A line end.
     @inlinable @inline(__always) public mutating func newline() { byte(UInt8(ascii: "\n")) }
 
     /// Raw bytes (room for them must be reserved). Up to 16 bytes (enum values, short texts) by
