@@ -17,21 +17,34 @@ struct NumberedIdIndexTests {
         }
     }
 
-    @Test("ids of one prefix and one width are indexed by their number, whatever their order")
+    @Test("ids of one prefix and one width, in increasing order, are indexed by their number")
     func lookup() throws {
-        // Given u0000007, u0000002 and u0000010 at positions 0, 1 and 2
-        let sut = try #require(NumberedIdIndex(ids: Self.arena(["u0000007", "u0000002", "u0000010"])))
+        // Given u0000002, u0000007 and u0000010 at positions 0, 1 and 2
+        let sut = try #require(NumberedIdIndex(ids: Self.arena(["u0000002", "u0000007", "u0000010"])))
         // When each id and some others are looked up
         // Then each id finds its position, and a missing number, another width or prefix, or a non-digit finds none
         #expect(sut.prefixLength == 1)
-        #expect(sut.values.count == 11)
-        #expect(["u0000007", "u0000002", "u0000010"].map { Self.find($0, in: sut) } == [0, 1, 2])
+        #expect(sut.blocks.count == 1)
+        #expect(["u0000002", "u0000007", "u0000010"].map { Self.find($0, in: sut) } == [0, 1, 2])
         #expect(["u0000003", "u000007", "v0000007", "u000000x", "u00000:7", "", "u0000007 "].map { Self.find($0, in: sut) }
             == [nil, nil, nil, nil, nil, nil, nil])
     }
 
+    @Test("an id's position is the count of ids below it, across the blocks of 64 numbers")
+    func blockEdges() throws {
+        // Given numbers at and around the edges of blocks of 64, and a gap of whole empty blocks
+        let numbers = [0, 1, 62, 63, 64, 65, 127, 128, 191, 500, 511, 512, 1023]
+        let ids = numbers.map { "n" + String(String($0 + 10_000).dropFirst()) }
+        // When they are indexed and every number up to 1,100 is looked up
+        let sut = try #require(NumberedIdIndex(ids: Self.arena(ids)))
+        let found = (0...1_100).map { Self.find("n" + String(String($0 + 10_000).dropFirst()), in: sut) }
+        // Then each id finds its position and every other number finds none
+        #expect(sut.blocks.count == 16)
+        #expect(found == (0...1_100).map { number in numbers.firstIndex(of: number).map { UInt32($0) } })
+    }
+
     @Test("the prefix may be empty or longer, and the digits may be all of the id but the prefix", arguments: [
-        (["12", "07", "99"], 0), (["user-01", "user-02"], 5), (["ab-c9", "ab-c0"], 4),
+        (["07", "12", "99"], 0), (["user-01", "user-02"], 5), (["ab-c0", "ab-c9"], 4),
     ])
     func prefixes(ids: [String], prefixLength: Int) throws {
         // Given ids sharing `prefixLength` bytes, then digits
@@ -50,10 +63,12 @@ struct NumberedIdIndexTests {
         ["user"], // no digit
         ["u000000001"], // over 8 bytes
         ["u99999999"], // 9 bytes
-        ["u9999999", "u0000000"], // 10 M slots for 2 ids: too sparse
+        ["u0000000", "u9999999"], // 10 M numbers for 2 ids: too sparse
+        ["u0000007", "u0000002"], // decreasing
+        ["u0000007", "u0000007"], // repeated
     ])
     func refused(ids: [String]) {
-        // Given ids that are not all one prefix then fixed-width digits, or too sparse
+        // Given ids that are not all one prefix then fixed-width digits, not increasing, or too sparse
         // When they are indexed
         let sut = NumberedIdIndex(ids: Self.arena(ids))
         // Then there is no numbered index
