@@ -87,13 +87,18 @@ public struct StepAccumulator: Sendable {
     /// keeps its length, so samples are written in place, never appended and removed).
     @usableFromInline var openPhones: [(end: Int64, rate: Double)] = []
     @usableFromInline var openPhoneCount = 0
+    /// The earliest end of the open phone samples (`Int64.max` when there is none).
+    @usableFromInline var firstPhoneEnd = Int64.max
     /// Totals of the days from `pendingFirstDay` on, with whether a sample touched them: the
     /// entries from `pendingStart` on (finished days are skipped, not removed, until all are).
     @usableFromInline var pendingFirstDay: Int64 = 0
     @usableFromInline var pendingStart = 0
     @usableFromInline var pending: [(steps: Double, touched: Bool)] = []
-    /// The last emitted days (at most 6), for the 7-day average.
-    private var recent: [(day: Int64, steps: Double)] = []
+    /// The totals of the last emitted day (last) and of the 6 days before it, oldest first, 0 for
+    /// a day not emitted: the 7-day average's window, kept in place.
+    private var week = InlineArray<7, Double>(repeating: 0)
+    /// The last emitted day (`Int64.min` before the first).
+    private var lastEmitted = Int64.min
     /// The local day `dayIndex` last computed and the UTC instants `[start, end)` it spans
     /// (empty until then): samples come in start order, so most lookups fall in it.
     @usableFromInline var lastDay: (index: Int64, start: Int64, end: Int64) = (0, 1, 0)
@@ -109,10 +114,12 @@ public struct StepAccumulator: Sendable {
         sweep = .min
         watchEnd = .min
         openPhoneCount = 0
+        firstPhoneEnd = .max
         pendingFirstDay = 0
         pendingStart = 0
         pending.removeAll(keepingCapacity: true)
-        recent.removeAll(keepingCapacity: true)
+        week = InlineArray(repeating: 0)
+        lastEmitted = .min
         lastDay = (0, 1, 0)
     }
 
@@ -143,6 +150,7 @@ public struct StepAccumulator: Sendable {
                 openPhones.append((sample.end, sample.count / Double(duration)))
             }
             openPhoneCount += 1
+            firstPhoneEnd = min(firstPhoneEnd, sample.end)
         }
     }
 
@@ -154,8 +162,8 @@ public struct StepAccumulator: Sendable {
     /// Moves the sweep to `time`, whose local day is `day`: counts the phones up to it and emits
     /// the days before `day`.
     @inlinable @inline(__always) mutating func advance(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
-        if openPhoneCount == 0, pendingFirstDay >= finalBefore || pending.isEmpty {
-            // Most samples: no phone to count and no day to emit.
+        if time < firstPhoneEnd, openPhoneCount == 0 || time <= max(sweep, watchEnd), pendingFirstDay >= finalBefore || pending.isEmpty {
+            // Most samples: no phone to count (none open, or all under the watch) or to close, and no day to emit.
             sweep = time
             return
         }
@@ -174,12 +182,16 @@ public struct StepAccumulator: Sendable {
                     if upTo > uncoveredFrom { spread(phone.rate, from: uncoveredFrom, day: uncoveredDay, to: upTo, whole: nil) }
                 }
             }
-            var kept = 0
-            for index in 0..<openPhoneCount where openPhones[index].end > time {
-                if kept != index { openPhones[kept] = openPhones[index] }
-                kept += 1
+            if time >= firstPhoneEnd {
+                var kept = 0
+                firstPhoneEnd = .max
+                for index in 0..<openPhoneCount where openPhones[index].end > time {
+                    if kept != index { openPhones[kept] = openPhones[index] }
+                    firstPhoneEnd = min(firstPhoneEnd, openPhones[kept].end)
+                    kept += 1
+                }
+                openPhoneCount = kept
             }
-            openPhoneCount = kept
         }
         sweep = time
         while pendingStart < pending.count, pendingFirstDay < finalBefore {
@@ -195,13 +207,15 @@ public struct StepAccumulator: Sendable {
     }
 
     private mutating func emit(day: Int64, steps: Double, onDay: (StepDay) -> Void) {
-        recent.removeAll { $0.day < day - 6 }
-        var week = 0.0
-        for old in recent { week += old.steps }
-        week += steps
-        onDay(StepDay(day: LocalDay(index: day), steps: steps, average7: week / 7))
-        if recent.count == 6 { recent.removeFirst() }
-        recent.append((day, steps))
+        // Days are emitted in increasing order: the window moves forward by the days since the last one.
+        let moved = lastEmitted == .min ? 7 : Int(min(7, day - lastEmitted))
+        for k in 0..<7 { week[k] = k + moved < 7 ? week[k + moved] : 0 }
+        week[6] = steps
+        // Oldest first, as the days came (adding a 0 changes no sum), so the average is the same to the bit.
+        var total = 0.0
+        for k in 0..<7 { total += week[k] }
+        onDay(StepDay(day: LocalDay(index: day), steps: steps, average7: total / 7))
+        lastEmitted = day
     }
 
     /// Adds `rate` steps per second over `[from, to)` to the days it crosses, `from` being on local
