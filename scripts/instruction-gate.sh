@@ -9,18 +9,23 @@
 #                                              false alarms
 # A run's instructions are (instructions of 3 runs − instructions of 1 run) / 2 of `simharness-workloads W N`,
 # so building the workload's data does not count. Swift's hashing is made deterministic (SWIFT_DETERMINISTIC_HASHING).
+# The binary is the release build of `swift test -c release` (the performance tests' build, so CI builds
+# release once); the workloads are counted JOBS (default 2) at a time, as a count does not depend on
+# what else runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-check}
 tolerance=${TOLERANCE:-1}
+jobs=${JOBS:-2}
 baseline=Benchmarks/Instructions/baseline.txt
 workloads=(fasting steps payments generation)
 command -v valgrind > /dev/null || { echo "instructions: valgrind is missing (apt-get install valgrind)"; exit 1; }
 
-swift build -c release --product simharness-workloads > .build/instruction-gate-build.log 2>&1 \
+swift test list -c release > .build/instruction-gate-build.log 2>&1 \
   || { tail -20 .build/instruction-gate-build.log; exit 1; }
-binary=$(mktemp)
-trap 'rm -f "$binary"' EXIT
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+binary=$work/simharness-workloads
 # valgrind 3.19 cannot read the toolchain's DWARF 5: count a copy without debug information.
 cp "$(swift build -c release --show-bin-path)/simharness-workloads" "$binary"
 strip --strip-debug "$binary"
@@ -30,13 +35,13 @@ collected() { # workload repeats [injection]
   local count
   count=$(SWIFT_DETERMINISTIC_HASHING=1 SIMHARNESS_INJECT_REGRESSION="${3:-none}" \
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" "$1" "$2" 2>&1 >/dev/null | sed -n 's/.*Collected : //p')
-  [ -n "$count" ] || { echo "instructions: callgrind counted nothing for $1" >&2; exit 1; }
+  [ -n "$count" ] || { echo "instructions: callgrind counted nothing for $1" >&2; return 1; }
   echo "$count"
 }
 per_run() { # workload [injection]
   local one three
-  one=$(collected "$1" 1 "${2:-none}")
-  three=$(collected "$1" 3 "${2:-none}")
+  one=$(collected "$1" 1 "${2:-none}") || return 1
+  three=$(collected "$1" 3 "${2:-none}") || return 1
   echo $(( (three - one) / 2 ))
 }
 expected() { awk -v w="$1" '$1 == w { print $2 }' "$baseline"; }
@@ -45,47 +50,71 @@ change() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f", (b - a) * 100 / a }'
 # Whether a change exceeds the tolerance (a regression).
 regressed() { awk -v c="$1" -v t="$tolerance" 'BEGIN { exit !(c + 0 > t + 0) }'; }
 
+record_one() { # workload
+  local now
+  now=$(per_run "$1") || return 1
+  echo "$1 $now"
+}
+
+check_one() { # workload
+  local base now delta
+  base=$(expected "$1"); [ -n "$base" ] || { echo "instructions: no baseline for $1"; return 1; }
+  now=$(per_run "$1") || return 1
+  delta=$(change "$base" "$now")
+  if regressed "$delta"; then
+    echo "instructions: FAIL: $1 $now instructions a run, $delta % over its baseline $base (tolerance $tolerance %)"; return 1
+  fi
+  echo "instructions: $1 $now instructions a run ($delta % against $base)"
+}
+
+bites_one() { # workload runs
+  local w=$1 runs=$2 status=0 base cost rounds slow delta alarms again
+  base=$(per_run "$w") || return 1
+  # One round of injected work every 16 events: measure what 64 rounds cost, then size the 5 % and 10 %.
+  cost=$(per_run "$w" work:64) || return 1
+  cost=$((cost - base))
+  for target in 5 10; do
+    rounds=$(awk -v b="$base" -v c="$cost" -v t="$target" 'BEGIN { r = int(b * t / 100 / (c / 64)) + 1; print r }')
+    slow=$(per_run "$w" "work:$rounds") || return 1
+    delta=$(change "$base" "$slow")
+    if regressed "$delta"; then echo "instructions: caught as expected: $w with $delta % more work"
+    else echo "instructions: FAIL: $w with $delta % more work was not caught"; status=1; fi
+  done
+  alarms=0
+  for _ in $(seq "$runs"); do
+    again=$(per_run "$w") || return 1
+    if regressed "$(change "$base" "$again")"; then alarms=$((alarms + 1)); fi
+  done
+  echo "instructions: $w: $alarms false alarms in $runs runs of the same build"
+  [ "$alarms" -eq 0 ] || status=1
+  return $status
+}
+
+# Runs `$1 WORKLOAD ARGS...` for every workload, $jobs at a time; prints their outputs in workload order.
+# Fails when one of them did.
+each_workload() {
+  local step=$1 running=0 status=0 w
+  shift
+  for w in "${workloads[@]}"; do
+    if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
+    { "$step" "$w" "$@" > "$work/$w.out" 2>&1 || touch "$work/$w.failed"; } &
+    running=$((running + 1))
+  done
+  wait
+  for w in "${workloads[@]}"; do
+    cat "$work/$w.out"
+    [ ! -e "$work/$w.failed" ] || status=1
+  done
+  return $status
+}
+
 case "$mode" in
 record)
-  : > "$baseline.new"
-  for w in "${workloads[@]}"; do echo "$w $(per_run "$w")" >> "$baseline.new"; done
+  each_workload record_one > "$baseline.new" || { cat "$baseline.new"; rm -f "$baseline.new"; exit 1; }
   mv "$baseline.new" "$baseline"
   cat "$baseline"
   ;;
-check)
-  status=0
-  for w in "${workloads[@]}"; do
-    base=$(expected "$w"); [ -n "$base" ] || { echo "instructions: no baseline for $w"; status=1; continue; }
-    now=$(per_run "$w"); delta=$(change "$base" "$now")
-    if regressed "$delta"; then
-      echo "instructions: FAIL: $w $now instructions a run, $delta % over its baseline $base (tolerance $tolerance %)"; status=1
-    else
-      echo "instructions: $w $now instructions a run ($delta % against $base)"
-    fi
-  done
-  exit $status
-  ;;
-bites)
-  runs=${2:-5}
-  status=0
-  for w in "${workloads[@]}"; do
-    base=$(per_run "$w")
-    # One round of injected work every 16 events: measure what 64 rounds cost, then size the 5 % and 10 %.
-    cost=$(( $(per_run "$w" work:64) - base ))
-    for target in 5 10; do
-      rounds=$(awk -v b="$base" -v c="$cost" -v t="$target" 'BEGIN { r = int(b * t / 100 / (c / 64)) + 1; print r }')
-      slow=$(per_run "$w" "work:$rounds"); delta=$(change "$base" "$slow")
-      if regressed "$delta"; then echo "instructions: caught as expected: $w with $delta % more work"
-      else echo "instructions: FAIL: $w with $delta % more work was not caught"; status=1; fi
-    done
-    alarms=0
-    for _ in $(seq "$runs"); do
-      again=$(per_run "$w"); regressed "$(change "$base" "$again")" && alarms=$((alarms + 1))
-    done
-    echo "instructions: $w: $alarms false alarms in $runs runs of the same build"
-    [ "$alarms" -eq 0 ] || status=1
-  done
-  exit $status
-  ;;
+check) each_workload check_one ;;
+bites) each_workload bites_one "${2:-5}" ;;
 *) echo "usage: scripts/instruction-gate.sh check|record|bites [RUNS]"; exit 64 ;;
 esac
