@@ -5,8 +5,6 @@
 #   bites       inject known regressions (allocations, +10 % peak memory, +10 % allocated bytes, slowdown)
 #               and assert that both gates above report them
 # and, not part of `all`:
-#   build       build the benchmarks and the plugin's tool without running anything (CI builds them
-#               while other gates run, so that `benchmarks` then only measures)
 #   record      record new XCTest baselines and benchmark thresholds on this machine
 #   jemalloc    the ProcessMetrics tests in a build with the `Jemalloc` trait (installs
 #               libjemalloc-dev with apt-get when it is missing and we are root)
@@ -108,12 +106,6 @@ step_bites() {
     expect_benchmarks_catch slowdown FastingAccumulator "Time (total CPU)"
 }
 
-step_build() {
-    say "building the benchmarks"
-    (cd "$root/Benchmarks" && swift package benchmark list --no-progress) > "$logs/build.log" 2>&1 ||
-        { tail -30 "$logs/build.log"; fail "the benchmarks did not build"; }
-}
-
 step_record() {
     say "recording XCTest baselines"
     SIMHARNESS_RECORD_BASELINES=1 run_xctest "$logs/record-xctest.log" || fail "recording the XCTest baselines failed"
@@ -136,12 +128,11 @@ step_jemalloc() {
 SECONDS=0
 case "${1:-all}" in
     all) step_xctest; step_benchmarks; step_bites ;;
-    build) step_build ;;
     xctest) step_xctest ;;
     benchmarks) step_benchmarks ;;
     bites) step_bites ;;
     record) step_record ;;
     jemalloc) step_jemalloc ;;
-    *) echo "usage: $0 [all|build|xctest|benchmarks|bites|record|jemalloc]" >&2; exit 64 ;;
+    *) echo "usage: $0 [all|xctest|benchmarks|bites|record|jemalloc]" >&2; exit 64 ;;
 esac
 say "passed"
