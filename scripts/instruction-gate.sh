@@ -7,6 +7,7 @@
 #   scripts/instruction-gate.sh bites [RUNS]   inject 5 % and 10 % more work into each workload and check that
 #                                              both fail; run the unchanged build RUNS times (default 5) and count
 #                                              false alarms
+#   scripts/instruction-gate.sh all [RUNS]     check, then bites on the same counts (CI: one false-alarm run)
 # A run's instructions are (instructions of 3 runs − instructions of 1 run) / 2 of `simharness-workloads W N`,
 # so building the workload's data does not count. Swift's hashing is made deterministic (SWIFT_DETERMINISTIC_HASHING).
 # The binary is the release build of `swift test -c release` (the performance tests' build, so CI builds
@@ -56,10 +57,10 @@ record_one() { # workload
   echo "$1 $now"
 }
 
-check_one() { # workload
+check_one() { # workload [count]: compares the count (measured when not given) with the baseline
   local base now delta
   base=$(expected "$1"); [ -n "$base" ] || { echo "instructions: no baseline for $1"; return 1; }
-  now=$(per_run "$1") || return 1
+  now=${2:-$(per_run "$1")} || return 1
   delta=$(change "$base" "$now")
   if regressed "$delta"; then
     echo "instructions: FAIL: $1 $now instructions a run, $delta % over its baseline $base (tolerance $tolerance %)"; return 1
@@ -67,9 +68,10 @@ check_one() { # workload
   echo "instructions: $1 $now instructions a run ($delta % against $base)"
 }
 
-bites_one() { # workload runs
+bites_one() { # workload runs [check]: with "check", the unchanged count is compared with the baseline too
   local w=$1 runs=$2 status=0 base cost rounds slow delta alarms again
   base=$(per_run "$w") || return 1
+  if [ "${3:-}" = check ]; then check_one "$w" "$base" || status=1; fi
   # One round of injected work every 16 events: measure what 64 rounds cost, then size the 5 % and 10 %.
   cost=$(per_run "$w" work:64) || return 1
   cost=$((cost - base))
@@ -116,5 +118,6 @@ record)
   ;;
 check) each_workload check_one ;;
 bites) each_workload bites_one "${2:-5}" ;;
-*) echo "usage: scripts/instruction-gate.sh check|record|bites [RUNS]"; exit 64 ;;
+all) each_workload bites_one "${2:-5}" check ;;
+*) echo "usage: scripts/instruction-gate.sh check|record|bites [RUNS]|all [RUNS]"; exit 64 ;;
 esac
