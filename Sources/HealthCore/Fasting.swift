@@ -133,8 +133,16 @@ public struct FastingAccumulator: Sendable {
     /// The fast that ended where the open episode starts, or -1.
     @usableFromInline var episodeFastBefore: Int64 = -1
     @usableFromInline var hasEpisode = false
-    private var day: FastingDay?
-    private var dayFirstStart: Int64 = 0
+    /// The open day's row, when `hasDay`; its first episode started at `dayFirstStart`.
+    private var hasDay = false
+    @usableFromInline var day = FastingDay(
+        day: LocalDay(index: 0), episodes: 0, kcalMicros: 0, eatingWindowSeconds: 0, fastsEnded: 0, longestFastEndedSeconds: 0, compliant: nil
+    )
+    @usableFromInline var dayFirstStart: Int64 = 0
+    /// The UTC instants `[start, end)` of the open day: episodes come in start order, so most fall in
+    /// it and need no division. Empty when there is no open day, or when its span reaches where
+    /// `LocalDay(instant:)` wraps around Int64 (each episode then computes its day).
+    @usableFromInline var daySpan: (start: Int64, end: Int64) = (1, 0)
 
     /// An analyzer of one user, before any meal.
     public init(configuration: FastingConfiguration) {
@@ -170,8 +178,9 @@ public struct FastingAccumulator: Sendable {
     public mutating func finish(onDay: (FastingDay) -> Void) -> FastingSummary {
         if hasEpisode { closeEpisode(onDay: onDay) }
         hasEpisode = false
-        if let open = day { emit(open, onDay: onDay) }
-        day = nil
+        if hasDay { emit(day, onDay: onDay) }
+        hasDay = false
+        daySpan = (1, 0)
         return totals
     }
 
@@ -183,25 +192,36 @@ public struct FastingAccumulator: Sendable {
         episodeFastBefore = fastBefore
     }
 
-    @usableFromInline mutating func closeEpisode(onDay: (FastingDay) -> Void) {
+    @inlinable @inline(__always) mutating func closeEpisode(onDay: (FastingDay) -> Void) {
         totals.episodes += 1
-        let episodeDay = LocalDay(instant: episodeStart, utcOffsetMinutes: configuration.utcOffsetMinutes)
-        if let open = day, open.day != episodeDay {
-            emit(open, onDay: onDay)
-            day = nil
-        }
-        if day == nil {
-            day = FastingDay(day: episodeDay, episodes: 0, kcalMicros: 0, eatingWindowSeconds: 0,
-                             fastsEnded: 0, longestFastEndedSeconds: 0, compliant: nil)
-            dayFirstStart = episodeStart
-        }
-        day!.episodes += 1
-        day!.kcalMicros &+= episodeKcal
-        day!.eatingWindowSeconds = episodeEnd - dayFirstStart
+        if episodeStart < daySpan.start || episodeStart >= daySpan.end { moveToEpisodeDay(onDay: onDay) }
+        day.episodes += 1
+        day.kcalMicros &+= episodeKcal
+        day.eatingWindowSeconds = episodeEnd - dayFirstStart
         if episodeFastBefore >= 0 {
-            day!.fastsEnded += 1
-            day!.longestFastEndedSeconds = max(day!.longestFastEndedSeconds, episodeFastBefore)
+            day.fastsEnded += 1
+            day.longestFastEndedSeconds = max(day.longestFastEndedSeconds, episodeFastBefore)
         }
+    }
+
+    /// Makes the local day of the open episode the open day, emitting the open day if it is another.
+    @usableFromInline mutating func moveToEpisodeDay(onDay: (FastingDay) -> Void) {
+        let offset = configuration.utcOffsetMinutes
+        let episodeDay = LocalDay(instant: episodeStart, utcOffsetMinutes: offset)
+        if hasDay {
+            if day.day == episodeDay { return }
+            emit(day, onDay: onDay)
+        }
+        hasDay = true
+        day = FastingDay(day: episodeDay, episodes: 0, kcalMicros: 0, eatingWindowSeconds: 0, fastsEnded: 0, longestFastEndedSeconds: 0, compliant: nil)
+        dayFirstStart = episodeStart
+        // The span is kept only where every instant in it gives this day without wrapping: local
+        // midnight and the next one, and the span's ends, all fit in Int64.
+        let (midnight, wide) = episodeDay.index.multipliedReportingOverflow(by: LocalDay.secondsPerDay)
+        let (_, past) = midnight.addingReportingOverflow(LocalDay.secondsPerDay)
+        let (start, early) = midnight.subtractingReportingOverflow(60 &* Int64(offset))
+        let (end, late) = start.addingReportingOverflow(LocalDay.secondsPerDay)
+        daySpan = wide || past || early || late ? (1, 0) : (start, end)
     }
 
     private mutating func emit(_ finished: FastingDay, onDay: (FastingDay) -> Void) {

@@ -162,10 +162,22 @@ public struct StepAccumulator: Sendable {
     /// Moves the sweep to `time`, whose local day is `day`: counts the phones up to it and emits
     /// the days before `day`.
     @inlinable @inline(__always) mutating func advance(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
-        if time < firstPhoneEnd, openPhoneCount == 0 || time <= max(sweep, watchEnd), pendingFirstDay >= finalBefore || pending.isEmpty {
-            // Most samples: no phone to count (none open, or all under the watch) or to close, and no day to emit.
-            sweep = time
-            return
+        if time < firstPhoneEnd, pendingFirstDay >= finalBefore || pending.isEmpty {
+            // Most samples: no phone to close and no day to emit, and then
+            let uncoveredFrom = max(sweep, watchEnd)
+            if openPhoneCount == 0 || time <= uncoveredFrom {
+                // no phone to count (none open, or all under the watch),
+                sweep = time
+                return
+            }
+            if uncoveredFrom >= lastDay.start, time < lastDay.end, !pending.isEmpty {
+                // or the open phones count from where the watch stops up to `time`, all on one day (the
+                // day of the last lookup): what `advanceCountingAndEmitting` adds, in the same order.
+                let day = slot(lastDay.index)
+                for index in 0..<openPhoneCount { pending[day].steps += openPhones[index].rate * Double(time - uncoveredFrom) }
+                sweep = time
+                return
+            }
         }
         advanceCountingAndEmitting(to: time, day: finalBefore, onDay: onDay)
     }

@@ -185,6 +185,27 @@ struct FastingAnalyzerTests {
         #expect(sut.summary == summary)
     }
 
+    @Test("the first and last days of Int64's range, whose spans do not fit in it, are counted like any other", arguments: [
+        // The last day starts 55,807 s before Int64.max and ends past it; the first starts 30,592 s before Int64.min.
+        (Int64.max - 20_000, 106_751_991_167_300), (Int64.min + 100, -106_751_991_167_301),
+    ] as [(Int64, Int64)])
+    func daysAtTheEndsOfTime(start: Int64, day: Int64) throws {
+        // Given two episodes on that day, 10,000 s apart (no fast between them)
+        let meals = [
+            MealBuilder().from(start, to: start + 100).kcalMicros(1_000_000).build(),
+            MealBuilder().from(start + 10_000, to: start + 10_100).kcalMicros(2_000_000).build(),
+        ]
+        // When
+        let sut = FastingAnalyzer.analyze(meals, configuration: FastingConfigurationBuilder().build())
+        // Then both count on the day
+        let row = try #require(sut.days.first)
+        #expect(sut.days.count == 1)
+        #expect(row.day.index == day)
+        #expect(row.episodes == 2)
+        #expect(row.kcalMicros == 3_000_000)
+        #expect(row.eatingWindowSeconds == 10_100)
+    }
+
     @Test("a user without meals has a zero summary and no day")
     func noMeals() {
         // Given no meals, When
