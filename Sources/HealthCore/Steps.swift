@@ -84,8 +84,9 @@ public struct StepAccumulator: Sendable {
     /// The furthest end of any watch sample seen; all of them started at or before `sweep`.
     @usableFromInline var watchEnd = Int64.min
     /// Phone samples that still reach past `sweep`: the first `openPhoneCount` entries (the array
-    /// keeps its length, so samples are written in place, never appended and removed).
-    @usableFromInline var openPhones: [(end: Int64, rate: Double)] = []
+    /// keeps its length, so samples are written in place, never appended and removed). Their rate,
+    /// `count / Double(seconds)`, is computed where they count: most end under a watch and never do.
+    @usableFromInline var openPhones: [(end: Int64, count: Double, seconds: Int64)] = []
     @usableFromInline var openPhoneCount = 0
     /// The earliest end of the open phone samples (`Int64.max` when there is none).
     @usableFromInline var firstPhoneEnd = Int64.max
@@ -145,9 +146,9 @@ public struct StepAccumulator: Sendable {
             watchEnd = max(watchEnd, sample.end)
         case .phone:
             if openPhoneCount < openPhones.count {
-                openPhones[openPhoneCount] = (sample.end, sample.count / Double(duration))
+                openPhones[openPhoneCount] = (sample.end, sample.count, duration)
             } else {
-                openPhones.append((sample.end, sample.count / Double(duration)))
+                openPhones.append((sample.end, sample.count, duration))
             }
             openPhoneCount += 1
             firstPhoneEnd = min(firstPhoneEnd, sample.end)
@@ -162,19 +163,35 @@ public struct StepAccumulator: Sendable {
     /// Moves the sweep to `time`, whose local day is `day`: counts the phones up to it and emits
     /// the days before `day`.
     @inlinable @inline(__always) mutating func advance(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
-        if time < firstPhoneEnd, pendingFirstDay >= finalBefore || pending.isEmpty {
-            // Most samples: no phone to close and no day to emit, and then
+        if pendingFirstDay >= finalBefore || pending.isEmpty {
+            // Most samples: no day to emit, and then
             let uncoveredFrom = max(sweep, watchEnd)
-            if openPhoneCount == 0 || time <= uncoveredFrom {
-                // no phone to count (none open, or all under the watch),
-                sweep = time
-                return
-            }
-            if uncoveredFrom >= lastDay.start, time < lastDay.end, !pending.isEmpty {
-                // or the open phones count from where the watch stops up to `time`, all on one day (the
-                // day of the last lookup): what `advanceCountingAndEmitting` adds, in the same order.
-                let day = slot(lastDay.index)
-                for index in 0..<openPhoneCount { pending[day].steps += openPhones[index].rate * Double(time - uncoveredFrom) }
+            if time < firstPhoneEnd {
+                if openPhoneCount == 0 || time <= uncoveredFrom {
+                    // no phone to count (none open, or all under the watch) or to close,
+                    sweep = time
+                    return
+                }
+                if uncoveredFrom >= lastDay.start, time < lastDay.end, !pending.isEmpty {
+                    // or the open phones count from where the watch stops up to `time`, all on one day (the
+                    // day of the last lookup): what `advanceCountingAndEmitting` adds, in the same order,
+                    let day = slot(lastDay.index)
+                    for index in 0..<openPhoneCount {
+                        let phone = openPhones[index]
+                        pending[day].steps += phone.count / Double(phone.seconds) * Double(time - uncoveredFrom)
+                    }
+                    sweep = time
+                    return
+                }
+            } else if openPhoneCount == 1, uncoveredFrom >= firstPhoneEnd || uncoveredFrom >= lastDay.start && time < lastDay.end {
+                // or the one open phone closes, counted from where the watch stops to its end if it reaches
+                // past it, on the day of the last lookup.
+                let phone = openPhones[0]
+                if phone.end > uncoveredFrom {
+                    pending[slot(lastDay.index)].steps += phone.count / Double(phone.seconds) * Double(phone.end - uncoveredFrom)
+                }
+                openPhoneCount = 0
+                firstPhoneEnd = .max
                 sweep = time
                 return
             }
@@ -191,7 +208,9 @@ public struct StepAccumulator: Sendable {
                 for index in 0..<openPhoneCount {
                     let phone = openPhones[index]
                     let upTo = min(time, phone.end)
-                    if upTo > uncoveredFrom { spread(phone.rate, from: uncoveredFrom, day: uncoveredDay, to: upTo, whole: nil) }
+                    if upTo > uncoveredFrom {
+                        spread(phone.count / Double(phone.seconds), from: uncoveredFrom, day: uncoveredDay, to: upTo, whole: nil)
+                    }
                 }
             }
             if time >= firstPhoneEnd {
