@@ -155,6 +155,16 @@ public struct StepAccumulator: Sendable {
         }
     }
 
+    /// Steps per second of open phone `index`.
+    @inlinable @inline(__always) func phoneRate(_ index: Int) -> Double {
+        openPhones[index].count / Double(openPhones[index].seconds)
+    }
+
+    /// Whether the instants from `start` through `end` all lie on the local day of the last lookup.
+    @inlinable @inline(__always) func onLastDay(from start: Int64, through end: Int64) -> Bool {
+        start >= lastDay.start && end < lastDay.end
+    }
+
     /// Counts what is left and emits the remaining days.
     public mutating func finish(onDay: (StepDay) -> Void) {
         advance(to: .max, day: .max, onDay: onDay)
@@ -172,23 +182,19 @@ public struct StepAccumulator: Sendable {
                     sweep = time
                     return
                 }
-                if uncoveredFrom >= lastDay.start, time < lastDay.end, !pending.isEmpty {
+                if onLastDay(from: uncoveredFrom, through: time) {
                     // or the open phones count from where the watch stops up to `time`, all on one day (the
                     // day of the last lookup): what `advanceCountingAndEmitting` adds, in the same order,
                     let day = slot(lastDay.index)
-                    for index in 0..<openPhoneCount {
-                        let phone = openPhones[index]
-                        pending[day].steps += phone.count / Double(phone.seconds) * Double(time - uncoveredFrom)
-                    }
+                    for index in 0..<openPhoneCount { pending[day].steps += phoneRate(index) * Double(time - uncoveredFrom) }
                     sweep = time
                     return
                 }
-            } else if openPhoneCount == 1, uncoveredFrom >= firstPhoneEnd || uncoveredFrom >= lastDay.start && time < lastDay.end {
+            } else if openPhoneCount == 1, uncoveredFrom >= firstPhoneEnd || onLastDay(from: uncoveredFrom, through: time) {
                 // or the one open phone closes, counted from where the watch stops to its end if it reaches
                 // past it, on the day of the last lookup.
-                let phone = openPhones[0]
-                if phone.end > uncoveredFrom {
-                    pending[slot(lastDay.index)].steps += phone.count / Double(phone.seconds) * Double(phone.end - uncoveredFrom)
+                if firstPhoneEnd > uncoveredFrom {
+                    pending[slot(lastDay.index)].steps += phoneRate(0) * Double(firstPhoneEnd - uncoveredFrom)
                 }
                 openPhoneCount = 0
                 firstPhoneEnd = .max
@@ -206,11 +212,8 @@ public struct StepAccumulator: Sendable {
                 // Phones count only where no watch sample reaches: up to `time`, from where the watch stops.
                 let uncoveredDay = dayIndex(uncoveredFrom)
                 for index in 0..<openPhoneCount {
-                    let phone = openPhones[index]
-                    let upTo = min(time, phone.end)
-                    if upTo > uncoveredFrom {
-                        spread(phone.count / Double(phone.seconds), from: uncoveredFrom, day: uncoveredDay, to: upTo, whole: nil)
-                    }
+                    let upTo = min(time, openPhones[index].end)
+                    if upTo > uncoveredFrom { spread(phoneRate(index), from: uncoveredFrom, day: uncoveredDay, to: upTo, whole: nil) }
                 }
             }
             if time >= firstPhoneEnd {
