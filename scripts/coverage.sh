@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 minimum=${COVERAGE_MIN:-85}
-core=(HealthCore/Fasting.swift HealthCore/Steps.swift PaymentsCore/PaymentProcessor.swift PaymentsCore/PaymentRules.swift PaymentsCore/PaymentStore.swift SpecKernel/UserKernel.swift
+core=(HealthCore/Fasting.swift HealthCore/Steps.swift HealthCore/StepTables.swift PaymentsCore/PaymentProcessor.swift PaymentsCore/PaymentRules.swift PaymentsCore/PaymentStore.swift SpecKernel/UserKernel.swift
       ${COVERAGE_CORE_EXTRA:-})
 
 # The core targets' counters update atomically (Package.swift: `exactCoverage`): tests run in parallel,

@@ -196,11 +196,9 @@ public struct StepWorkload: Sendable {
             for (index, user) in users.enumerated() {
                 checksum &+= regression.perUser(index)
                 var accumulator = StepAccumulator(utcOffsetMinutes: user.utcOffsetMinutes)
-                for event in user.events {
-                    accumulator.add(samples[event]) { checksum &+= UInt64($0.steps) }
-                    checksum &+= regression.perEvent(event)
-                }
+                accumulator.add(contentsOf: UnsafeBufferPointer(rebasing: samples[user.events])) { checksum &+= UInt64($0.steps) }
                 accumulator.finish { checksum &+= UInt64($0.steps) }
+                for event in user.events { checksum &+= regression.perEvent(event) }
             }
         }
         return checksum

@@ -83,18 +83,20 @@ public struct StepAccumulator: Sendable {
     @usableFromInline var sweep = Int64.min
     /// The furthest end of any watch sample seen; all of them started at or before `sweep`.
     @usableFromInline var watchEnd = Int64.min
-    /// Phone samples that still reach past `sweep`: the first `openPhoneCount` entries (the array
-    /// keeps its length, so samples are written in place, never appended and removed). Their rate,
-    /// `count / Double(seconds)`, is computed where they count: most end under a watch and never do.
-    @usableFromInline var openPhones: [(end: Int64, count: Double, seconds: Int64)] = []
+    /// Phone samples that still reach past `sweep`: the first `openPhoneCount` of `tables.phones`.
+    /// Their rate, `count / Double(seconds)`, is computed where they count: most end under a watch
+    /// and never do.
     @usableFromInline var openPhoneCount = 0
     /// The earliest end of the open phone samples (`Int64.max` when there is none).
     @usableFromInline var firstPhoneEnd = Int64.max
-    /// Totals of the days from `pendingFirstDay` on, with whether a sample touched them: the
-    /// entries from `pendingStart` on (finished days are skipped, not removed, until all are).
+    /// Totals of the days from `pendingFirstDay` on, with whether a sample touched them: entries
+    /// `pendingStart..<pendingCount` of `tables.days` (finished days are skipped, not removed, until
+    /// all are).
     @usableFromInline var pendingFirstDay: Int64 = 0
     @usableFromInline var pendingStart = 0
-    @usableFromInline var pending: [(steps: Double, touched: Bool)] = []
+    @usableFromInline var pendingCount = 0
+    /// The memory of the open days and phones, copied on write.
+    @usableFromInline var tables = StepTables.empty
     /// The totals of the last emitted day (last) and of the 6 days before it, oldest first, 0 for
     /// a day not emitted: the 7-day average's window, kept in place.
     private var week = InlineArray<7, Double>(repeating: 0)
@@ -118,38 +120,52 @@ public struct StepAccumulator: Sendable {
         firstPhoneEnd = .max
         pendingFirstDay = 0
         pendingStart = 0
-        pending.removeAll(keepingCapacity: true)
+        pendingCount = 0
         week = InlineArray(repeating: 0)
         lastEmitted = .min
         lastDay = (0, 1, 0)
     }
 
     /// Adds the next sample; calls `onDay` for each day this sample proves complete.
-    /// (Inlinable, with the state it touches `@usableFromInline`: compiled into the caller's loop, the
-    /// uniqueness checks of the arrays it writes leave the per-sample path.)
     @inlinable @inline(__always) public mutating func add(_ sample: StepSample, onDay: (StepDay) -> Void) {
+        makeTablesUnique()
+        append(sample, onDay: onDay)
+    }
+
+    /// Adds the next samples, in order, as `add(_:onDay:)` one at a time does.
+    /// (Inlinable, with the state it touches `@usableFromInline`: compiled into the caller, the loop
+    /// checks once, not per sample, that the tables it writes are its own.)
+    @inlinable public mutating func add(contentsOf samples: UnsafeBufferPointer<StepSample>, onDay: (StepDay) -> Void) {
+        makeTablesUnique()
+        for sample in samples { append(sample, onDay: onDay) }
+    }
+
+    /// Copies the tables when another accumulator shares them (a copy of this one was made).
+    @inlinable @inline(__always) mutating func makeTablesUnique() {
+        if !isKnownUniquelyReferenced(&tables) { tables = tables.copy(dayCount: pendingCount, phoneCount: openPhoneCount) }
+    }
+
+    /// `add` once the tables are this accumulator's own.
+    @inlinable @inline(__always) mutating func append(_ sample: StepSample, onDay: (StepDay) -> Void) {
         let firstDay = dayIndex(sample.start)
         advance(to: sample.start, day: firstDay, onDay: onDay)
         let lastDay = dayIndex(sample.end - 1)
         let duration = sample.end - sample.start
         if firstDay == lastDay, sample.source == .watch {
             // Most samples: a watch sample within one day adds its count to that day.
-            let day = slot(firstDay)
-            pending[day] = (pending[day].steps + sample.count, true)
+            let day = entry(firstDay)
+            day.pointee = (day.pointee.steps + sample.count, true)
             watchEnd = max(watchEnd, sample.end)
             return
         }
-        for day in firstDay...lastDay { pending[slot(day)].touched = true }
+        for day in firstDay...lastDay { entry(day).pointee.touched = true }
         switch sample.source {
         case .watch:
             spread(sample.count / Double(duration), from: sample.start, day: firstDay, to: sample.end, whole: sample.count)
             watchEnd = max(watchEnd, sample.end)
         case .phone:
-            if openPhoneCount < openPhones.count {
-                openPhones[openPhoneCount] = (sample.end, sample.count, duration)
-            } else {
-                openPhones.append((sample.end, sample.count, duration))
-            }
+            if openPhoneCount == tables.phoneCapacity { growPhones() }
+            (tables.phones + openPhoneCount).initialize(to: (sample.end, sample.count, duration))
             openPhoneCount += 1
             firstPhoneEnd = min(firstPhoneEnd, sample.end)
         }
@@ -157,7 +173,7 @@ public struct StepAccumulator: Sendable {
 
     /// Steps per second of open phone `index`.
     @inlinable @inline(__always) func phoneRate(_ index: Int) -> Double {
-        openPhones[index].count / Double(openPhones[index].seconds)
+        tables.phones[index].count / Double(tables.phones[index].seconds)
     }
 
     /// Whether the instants from `start` through `end` all lie on the local day of the last lookup.
@@ -167,13 +183,14 @@ public struct StepAccumulator: Sendable {
 
     /// Counts what is left and emits the remaining days.
     public mutating func finish(onDay: (StepDay) -> Void) {
+        makeTablesUnique()
         advance(to: .max, day: .max, onDay: onDay)
     }
 
     /// Moves the sweep to `time`, whose local day is `day`: counts the phones up to it and emits
     /// the days before `day`.
     @inlinable @inline(__always) mutating func advance(to time: Int64, day finalBefore: Int64, onDay: (StepDay) -> Void) {
-        if pendingFirstDay >= finalBefore || pending.isEmpty {
+        if pendingFirstDay >= finalBefore || pendingCount == 0 {
             // Most samples: no day to emit, and then
             let uncoveredFrom = max(sweep, watchEnd)
             if time < firstPhoneEnd {
@@ -185,8 +202,8 @@ public struct StepAccumulator: Sendable {
                 if onLastDay(from: uncoveredFrom, through: time) {
                     // or the open phones count from where the watch stops up to `time`, all on one day (the
                     // day of the last lookup): what `advanceCountingAndEmitting` adds, in the same order,
-                    let day = slot(lastDay.index)
-                    for index in 0..<openPhoneCount { pending[day].steps += phoneRate(index) * Double(time - uncoveredFrom) }
+                    let day = entry(lastDay.index)
+                    for index in 0..<openPhoneCount { day.pointee.steps += phoneRate(index) * Double(time - uncoveredFrom) }
                     sweep = time
                     return
                 }
@@ -194,7 +211,7 @@ public struct StepAccumulator: Sendable {
                 // or the one open phone closes, counted from where the watch stops to its end if it reaches
                 // past it, on the day of the last lookup.
                 if firstPhoneEnd > uncoveredFrom {
-                    pending[slot(lastDay.index)].steps += phoneRate(0) * Double(firstPhoneEnd - uncoveredFrom)
+                    entry(lastDay.index).pointee.steps += phoneRate(0) * Double(firstPhoneEnd - uncoveredFrom)
                 }
                 openPhoneCount = 0
                 firstPhoneEnd = .max
@@ -212,30 +229,30 @@ public struct StepAccumulator: Sendable {
                 // Phones count only where no watch sample reaches: up to `time`, from where the watch stops.
                 let uncoveredDay = dayIndex(uncoveredFrom)
                 for index in 0..<openPhoneCount {
-                    let upTo = min(time, openPhones[index].end)
+                    let upTo = min(time, tables.phones[index].end)
                     if upTo > uncoveredFrom { spread(phoneRate(index), from: uncoveredFrom, day: uncoveredDay, to: upTo, whole: nil) }
                 }
             }
             if time >= firstPhoneEnd {
                 var kept = 0
                 firstPhoneEnd = .max
-                for index in 0..<openPhoneCount where openPhones[index].end > time {
-                    if kept != index { openPhones[kept] = openPhones[index] }
-                    firstPhoneEnd = min(firstPhoneEnd, openPhones[kept].end)
+                for index in 0..<openPhoneCount where tables.phones[index].end > time {
+                    if kept != index { tables.phones[kept] = tables.phones[index] }
+                    firstPhoneEnd = min(firstPhoneEnd, tables.phones[kept].end)
                     kept += 1
                 }
                 openPhoneCount = kept
             }
         }
         sweep = time
-        while pendingStart < pending.count, pendingFirstDay < finalBefore {
-            let entry = pending[pendingStart]
+        while pendingStart < pendingCount, pendingFirstDay < finalBefore {
+            let entry = tables.days[pendingStart]
             if entry.touched { emit(day: pendingFirstDay, steps: entry.steps, onDay: onDay) }
             pendingStart += 1
             pendingFirstDay += 1
         }
-        if pendingStart == pending.count, pendingStart > 0 {
-            pending.removeAll(keepingCapacity: true)
+        if pendingStart == pendingCount, pendingStart > 0 {
+            pendingCount = 0
             pendingStart = 0
         }
     }
@@ -261,30 +278,47 @@ public struct StepAccumulator: Sendable {
             let dayEnd = LocalDay(index: day + 1).startInstant(utcOffsetMinutes: utcOffsetMinutes)
             let segmentEnd = min(to, dayEnd)
             let amount = (t == from && segmentEnd == to && whole != nil) ? whole! : rate * Double(segmentEnd - t)
-            pending[slot(day)].steps += amount
+            entry(day).pointee.steps += amount
             t = segmentEnd
             day += 1
         }
     }
 
-    /// The index in `pending` of `day`, growing the window as needed.
+    /// The entry of `day` in `tables.days`, growing the window as needed. (Valid until the next
+    /// call: growing moves the tables.)
+    @inlinable @inline(__always) mutating func entry(_ day: Int64) -> UnsafeMutablePointer<StepTables.Day> {
+        let index = slot(day)
+        return tables.days + index
+    }
+
+    /// The index in `tables.days` of `day`, growing the window as needed.
     @inlinable @inline(__always) mutating func slot(_ day: Int64) -> Int {
-        if !pending.isEmpty, day < pendingFirstDay + Int64(pending.count - pendingStart) { return pendingStart + Int(day - pendingFirstDay) }
+        if pendingCount > 0, day < pendingFirstDay + Int64(pendingCount - pendingStart) { return pendingStart + Int(day - pendingFirstDay) }
         return grownSlot(day)
     }
 
     /// `slot` when `day` is past the window: the finished days before it are dropped first, so
     /// the window holds only open days.
     @usableFromInline mutating func grownSlot(_ day: Int64) -> Int {
-        if pending.isEmpty { pendingFirstDay = day }
-        while day >= pendingFirstDay + Int64(pending.count - pendingStart) {
+        if pendingCount == 0 { pendingFirstDay = day }
+        while day >= pendingFirstDay + Int64(pendingCount - pendingStart) {
             if pendingStart > 0 {
-                pending.removeFirst(pendingStart)
+                pendingCount -= pendingStart
+                tables.days.update(from: tables.days + pendingStart, count: pendingCount)
                 pendingStart = 0
             }
-            pending.append((0, false))
+            if pendingCount == tables.dayCapacity {
+                tables = tables.copy(dayCount: pendingCount, phoneCount: openPhoneCount, days: 2 * pendingCount)
+            }
+            (tables.days + pendingCount).initialize(to: (0, false))
+            pendingCount += 1
         }
         return pendingStart + Int(day - pendingFirstDay)
+    }
+
+    /// Doubles the room for open phones.
+    @usableFromInline mutating func growPhones() {
+        tables = tables.copy(dayCount: pendingCount, phoneCount: openPhoneCount, phones: 2 * openPhoneCount)
     }
 
     /// The local day of instant `t`: two comparisons when it is the day of the last lookup.
@@ -310,7 +344,7 @@ public enum StepAggregator {
     public static func aggregate(_ samples: [StepSample], utcOffsetMinutes: Int32) -> [StepDay] {
         var days: [StepDay] = []
         var accumulator = StepAccumulator(utcOffsetMinutes: utcOffsetMinutes)
-        for sample in samples.sorted(by: StepSample.precedes) { accumulator.add(sample) { days.append($0) } }
+        samples.sorted(by: StepSample.precedes).withUnsafeBufferPointer { accumulator.add(contentsOf: $0) { days.append($0) } }
         accumulator.finish { days.append($0) }
         return days
     }

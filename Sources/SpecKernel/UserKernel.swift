@@ -56,12 +56,12 @@ public final class UserKernel: FastingAnalyzing, StepAggregating, PaymentProcess
     /// and calls `onDay` for each local day in order.
     public func steps(_ samples: UnsafeMutableBufferPointer<StepSample>, utcOffsetMinutes: Int32, onDay: (StepDay) -> Void) {
         sortNearlySorted(samples, by: StepSample.precedes)
-        // The kept accumulator is moved into a local for the loop (and back): its arrays stay
+        // The kept accumulator is moved into a local for the loop (and back): its tables stay
         // uniquely owned, and no sample reaches it through the class.
         var accumulator = StepAccumulator(utcOffsetMinutes: utcOffsetMinutes)
         swap(&accumulator, &stepAccumulator)
         accumulator.reset(utcOffsetMinutes: utcOffsetMinutes)
-        for sample in samples { accumulator.add(sample, onDay: onDay) }
+        accumulator.add(contentsOf: UnsafeBufferPointer(samples), onDay: onDay)
         accumulator.finish(onDay: onDay)
         swap(&accumulator, &stepAccumulator)
     }

@@ -185,6 +185,42 @@ struct StepAggregatorTests {
         #expect(sut.utcOffsetMinutes == 0)
     }
 
+    @Test("a copy of an accumulator goes on by itself: what one is fed never reaches the other")
+    func copiesAreIndependent() {
+        // Given an accumulator fed an open phone and a day's watch samples, and a copy of it
+        let first = StepSampleBuilder().phone().seconds(Self.ten, to: Self.ten + 7_200, day: 19_723).count(7_200).build()
+        let watch = StepSampleBuilder().watch().seconds(Self.ten + 600, to: Self.ten + 1_200, day: 19_723).count(50).build()
+        var original = StepAccumulator(utcOffsetMinutes: 0)
+        original.add(first) { _ in }
+        original.add(watch) { _ in }
+        var sut = original
+        // When the copy gets one more watch sample that day and the original one on the next day
+        var copyDays: [StepDay] = []
+        var originalDays: [StepDay] = []
+        sut.add(StepSampleBuilder().watch().seconds(Self.ten + 3_600, to: Self.ten + 4_200, day: 19_723).count(9).build()) { copyDays.append($0) }
+        sut.finish { copyDays.append($0) }
+        original.add(StepSampleBuilder().watch().seconds(Self.ten, to: Self.ten + 60, day: 19_724).count(4).build()) { originalDays.append($0) }
+        original.finish { originalDays.append($0) }
+        // Then each counts only its own: the phone's 7,200 s less the two watches' 1,200 s, plus 50 (+ 9)
+        expectDays(copyDays, [(19_723, 6_059, 6_059.0 / 7)])
+        expectDays(originalDays, [(19_723, 6_650, 6_650.0 / 7), (19_724, 4, 6_654.0 / 7)])
+    }
+
+    @Test("twelve phones open at once and a watch sample across twenty days are counted in full")
+    func manyOpenPhonesAndDays() {
+        // Given twelve overlapping phone samples of 100 steps, then a 20-day watch sample of 2,000 steps
+        // that starts after them
+        let phones = (0..<12).map { k in
+            StepSampleBuilder().phone().seconds(Self.ten + Int64(k), to: Self.ten + 1_000 + Int64(k), day: 19_723).count(100).build()
+        }
+        let watch = StepSampleBuilder().watch().seconds(0, to: 20 * 86_400, day: 19_724).count(2_000).build()
+        // When
+        let sut = StepAggregator.aggregate(phones + [watch], utcOffsetMinutes: 0)
+        // Then the first day has the phones' 1,200, and each of the next twenty the watch's 100
+        #expect(sut.map(\.day.index) == Array(19_723...19_743))
+        #expect(sut.map { $0.steps.rounded() } == [1_200] + Array(repeating: 100, count: 20))
+    }
+
     @Test(
         "samples sort by start, end, source (phone first), then count",
         arguments: [
