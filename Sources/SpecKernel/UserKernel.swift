@@ -16,7 +16,8 @@ public final class UserKernel: FastingAnalyzing, StepAggregating, PaymentProcess
     /// Mixed with the user index to seed each user's backoff jitter .
     public let jitterSeed: UInt64
     private let jitter = JitterSource()
-    private var processor: PaymentProcessor<ScriptedGateway, UserJitter, ManualClock, InMemoryPaymentStore>
+    private typealias Processor = PaymentProcessor<ScriptedGateway, UserJitter, ManualClock, InMemoryPaymentStore>
+    private var processor: Processor
     private var order = PaymentOrdering()
     private var history: [(request: PaymentRequest, outcome: PaymentOutcome?)] = []
     /// Reset for each user, so its memory is reused.
@@ -97,6 +98,16 @@ public final class UserKernel: FastingAnalyzing, StepAggregating, PaymentProcess
         ofUser user: UInt32, count: Int, request: (Int) -> PaymentRequest, onOutcome: (Int, PaymentOutcome) -> Void
     ) {
         jitter.state = SplitMix64(seed: jitterSeed ^ UInt64(user) &* 0x9E37_79B9_7F4A_7C15)
+        Self.process(count: count, with: &processor, recording: &history, request: request, onOutcome: onOutcome)
+        invariantViolations = PaymentInvariants.violations(payments: history, ledger: processor.ledger, gateway: processor.gateway)
+    }
+
+    /// The loop of `processInOrder` on the kernel's state passed `inout`: one exclusivity check of
+    /// each per user, where the kernel's properties cost two a payment.
+    private static func process(
+        count: Int, with processor: inout Processor, recording history: inout [(request: PaymentRequest, outcome: PaymentOutcome?)],
+        request: (Int) -> PaymentRequest, onOutcome: (Int, PaymentOutcome) -> Void
+    ) {
         processor.startUser()
         history.removeAll(keepingCapacity: true)
         for i in 0..<count {
@@ -105,7 +116,6 @@ public final class UserKernel: FastingAnalyzing, StepAggregating, PaymentProcess
             history.append((payment, outcome))
             onOutcome(i, outcome)
         }
-        invariantViolations = PaymentInvariants.violations(payments: history, ledger: processor.ledger, gateway: processor.gateway)
     }
 
     /// `FastingAnalyzing`: SPEC §2 for one user.
