@@ -10,7 +10,9 @@ public enum PaymentInvariants {
         payments: [(request: PaymentRequest, outcome: PaymentOutcome?)], ledger: UserLedger, gateway: some PaymentGateway
     ) -> [String] {
         var problems: [String] = []
-        var captured = SIMD16<Int64>(), refunded = SIMD16<Int64>()
+        // Per currency (raw value); in memory, updated in place (a SIMD16 in the loop is spilled and
+        // reloaded whole at every payment).
+        var captured = InlineArray<16, Int64>(repeating: 0), refunded = InlineArray<16, Int64>(repeating: 0)
         var actedTwice = false
         for (request, outcome) in payments {
             guard let outcome else {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Harness
+import PaymentsCore
 import TestSupport
 
 @Suite("Run results: JSON and merging")
@@ -142,5 +143,15 @@ struct ResultJSONTests {
         let error = #expect(throws: MergeError.self) { try RunResult.merged([result, other]) }
         #expect(error?.message == "cannot merge a result of scenario 'test' (seed 22, 90 users, 3 days, fixed) with one of scenario 'test' (seed 21, 90 users, 3 days, fixed)")
         #expect(throws: MergeError(message: "shard 0/2 appears in more than one result")) { try RunResult.merged([result, result]) }
+    }
+
+    @Test("a payment state's position is its place in allCases, the order of the counts and the digest", arguments: PaymentState.allCases)
+    func statePosition(state: PaymentState) {
+        // Given metrics that counted one payment in `state`
+        var sut = RunMetrics()
+        sut.paymentStates[PaymentState.allCases.firstIndex(of: state)!] = 1
+        // When / Then
+        #expect(PaymentState.allCases[state.position] == state)
+        #expect(sut.count(of: state) == 1)
     }
 }

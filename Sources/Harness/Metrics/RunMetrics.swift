@@ -132,7 +132,7 @@ public struct RunMetrics: Sendable, Equatable {
 
     /// The count of `state`.
     public func count(of state: PaymentState) -> Int {
-        paymentStates[PaymentState.allCases.firstIndex(of: state)!]
+        paymentStates[state.position]
     }
 
     mutating func addViolations(_ messages: [String]) {
@@ -157,5 +157,20 @@ public struct RunMetrics: Sendable, Equatable {
         invariantViolations += other.invariantViolations
         for message in other.invariantMessages where invariantMessages.count < Self.messageLimit { invariantMessages.append(message) }
         digest &+= other.digest
+    }
+}
+
+extension PaymentState {
+    /// The state's place in `allCases`, which indexes `RunMetrics.paymentStates` and the digest: a
+    /// switch, where `allCases.firstIndex(of:)` builds the array and searches it for every payment.
+    var position: Int {
+        switch self {
+        case .captured: 0
+        case .refunded: 1
+        case .declined: 2
+        case .failed: 3
+        case .deduplicated: 4
+        case .rejected: 5
+        }
     }
 }

@@ -213,11 +213,13 @@ struct PartitionWorker {
             for (ordinal, outcome) in outcomes.enumerated() {
                 guard let outcome else { continue }
                 present += 1
-                metrics.paymentStates[PaymentState.allCases.firstIndex(of: outcome.state)!] += 1
-                if let reason = outcome.reason { metrics.payments.rejected.add(at: PaymentRejection.allCases.firstIndex(of: reason)!) }
+                let state = outcome.state.position
+                metrics.paymentStates[state] += 1
+                let reason = outcome.reason.map { PaymentRejection.allCases.firstIndex(of: $0)! }
+                if let reason { metrics.payments.rejected.add(at: reason) }
                 hash.add(Int64(ordinal))
-                hash.add(Int64(PaymentState.allCases.firstIndex(of: outcome.state)!))
-                hash.add(Int64(outcome.reason.map { PaymentRejection.allCases.firstIndex(of: $0)! } ?? -1))
+                hash.add(Int64(state))
+                hash.add(Int64(reason ?? -1))
                 hash.add(Int64(outcome.attempts))
                 output?.outcome(user: user.index, ordinal: UInt32(ordinal), outcome)
             }
