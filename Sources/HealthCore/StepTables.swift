@@ -14,6 +14,8 @@
     @usableFromInline let dayCapacity: Int
     @usableFromInline let phones: UnsafeMutablePointer<Phone>
     @usableFromInline let phoneCapacity: Int
+    /// One allocation for both tables: the days, then the phones.
+    private let memory: UnsafeMutableRawPointer
 
     /// Shared by every accumulator before its first write, so that making one allocates nothing.
     @usableFromInline static let empty = StepTables(dayCapacity: 0, phoneCapacity: 0)
@@ -21,19 +23,22 @@
     private init(dayCapacity: Int, phoneCapacity: Int) {
         self.dayCapacity = dayCapacity
         self.phoneCapacity = phoneCapacity
-        days = .allocate(capacity: dayCapacity)
-        phones = .allocate(capacity: phoneCapacity)
+        let dayBytes = dayCapacity * MemoryLayout<Day>.stride
+        memory = .allocate(
+            byteCount: dayBytes + phoneCapacity * MemoryLayout<Phone>.stride,
+            alignment: max(MemoryLayout<Day>.alignment, MemoryLayout<Phone>.alignment)
+        )
+        days = memory.bindMemory(to: Day.self, capacity: dayCapacity)
+        phones = (memory + dayBytes).bindMemory(to: Phone.self, capacity: phoneCapacity)
     }
 
-    deinit {
-        days.deallocate()
-        phones.deallocate()
-    }
+    deinit { memory.deallocate() }
 
     /// New tables holding the first `dayCount` days and `phoneCount` phones of these, with room for
-    /// at least `days` days and `phones` phones.
+    /// at least `days` days and `phones` phones (at first 4 and 2: a user's samples, in order, keep
+    /// about three days and one phone open).
     @usableFromInline func copy(dayCount: Int, phoneCount: Int, days: Int = 0, phones: Int = 0) -> StepTables {
-        let copy = StepTables(dayCapacity: max(8, days, dayCount), phoneCapacity: max(4, phones, phoneCount))
+        let copy = StepTables(dayCapacity: max(4, days, dayCount), phoneCapacity: max(2, phones, phoneCount))
         copy.days.initialize(from: self.days, count: dayCount)
         copy.phones.initialize(from: self.phones, count: phoneCount)
         return copy
