@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "ParallelWork"),
         .target(name: "Reports", dependencies: ["Harness", "ProcessMetrics", "PaymentsCore", "Simulation", "CZlib"]),
         .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Simulation"]),
-        .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads"]),
+        .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads", "Harness", "Simulation"]),
         .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),
         .target(
             name: "Harness",

@@ -19,7 +19,7 @@ mode=${1:-check}
 tolerance=${TOLERANCE:-1}
 jobs=${JOBS:-2}
 baseline=Benchmarks/Instructions/baseline.txt
-workloads=(fasting steps payments generation)
+workloads=(fasting steps payments generation pipeline)
 command -v valgrind > /dev/null || { echo "instructions: valgrind is missing (apt-get install valgrind)"; exit 1; }
 
 swift test list -c release > .build/instruction-gate-build.log 2>&1 \

@@ -31,7 +31,8 @@ public enum InjectedRegression: Sendable, Equatable {
     }
 
     /// The extra work for the event at `index`; its result feeds the checksum so it cannot be removed.
-    @inline(__always) public func perEvent(_ index: Int) -> UInt64 {
+    /// (Inlinable: a workload in another module, `simharness-workloads pipeline`, pays no call per event.)
+    @inlinable @inline(__always) public func perEvent(_ index: Int) -> UInt64 {
         switch self {
         case .none, .allocationPerUser:
             return 0
@@ -49,14 +50,14 @@ public enum InjectedRegression: Sendable, Equatable {
         self == .allocationPerUser ? Self.allocation(index) : 0
     }
 
-    @inline(__always) private static func allocation(_ index: Int) -> UInt64 {
+    @usableFromInline @inline(__always) static func allocation(_ index: Int) -> UInt64 {
         let block = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 8)
         block.storeBytes(of: UInt64(index), as: UInt64.self)
         defer { block.deallocate() }
         return UInt64(UInt(bitPattern: block)) ^ block.load(as: UInt64.self)
     }
 
-    @inline(__always) private static func rounds(_ count: Int, from seed: UInt64) -> UInt64 {
+    @usableFromInline @inline(__always) static func rounds(_ count: Int, from seed: UInt64) -> UInt64 {
         var x = seed
         for _ in 0..<count { x = (x ^ (x >> 31)) &* 0xBF58_476D_1CE4_E5B9 }
         return x

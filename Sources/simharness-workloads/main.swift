@@ -1,7 +1,7 @@
 // Builds one core-algorithm workload and runs it REPEAT times (default 1), printing the checksum: the
 // program the instruction-count gate (`scripts/instruction-gate.sh`) runs under callgrind, which
 // takes the difference of two repeat counts so that only the algorithm's instructions count.
-// Usage: simharness-workloads fasting|steps|payments|generation [REPEAT]
+// Usage: simharness-workloads fasting|steps|payments|generation|pipeline [REPEAT]
 import BenchmarkWorkloads
 import Foundation
 
@@ -15,10 +15,11 @@ case "fasting": run = { [workload = FastingWorkload(events: 200_000, days: 365, 
 case "steps": run = { [workload = StepWorkload(events: 200_000, days: 180, seed: 2)] in workload.run(injecting: regression) }
 case "payments": run = { [workload = PaymentWorkload(events: 50_000, perUser: 200, seed: 3)] in workload.run(injecting: regression) }
 case "generation": run = { [workload = GenerationWorkload(users: 400)] in workload.run(injecting: regression) }
+case "pipeline": run = { [workload = PipelineWorkload(users: 400)] in workload.run(injecting: regression) }
 default: run = nil
 }
 guard let run, repeats >= 1 else {
-    FileHandle.standardError.write(Data("usage: simharness-workloads fasting|steps|payments|generation [REPEAT >= 1]\n".utf8))
+    FileHandle.standardError.write(Data("usage: simharness-workloads fasting|steps|payments|generation|pipeline [REPEAT >= 1]\n".utf8))
     exit(64)
 }
 var checksum: UInt64 = 0

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Harness
+import Simulation
 import TestSupport
 
 @Suite("Replaying batches generated before the run", .timeLimit(.minutes(2)))
@@ -27,6 +28,23 @@ struct ReplayTests {
         #expect(sut.metrics.generation.events == 0)
         #expect(sut.replay?.events == generated.metrics.total.events)
         #expect(generated.replay == nil)
+    }
+
+    @Test("a BatchAnalyzer fed a run's batches one after another reports that run's digest")
+    func batchAnalyzerDigest() async throws {
+        // Given a faulty scenario run with one task, and the same scenario's batches
+        let plan = ScenarioBuilder(users: 60, days: 3, seed: 9).faulty().plan(batchUsers: 7)
+        let run = try await ScenarioRunner.run(plan, options: .test(tasks: 1))
+        let simulator = Simulator(scenario: plan.scenario, seed: plan.scenario.seed)
+        var sut = BatchAnalyzer(jitterSeed: plan.scenario.seed)
+        // When they are analyzed synchronously
+        for users in stride(from: 0, to: 60, by: 7) {
+            var batch = SimulationBatch()
+            simulator.fill(&batch, with: UserSelection(users: users..<min(60, users + 7)))
+            sut.analyze(batch)
+        }
+        // Then the digest is the run's
+        #expect(sut.digest == run.metrics.digest)
     }
 
     @Test("the replay figures survive the JSON result, and the summary says the figures are the algorithms' alone")
