@@ -132,9 +132,9 @@ public struct StepAccumulator: Sendable {
         append(sample, onDay: onDay)
     }
 
-    /// Adds the next samples, in order, as `add(_:onDay:)` one at a time does.
-    /// (Inlinable, with the state it touches `@usableFromInline`: compiled into the caller, the loop
-    /// checks once, not per sample, that the tables it writes are its own.)
+    /// Adds the next samples, in order, as `add(_:onDay:)` one at a time does, but checks once, not
+    /// per sample, that the tables it writes are its own. (Inlinable, with the state it touches
+    /// `@usableFromInline`: specialized in the caller's module for its `onDay`.)
     @inlinable public mutating func add(contentsOf samples: UnsafeBufferPointer<StepSample>, onDay: (StepDay) -> Void) {
         makeTablesUnique()
         for sample in samples { append(sample, onDay: onDay) }
