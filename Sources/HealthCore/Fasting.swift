@@ -140,8 +140,8 @@ public struct FastingAccumulator: Sendable {
     )
     @usableFromInline var dayFirstStart: Int64 = 0
     /// The UTC instants `[start, end)` of the open day: episodes come in start order, so most fall in
-    /// it and need no division. Empty when there is no open day, or when its span reaches where
-    /// `LocalDay(instant:)` wraps around Int64 (each episode then computes its day).
+    /// it and need no division. Empty when there is no open day, or when an end of its span lies
+    /// outside Int64's range (each episode then computes its day).
     @usableFromInline var daySpan: (start: Int64, end: Int64) = (1, 0)
 
     /// An analyzer of one user, before any meal.
@@ -215,13 +215,13 @@ public struct FastingAccumulator: Sendable {
         hasDay = true
         day = FastingDay(day: episodeDay, episodes: 0, kcalMicros: 0, eatingWindowSeconds: 0, fastsEnded: 0, longestFastEndedSeconds: 0, compliant: nil)
         dayFirstStart = episodeStart
-        // The span is kept only where every instant in it gives this day without wrapping: local
-        // midnight and the next one, and the span's ends, all fit in Int64.
-        let (midnight, wide) = episodeDay.index.multipliedReportingOverflow(by: LocalDay.secondsPerDay)
-        let (_, past) = midnight.addingReportingOverflow(LocalDay.secondsPerDay)
-        let (start, early) = midnight.subtractingReportingOverflow(60 &* Int64(offset))
-        let (end, late) = start.addingReportingOverflow(LocalDay.secondsPerDay)
-        daySpan = wide || past || early || late ? (1, 0) : (start, end)
+        // The span is kept only where both its ends fit in Int64.
+        if let start = episodeDay.exactStartInstant(utcOffsetMinutes: offset),
+           let end = LocalDay(index: episodeDay.index + 1).exactStartInstant(utcOffsetMinutes: offset) {
+            daySpan = (start, end)
+        } else {
+            daySpan = (1, 0)
+        }
     }
 
     private mutating func emit(_ finished: FastingDay, onDay: (FastingDay) -> Void) {

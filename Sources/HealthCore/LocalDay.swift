@@ -9,14 +9,26 @@ public struct LocalDay: Hashable, Comparable, Sendable {
     /// The day `index` days after 1970-01-01.
     @inlinable public init(index: Int64) { self.index = index }
 
-    /// The local day of instant `t` (seconds since the epoch, UTC) for a user `utcOffsetMinutes` east of UTC.
+    /// The local day of instant `t` (seconds since the epoch, UTC) for a user `utcOffsetMinutes` east of UTC:
+    /// exact for every `t`, also where `t + 60 × offset` lies past Int64's range.
     @inlinable public init(instant t: Int64, utcOffsetMinutes: Int32) {
-        index = LocalDay.floorDiv(t &+ 60 &* Int64(utcOffsetMinutes), LocalDay.secondsPerDay)
+        // The UTC day of `t` first; the offset then moves the seconds left over by less than a day either
+        // way. (Those seconds are in 0..<86,400: the wrapping product cancels in the difference.)
+        let utcDay = LocalDay.floorDiv(t, LocalDay.secondsPerDay)
+        let shifted = t &- utcDay &* LocalDay.secondsPerDay &+ 60 &* Int64(utcOffsetMinutes)
+        index = utcDay &+ LocalDay.floorDiv(shifted, LocalDay.secondsPerDay)
     }
 
-    /// The UTC instant at which this local day starts for a user `utcOffsetMinutes` east of UTC.
+    /// The UTC instant at which this local day starts for a user `utcOffsetMinutes` east of UTC
+    /// (wrapping around past Int64's range: see `exactStartInstant`).
     @inlinable public func startInstant(utcOffsetMinutes: Int32) -> Int64 {
         index &* LocalDay.secondsPerDay &- 60 &* Int64(utcOffsetMinutes)
+    }
+
+    /// The UTC instant at which this local day starts, or `nil` when it lies outside Int64's range
+    /// (the start of the first day of that range, the start of the day after its last).
+    @inlinable public func exactStartInstant(utcOffsetMinutes: Int32) -> Int64? {
+        Int64(exactly: Int128(index) * Int128(LocalDay.secondsPerDay) - Int128(60 * Int64(utcOffsetMinutes)))
     }
 
     /// Earlier days come first.

@@ -275,7 +275,8 @@ public struct StepAccumulator: Sendable {
         var t = from
         var day = fromDay
         while t < to {
-            let dayEnd = LocalDay(index: day + 1).startInstant(utcOffsetMinutes: utcOffsetMinutes)
+            // The next day starts after `from`: it is only past Int64's range at the top, after `to`.
+            let dayEnd = LocalDay(index: day + 1).exactStartInstant(utcOffsetMinutes: utcOffsetMinutes) ?? .max
             let segmentEnd = min(to, dayEnd)
             let amount = (t == from && segmentEnd == to && whole != nil) ? whole! : rate * Double(segmentEnd - t)
             entry(day).pointee.steps += amount
@@ -330,10 +331,12 @@ public struct StepAccumulator: Sendable {
     /// `dayIndex` by division, remembering the day's span (unless it reaches past `Int64`'s range).
     @usableFromInline mutating func lookUpDay(_ t: Int64) -> Int64 {
         let day = LocalDay(instant: t, utcOffsetMinutes: utcOffsetMinutes).index
-        let (midnight, wide) = day.multipliedReportingOverflow(by: LocalDay.secondsPerDay)
-        let (start, early) = midnight.subtractingReportingOverflow(60 &* Int64(utcOffsetMinutes))
-        let (end, late) = start.addingReportingOverflow(LocalDay.secondsPerDay)
-        lastDay = wide || early || late ? (0, 1, 0) : (day, start, end)
+        if let start = LocalDay(index: day).exactStartInstant(utcOffsetMinutes: utcOffsetMinutes),
+           let end = LocalDay(index: day + 1).exactStartInstant(utcOffsetMinutes: utcOffsetMinutes) {
+            lastDay = (day, start, end)
+        } else {
+            lastDay = (0, 1, 0)
+        }
         return day
     }
 }

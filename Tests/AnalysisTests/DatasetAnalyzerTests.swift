@@ -260,3 +260,31 @@ struct FuzzRegressionTests {
         #expect(try out.files().isEmpty)
     }
 }
+
+@Suite("analyze at the ends of Int64")
+struct EndsOfTimeTests {
+    @Test("instants at the top of Int64, at +14:00, are analyzed on their exact local days (they crashed the step aggregator)")
+    func instantsAtTheTopOfInt64() async throws {
+        // Given a user at +14:00 with a meal and a step sample before and after t + 60 × offset overflows
+        let sut = try ScratchDirectory(prefix: "analysis-tests")
+        try sut.write("users.csv", "user_id,utc_offset_minutes,protocol,sex,age,weight_kg,height_cm,activity\nu1,840,16:8,male,40,70,175,light\n")
+        try sut.write("steps.csv", """
+            sample_id,user_id,source,start,end,count
+            s1,u1,watch,9223372036854500000,9223372036854500100,10
+            s2,u1,watch,9223372036854735807,9223372036854735907,4
+
+            """)
+        try sut.write("meals.csv", """
+            meal_id,user_id,start,end,type,kcal,protein_g,carbs_g,fat_g
+            m1,u1,9223372036854500000,9223372036854500100,lunch,100,1,1,1
+            m2,u1,9223372036854735807,9223372036854735907,lunch,200,1,1,1
+
+            """)
+        // When analyzed
+        let out = try await analyze(sut)
+        // Then each sample and meal counts on its own day, the second one on the last day but one of Int64's range
+        let before = "292277026596-12-02", lastButOne = "292277026596-12-04"  // days 106,751,991,167,298 and 300
+        #expect(try out.read("steps_daily.csv") == "user_id,day,steps,avg7\nu1,\(before),10.000,1.429\nu1,\(lastButOne),4.000,2.000\n")
+        #expect(try out.read("fasting_daily.csv").hasSuffix("u1,\(lastButOne),1,200.000,100,1,235707,1\n"))
+    }
+}

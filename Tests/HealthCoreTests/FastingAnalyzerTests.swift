@@ -206,6 +206,27 @@ struct FastingAnalyzerTests {
         #expect(row.eatingWindowSeconds == 10_100)
     }
 
+    @Test("at the top of Int64, where t + 60 × offset overflows, episodes count on their exact local days")
+    func daysWhereTheOffsetOverflows() {
+        // Given a user at +14:00 and three meals in the last two local days of Int64's range: the first
+        // before the sum overflows, the second after it on the same day, the third after the last midnight
+        let top = Int64.max
+        let meals = [
+            MealBuilder().from(top - 60_000, to: top - 59_900).kcalMicros(1_000_000).build(),
+            MealBuilder().from(top - 40_000, to: top - 39_900).kcalMicros(2_000_000).build(),
+            MealBuilder().from(top - 15_000, to: top - 14_900).kcalMicros(4_000_000).build(),
+        ]
+        // When
+        let sut = FastingAnalyzer.analyze(meals, configuration: FastingConfigurationBuilder().offset(840).build())
+        // Then the first two share the last day but one, and the fasts end on the days of their episodes
+        #expect(sut.days == [
+            FastingDay(day: LocalDay(index: 106_751_991_167_300), episodes: 2, kcalMicros: 3_000_000, eatingWindowSeconds: 20_100,
+                       fastsEnded: 1, longestFastEndedSeconds: 19_900, compliant: true),
+            FastingDay(day: LocalDay(index: 106_751_991_167_301), episodes: 1, kcalMicros: 4_000_000, eatingWindowSeconds: 100,
+                       fastsEnded: 1, longestFastEndedSeconds: 24_900, compliant: true),
+        ])
+    }
+
     @Test("a user without meals has a zero summary and no day")
     func noMeals() {
         // Given no meals, When

@@ -30,6 +30,12 @@ struct LocalDayTests {
             (-3_600, 60, 0),
             (-3_601, 60, -1),
             (0, -1, -1),
+            // At the ends of Int64, where t + 60 × offset lies outside its range: still the floor of the true sum.
+            (Int64.max, 840, 106_751_991_167_301),
+            (Int64.max - 40_000, 840, 106_751_991_167_300),
+            (Int64.max, -720, 106_751_991_167_300),
+            (Int64.min, -720, -106_751_991_167_302),
+            (Int64.min, 840, -106_751_991_167_301),
         ] as [(Int64, Int32, Int64)]
     )
     func dayOfInstant(instant: Int64, offset: Int32, expected: Int64) {
@@ -58,6 +64,27 @@ struct LocalDayTests {
         #expect(start == expected)
         #expect(LocalDay(instant: start, utcOffsetMinutes: offset) == sut)
         #expect(LocalDay(instant: start - 1, utcOffsetMinutes: offset).index == index - 1)
+    }
+
+    @Test(
+        "a day's exact start is nil only where it lies outside Int64's range",
+        arguments: [
+            (19_723, 330, 1_704_047_400),
+            // index × 86400 overflows, but the start of the day is still an Int64.
+            (106_751_991_167_301, 840, 9_223_372_036_854_756_000),
+            (106_751_991_167_301, 0, nil),
+            (-106_751_991_167_300, 0, -9_223_372_036_854_720_000),
+            (-106_751_991_167_301, 0, nil),
+            (-106_751_991_167_302, -720, nil),
+        ] as [(Int64, Int32, Int64?)]
+    )
+    func exactStartInstant(index: Int64, offset: Int32, expected: Int64?) {
+        // Given
+        let sut = LocalDay(index: index)
+        // When
+        let start = sut.exactStartInstant(utcOffsetMinutes: offset)
+        // Then
+        #expect(start == expected)
     }
 
     @Test(

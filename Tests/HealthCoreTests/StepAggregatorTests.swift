@@ -169,6 +169,27 @@ struct StepAggregatorTests {
         expectDays(sut, [(day, 14, 2)])
     }
 
+    @Test("at the top of Int64, where t + 60 × offset overflows, samples count on their exact local days")
+    func daysWhereTheOffsetOverflows() {
+        // Given a user at +14:00 and watch samples in the last two local days of Int64's range: the first
+        // before the sum overflows, the second after it on the same day, the third across the last midnight
+        // (193 s before it; the day after it has no start in Int64)
+        let top = Int64.max
+        let samples = [
+            StepSample(start: top - 60_000, end: top - 59_900, count: 10, source: .watch),
+            StepSample(start: top - 40_000, end: top - 39_900, count: 4, source: .watch),
+            StepSample(start: top - 20_000, end: top - 10_000, count: 100, source: .watch),
+        ]
+        // When
+        let sut = StepAggregator.aggregate(samples, utcOffsetMinutes: 840)
+        // Then
+        let lastDay = 14 + 0.01 * 193, afterMidnight = 0.01 * 9_807
+        expectDays(sut, [
+            (106_751_991_167_300, lastDay, lastDay / 7),
+            (106_751_991_167_301, afterMidnight, (lastDay + afterMidnight) / 7),
+        ])
+    }
+
     @Test("the accumulator hands out days before finish, in order")
     func accumulatorEmitsEarly() {
         // Given one sample a day for five days
