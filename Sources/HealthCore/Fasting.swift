@@ -215,13 +215,7 @@ public struct FastingAccumulator: Sendable {
         hasDay = true
         day = FastingDay(day: episodeDay, episodes: 0, kcalMicros: 0, eatingWindowSeconds: 0, fastsEnded: 0, longestFastEndedSeconds: 0, compliant: nil)
         dayFirstStart = episodeStart
-        // The span is kept only where both its ends fit in Int64.
-        if let start = episodeDay.exactStartInstant(utcOffsetMinutes: offset),
-           let end = LocalDay(index: episodeDay.index + 1).exactStartInstant(utcOffsetMinutes: offset) {
-            daySpan = (start, end)
-        } else {
-            daySpan = (1, 0)
-        }
+        daySpan = episodeDay.instants(utcOffsetMinutes: offset) ?? (1, 0)
     }
 
     private mutating func emit(_ finished: FastingDay, onDay: (FastingDay) -> Void) {

@@ -12,11 +12,17 @@ public struct LocalDay: Hashable, Comparable, Sendable {
     /// The local day of instant `t` (seconds since the epoch, UTC) for a user `utcOffsetMinutes` east of UTC:
     /// exact for every `t`, also where `t + 60 × offset` lies past Int64's range.
     @inlinable public init(instant t: Int64, utcOffsetMinutes: Int32) {
-        // The UTC day of `t` first; the offset then moves the seconds left over by less than a day either
-        // way. (Those seconds are in 0..<86,400: the wrapping product cancels in the difference.)
-        let utcDay = LocalDay.floorDiv(t, LocalDay.secondsPerDay)
-        let shifted = t &- utcDay &* LocalDay.secondsPerDay &+ 60 &* Int64(utcOffsetMinutes)
-        index = utcDay &+ LocalDay.floorDiv(shifted, LocalDay.secondsPerDay)
+        let (local, overflow) = t.addingReportingOverflow(60 &* Int64(utcOffsetMinutes))
+        index = overflow ? LocalDay.dayPastInt64(t, utcOffsetMinutes: utcOffsetMinutes) : LocalDay.floorDiv(local, LocalDay.secondsPerDay)
+    }
+
+    /// `init(instant:)` where `t + 60 × offset` lies past Int64's range: the UTC day of `t` first; the
+    /// offset then moves the seconds left over (0..<86,400, exact although the product may wrap) by
+    /// less than a day either way.
+    @usableFromInline @inline(never) static func dayPastInt64(_ t: Int64, utcOffsetMinutes: Int32) -> Int64 {
+        let utcDay = floorDiv(t, secondsPerDay)
+        let left = t &- utcDay &* secondsPerDay + 60 * Int64(utcOffsetMinutes)
+        return utcDay + floorDiv(left, secondsPerDay)
     }
 
     /// The UTC instant at which this local day starts for a user `utcOffsetMinutes` east of UTC
@@ -28,7 +34,24 @@ public struct LocalDay: Hashable, Comparable, Sendable {
     /// The UTC instant at which this local day starts, or `nil` when it lies outside Int64's range
     /// (the start of the first day of that range, the start of the day after its last).
     @inlinable public func exactStartInstant(utcOffsetMinutes: Int32) -> Int64? {
+        let (midnight, wide) = index.multipliedReportingOverflow(by: LocalDay.secondsPerDay)
+        let (start, early) = midnight.subtractingReportingOverflow(60 &* Int64(utcOffsetMinutes))
+        if !wide { return early ? nil : start }
+        return startPastInt64(utcOffsetMinutes: utcOffsetMinutes)
+    }
+
+    /// `exactStartInstant` when UTC midnight lies past Int64's range: the local start may not (the
+    /// last day of a user east of UTC).
+    @usableFromInline @inline(never) func startPastInt64(utcOffsetMinutes: Int32) -> Int64? {
         Int64(exactly: Int128(index) * Int128(LocalDay.secondsPerDay) - Int128(60 * Int64(utcOffsetMinutes)))
+    }
+
+    /// The UTC instants `[start, end)` of this local day, or `nil` when one of them lies outside
+    /// Int64's range.
+    @inlinable public func instants(utcOffsetMinutes: Int32) -> (start: Int64, end: Int64)? {
+        guard let start = exactStartInstant(utcOffsetMinutes: utcOffsetMinutes) else { return nil }
+        let (end, late) = start.addingReportingOverflow(LocalDay.secondsPerDay)
+        return late ? nil : (start, end)
     }
 
     /// Earlier days come first.

@@ -331,12 +331,8 @@ public struct StepAccumulator: Sendable {
     /// `dayIndex` by division, remembering the day's span (unless it reaches past `Int64`'s range).
     @usableFromInline mutating func lookUpDay(_ t: Int64) -> Int64 {
         let day = LocalDay(instant: t, utcOffsetMinutes: utcOffsetMinutes).index
-        if let start = LocalDay(index: day).exactStartInstant(utcOffsetMinutes: utcOffsetMinutes),
-           let end = LocalDay(index: day + 1).exactStartInstant(utcOffsetMinutes: utcOffsetMinutes) {
-            lastDay = (day, start, end)
-        } else {
-            lastDay = (0, 1, 0)
-        }
+        let span = LocalDay(index: day).instants(utcOffsetMinutes: utcOffsetMinutes) ?? (1, 0)
+        lastDay = (day, span.start, span.end)
         return day
     }
 }
