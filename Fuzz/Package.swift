@@ -18,6 +18,7 @@ let package = Package(
         .executableTarget(name: "FuzzGzip", dependencies: ["FuzzSupport", simharness("Datasets")]),
         .executableTarget(name: "FuzzDataset", dependencies: ["FuzzSupport", simharness("Analysis"), simharness("Datasets")]),
         .executableTarget(name: "FuzzSQLite", dependencies: ["FuzzSupport", simharness("Analysis"), simharness("Datasets")]),
+        .executableTarget(name: "FuzzAlgorithms", dependencies: ["FuzzSupport", simharness("HealthCore"), simharness("SpecKernel")]),
         .executableTarget(name: "FuzzScenario", dependencies: ["FuzzSupport", simharness("Simulation"), simharness("Harness")]),
         .executableTarget(name: "FuzzResultJSON", dependencies: ["FuzzSupport", simharness("Harness")]),
         .executableTarget(name: "FuzzBaselineJSON", dependencies: ["FuzzSupport", simharness("Harness")]),
