@@ -27,12 +27,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Fuzzes $1 for $seconds on a scratch copy of its corpus; its report lines go to $work/$1.out, its
-# execution count to $work/$1.runs, and $work/$1.failed marks a finding.
+# execution count to $work/$1.runs, and $work/$1.failed marks a finding. Swift's backtracer is off: libFuzzer
+# and AddressSanitizer print the stack, and under ASan the backtracer of a crashed target never exits.
 fuzz_target() {
   local target=$1 corpus="$work/$1.corpus" crashes="Fuzz/Crashes/$1" log="$work/$1.log" result runs rate coverage
   mkdir -p "$corpus" "$crashes"
   cp -r "Fuzz/Corpus/$target/." "$corpus/" 2>/dev/null
-  ASAN_OPTIONS=detect_leaks=0 "$bin/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$crashes/" -print_final_stats=1 > "$log" 2>&1
   result=$?
   runs=$(grep -ao "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$")
