@@ -147,11 +147,6 @@ let package = Package(
                 "TestSupport", .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .testTarget(
-            name: "PerformanceTests",
-            dependencies: ["ProcessMetrics", "BenchmarkWorkloads", "HealthCore", "PaymentsCore"],
-            exclude: ["Baselines"]
-        ),
     ],
     swiftLanguageModes: [.v6]
 )

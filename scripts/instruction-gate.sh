@@ -10,9 +10,9 @@
 #   scripts/instruction-gate.sh all [RUNS]     check, then bites on the same counts (CI: one false-alarm run)
 # A run's instructions are (instructions of 3 runs − instructions of 1 run) / 2 of `simharness-workloads W N`,
 # so building the workload's data does not count. Swift's hashing is made deterministic (SWIFT_DETERMINISTIC_HASHING).
-# The binary is the release build of `swift test -c release` (the performance tests' build, so CI builds
-# release once); the workloads are counted JOBS (default 2) at a time, as a count does not depend on
-# what else runs.
+# The binary is the one the performance tests' release build makes (the PerformanceTests package, which
+# also builds `simharness` for the swarm: CI builds release once); the workloads are counted JOBS
+# (default 2) at a time, as a count does not depend on what else runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-check}
@@ -22,13 +22,14 @@ baseline=Benchmarks/Instructions/baseline.txt
 workloads=(fasting steps payments generation pipeline)
 command -v valgrind > /dev/null || { echo "instructions: valgrind is missing (apt-get install valgrind)"; exit 1; }
 
-swift test list -c release > .build/instruction-gate-build.log 2>&1 \
-  || { tail -20 .build/instruction-gate-build.log; exit 1; }
+mkdir -p PerformanceTests/.build
+swift test list --package-path PerformanceTests -c release > PerformanceTests/.build/instruction-gate-build.log 2>&1 \
+  || { tail -20 PerformanceTests/.build/instruction-gate-build.log; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 binary=$work/simharness-workloads
 # valgrind 3.19 cannot read the toolchain's DWARF 5: count a copy without debug information.
-cp "$(swift build -c release --show-bin-path)/simharness-workloads" "$binary"
+cp "$(swift build --package-path PerformanceTests -c release --show-bin-path)/simharness-workloads" "$binary"
 strip --strip-debug "$binary"
 chmod +x "$binary"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The performance gate (README: "Performance baselines and the CI gate"). Steps, run in this order by `all` (the default):
-#   xctest      release XCTest performance tests against Tests/PerformanceTests/Baselines
+#   xctest      release XCTest performance tests (the PerformanceTests package) against their Baselines/
 #   benchmarks  package-benchmark p90 threshold check against Benchmarks/Benchmarks/Thresholds
 #   bites       inject known regressions (allocations, +10 % peak memory, +10 % allocated bytes, slowdown)
 #               and assert that both gates above report them
@@ -22,7 +22,7 @@ fail() { printf 'perf-gate: FAIL: %s\n' "$*" >&2; exit 1; }
 # Runs the release performance tests with `swift test`; extra arguments go to it. Output in $1.
 run_xctest() {
     local log="$1"; shift
-    (cd "$root" && swift test -c release --filter "${XCTEST_FILTER:-PerformanceTests}" "$@") 2>&1 | tee "$log"
+    swift test --package-path "$root/PerformanceTests" -c release --filter "${XCTEST_FILTER:-PerformanceTests}" "$@" 2>&1 | tee "$log"
     return "${PIPESTATUS[0]}"
 }
 
@@ -88,7 +88,7 @@ expect_benchmarks_catch() {
 
 # 10 % of metric $2 in the committed baseline of test $1, in bytes.
 tenth_of_baseline() {
-    local file="$root/Tests/PerformanceTests/Baselines/CoreAlgorithmPerformanceTests.$1.json"
+    local file="$root/PerformanceTests/Tests/PerformanceTests/Baselines/CoreAlgorithmPerformanceTests.$1.json"
     awk -v key="\"$2\"" '$1 == key { gsub(",", "", $3); printf "%d\n", $3 / 10 }' "$file"
 }
 

@@ -8,7 +8,7 @@ import XCTest
 class BaselinePerformanceTestCase: XCTestCase {
     override func setUpWithError() throws {
         #if DEBUG
-        throw XCTSkip("performance baselines are measured in release builds: swift test -c release --filter PerformanceTests")
+        throw XCTSkip("performance baselines are measured in release builds: swift test --package-path PerformanceTests -c release")
         #endif
     }
 

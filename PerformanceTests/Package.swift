@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+// The XCTest performance tests, a package of its own (like Benchmarks/ and Fuzz/): its release build is an
+// ordinary one (no `-enable-testing`, no unit tests compiled with -O), and CI builds the `simharness` and
+// `simharness-workloads` executables in it as well, so that the swarm, the instruction gate and these tests
+// share one release build. Run from the repository: `swift test --package-path PerformanceTests -c release
+// --disable-testable-imports` (scripts/perf-gate.sh xctest).
+import PackageDescription
+
+let package = Package(
+    name: "SimHarnessPerformanceTests",
+    platforms: [.macOS(.v15)],
+    // The default traits: the package's malloc interposer counts the allocations these tests gate.
+    dependencies: [.package(name: "SimHarness", path: "..")],
+    targets: [
+        .testTarget(
+            name: "PerformanceTests",
+            dependencies: [
+                .product(name: "ProcessMetrics", package: "SimHarness"),
+                .product(name: "BenchmarkWorkloads", package: "SimHarness"),
+                .product(name: "HealthCore", package: "SimHarness"),
+                .product(name: "PaymentsCore", package: "SimHarness"),
+                // Not used by the tests: built by this package's release build for the swarm and the instruction gate.
+                .product(name: "simharness", package: "SimHarness"),
+                .product(name: "simharness-workloads", package: "SimHarness"),
+            ],
+            exclude: ["Baselines"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
