@@ -1,9 +1,8 @@
-import BenchmarkWorkloads
 import ProcessMetrics
 import Testing
 
-// Unit tests of the baseline helper's arithmetic and of the regression injection (Swift Testing:
-// these run in the debug unit-test run too; the XCTest `measure` tests skip there).
+// Unit tests of the baseline helper's arithmetic (Swift Testing: they run in a debug build too, where the
+// XCTest `measure` tests skip). The regression injection is tested with the workloads, in the main package.
 
 /// Builds `MeasuredMetrics` with readable defaults.
 struct MeasuredMetricsBuilder {
@@ -162,49 +161,5 @@ struct MeasuredMetricsBuilder {
 
         // When / Then
         #expect(sut.metrics(normalizedTo: Calibration(score: 1, cpuScore: 1)).allocations == nil)
-    }
-}
-
-@Suite struct InjectedRegressionTests {
-    @Test(arguments: [
-        (["SIMHARNESS_INJECT_REGRESSION": "allocation"], InjectedRegression.allocation),
-        (["SIMHARNESS_INJECT_REGRESSION": "slowdown"], .slowdown),
-        (["SIMHARNESS_INJECT_REGRESSION": "work:24"], .work(rounds: 24)),
-        (["SIMHARNESS_INJECT_REGRESSION": "allocation-per-user"], .allocationPerUser),
-        (["SIMHARNESS_INJECT_REGRESSION": "memory:4096"], .none),
-        (["SIMHARNESS_INJECT_REGRESSION": "work:x"], .none),
-        (["SIMHARNESS_INJECT_REGRESSION": "typo"], .none),
-        ([:], .none),
-    ])
-    func readsTheEnvironment(environment: [String: String], expected: InjectedRegression) {
-        #expect(InjectedRegression.fromEnvironment(environment) == expected)
-    }
-
-    @Test(arguments: [
-        (["SIMHARNESS_INJECT_REGRESSION": "memory:4096"], InjectedMemory.held(bytes: 4096)),
-        (["SIMHARNESS_INJECT_REGRESSION": "bytes:100"], .requested(bytes: 100)),
-        (["SIMHARNESS_INJECT_REGRESSION": "memory:"], .none),
-        (["SIMHARNESS_INJECT_REGRESSION": "allocation"], .none),
-        ([:], .none),
-    ])
-    func readsTheMemoryRegression(environment: [String: String], expected: InjectedMemory) {
-        #expect(InjectedMemory.fromEnvironment(environment) == expected)
-    }
-
-    @Test func noRegressionAddsNothing() {
-        #expect(InjectedRegression.none.perEvent(42) == 0)
-    }
-
-    @Test(.enabled(if: AllocationBackend.current.countsAllocations))
-    func allocationRegressionAllocatesOncePerEvent() throws {
-        // Given / When 10,000 events' worth of the injected allocation
-        let sut = AllocationDelta.measure {
-            var checksum: UInt64 = 0
-            for event in 0..<10_000 { checksum &+= InjectedRegression.allocation.perEvent(event) }
-            blackHole(checksum)
-        }.delta
-
-        // Then at least one allocation per event (other suites may allocate meanwhile)
-        #expect(try #require(sut.allocations) >= 10_000)
     }
 }
