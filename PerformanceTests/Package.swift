@@ -1,9 +1,9 @@
 // swift-tools-version: 6.1
-// The XCTest performance tests, a package of its own (like Benchmarks/ and Fuzz/): its release build is an
-// ordinary one (no `-enable-testing`, no unit tests compiled with -O), and CI builds the `simharness` and
-// `simharness-workloads` executables in it as well, so that the swarm, the instruction gate and these tests
-// share one release build. Run from the repository: `swift test --package-path PerformanceTests -c release
-// --disable-testable-imports` (scripts/perf-gate.sh xctest).
+// The XCTest performance tests, a package of its own (like Benchmarks/ and Fuzz/), so that their release build
+// compiles no unit test with -O. Its test target names the `simharness` and `simharness-workloads` executables
+// too, so that one release build makes all three: the swarm's, the instruction gate's and these tests' (a
+// separate `swift build --product` would not share it: `swift test` passes `-enable-testing` to every module).
+// Run from the repository: `swift test --package-path PerformanceTests -c release` (scripts/perf-gate.sh xctest).
 import PackageDescription
 
 let package = Package(
