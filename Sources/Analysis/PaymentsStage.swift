@@ -79,7 +79,7 @@ enum PaymentsStage {
                 result.outcomes.append((row, outcome))
             }
             for problem in problems { result.violations.append("user \(ids.string(user)): \(problem)") }
-            for entry in kernel.ledger.entries {
+            kernel.ledger.forEachEntry { entry in
                 ids.withBytes(user) { result.ledger.id($0) }
                 result.ledger.ledgerFields(entry)
             }

@@ -49,10 +49,16 @@ public struct UserLedger: Hashable, Sendable {
 
     /// The rows of `payments_ledger.csv` for this user, in currency-code order.
     public var entries: [LedgerEntry] {
-        Currency.inCodeOrder.compactMap { currency in
+        var entries: [LedgerEntry] = []
+        forEachEntry { entries.append($0) }
+        return entries
+    }
+
+    /// Calls `body` with each of `entries` in turn, without making the array (a user at a time, in a hot loop).
+    public func forEachEntry(_ body: (LedgerEntry) -> Void) {
+        for currency in Currency.inCodeOrder where hasCaptureFlags[Int(currency.rawValue)] {
             let i = Int(currency.rawValue)
-            guard hasCaptureFlags[i] else { return nil }
-            return LedgerEntry(currency: currency, capturedMinor: capturedAmounts[i], refundedMinor: refundedAmounts[i])
+            body(LedgerEntry(currency: currency, capturedMinor: capturedAmounts[i], refundedMinor: refundedAmounts[i]))
         }
     }
 

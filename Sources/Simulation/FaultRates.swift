@@ -20,7 +20,7 @@ extension Xoshiro256StarStar {
 /// The fault rates of one row stream: each row draws one number and gets the first reason (in
 /// `Reason.allCases` order) whose cumulative rate exceeds it, or none; and the rate at which a row is
 /// delivered out of order.
-struct FaultRates<Reason: CaseIterable> {
+struct FaultRates<Reason: CaseIterable & Sendable>: Sendable {
     private let reasons: [Reason]
     /// The cumulative rate after each reason, as bounds.
     private let cumulative: [UInt64]

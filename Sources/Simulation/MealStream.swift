@@ -41,10 +41,10 @@ extension UserGenerator {
     /// Appends the user's meals, day by day in time order, with the injected faults.
     func meals(into batch: inout SimulationBatch) {
         let model = scenario.meals
-        let gaussian = tables.gaussian
+        let gaussian = context.gaussian
         var random = stream(.meals)
         var faults = stream(.mealFaults)
-        let rates = FaultRates<MealRejection>(rate: scenario.faults.rate, outOfOrder: scenario.faults.mealsOutOfOrder ?? scenario.faults.defaultRate)
+        let rates = context.mealFaults
         let plans = Self.allPlans[Int(profile.row.fastingProtocol.rawValue)]
         let user = profile.row.index
         let first = batch.meals.count

@@ -29,10 +29,10 @@ extension UserGenerator {
     /// sorted by `(created_at, payment_id)` before out-of-order delivery.
     func payments(into batch: inout SimulationBatch) {
         let model = scenario.payments
-        let gaussian = tables.gaussian
+        let gaussian = context.gaussian
         var random = stream(.payments)
         var faults = stream(.paymentFaults)
-        let rates = FaultRates<PaymentRejection>(rate: scenario.faults.rate, outOfOrder: scenario.faults.paymentsOutOfOrder ?? scenario.faults.defaultRate)
+        let rates = context.paymentFaults
         let user = profile.row.index
         let first = batch.payments.count
         var ordinal: UInt32 = 0
@@ -82,7 +82,7 @@ extension UserGenerator {
             let midnight = dayStart(day)
             let arrivals = random.poisson(expMinusMean: profile.paymentExpMinusMean)
             var arrivalTimes = batch.dayTimes.writer(room: arrivals)
-            for _ in 0..<arrivals { arrivalTimes.append(tables.paymentHours.draw(&random) * 3600 + random.integer(0, 3599)) }
+            for _ in 0..<arrivals { arrivalTimes.append(context.paymentHours.draw(&random) * 3600 + random.integer(0, 3599)) }
             let times = arrivalTimes.written
             sortShort(times)
             for i in 0..<arrivals {
@@ -156,7 +156,11 @@ extension UserGenerator {
                 }
             }
         }
-        batch.payments[first...].sort { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.ordinal < $1.ordinal }
+        // Sorted through a buffer pointer: `sort` on the array's slice copied the user's rows first.
+        batch.payments.withUnsafeMutableBufferPointer { (all: inout UnsafeMutableBufferPointer<PaymentRow>) in
+            var rows = UnsafeMutableBufferPointer(rebasing: all[first...])
+            rows.sort { (a: PaymentRow, b: PaymentRow) in a.createdAt != b.createdAt ? a.createdAt < b.createdAt : a.ordinal < b.ordinal }
+        }
         shuffleLate(&batch.payments, from: first, chance: rates.outOfOrder, using: &faults)
     }
 }

@@ -6,8 +6,13 @@ import Darwin
 import HealthCore
 import PaymentsCore
 
-/// Lookup tables built once per scenario.
-struct SimulationTables: Sendable {
+/// What every user's generator reads, made once per simulator: the scenario, the root seed and the
+/// tables derived from them. A class, so that a user's generator holds one reference instead of a
+/// copy of the scenario, whose dozens of arrays and strings each cost a retain and a release per
+/// user, on reference counts that the tasks generating side by side contend for.
+final class GenerationContext: Sendable {
+    let scenario: Scenario
+    let seed: UInt64
     let gaussian = GaussianTable()
     /// Local hour of the start of a walking bout.
     let boutHours: Categorical<Int64>
@@ -15,13 +20,22 @@ struct SimulationTables: Sendable {
     let paymentHours: Categorical<Int64>
     /// `exp(-mean)` of the daily bout count.
     let boutExpMinusMean: Double
+    let mealFaults: FaultRates<MealRejection>
+    let stepFaults: FaultRates<StepRejection>
+    let paymentFaults: FaultRates<PaymentRejection>
 
-    init(scenario: Scenario) {
+    init(scenario: Scenario, seed: UInt64) {
+        self.scenario = scenario
+        self.seed = seed
         let bouts: [Double] = [0.2, 0.1, 0.05, 0.05, 0.1, 0.3, 1.0, 2.5, 3.5, 3.0, 2.5, 2.8, 3.5, 3.0, 2.5, 2.5, 3.0, 4.0, 4.0, 3.0, 2.2, 1.5, 0.8, 0.4]
         let payments: [Double] = [0.3, 0.2, 0.1, 0.1, 0.1, 0.2, 0.5, 1.2, 2.0, 2.5, 3.0, 3.5, 4.0, 3.5, 3.0, 3.0, 3.2, 3.8, 4.2, 4.0, 3.5, 2.5, 1.5, 0.8]
         boutHours = Categorical(bouts.enumerated().map { (Int64($0.offset), $0.element) })
         paymentHours = Categorical(payments.enumerated().map { (Int64($0.offset), $0.element) })
         boutExpMinusMean = exp(-scenario.steps.boutsPerDay)
+        let faults = scenario.faults
+        mealFaults = FaultRates(rate: faults.rate, outOfOrder: faults.mealsOutOfOrder ?? faults.defaultRate)
+        stepFaults = FaultRates(rate: faults.rate, outOfOrder: faults.stepsOutOfOrder ?? faults.defaultRate)
+        paymentFaults = FaultRates(rate: faults.rate, outOfOrder: faults.paymentsOutOfOrder ?? faults.defaultRate)
     }
 }
 
@@ -42,21 +56,20 @@ struct UserHabits {
 
 /// Generates one user's rows from their own random streams.
 struct UserGenerator {
-    let simulator: Simulator
+    let context: GenerationContext
     let index: Int
     let profile: UserHabits
 
-    var scenario: Scenario { simulator.scenario }
-    var tables: SimulationTables { simulator.tables }
+    var scenario: Scenario { context.scenario }
 
-    init(simulator: Simulator, index: Int) {
-        self.simulator = simulator
+    init(context: GenerationContext, index: Int) {
+        self.context = context
         self.index = index
-        profile = Self.makeProfile(simulator: simulator, index: index)
+        profile = Self.makeProfile(context: context, index: index)
     }
 
     func stream(_ kind: RandomStream) -> Xoshiro256StarStar {
-        RandomStream.generator(seed: simulator.seed, user: index, stream: kind)
+        RandomStream.generator(seed: context.seed, user: index, stream: kind)
     }
 
     /// The UTC instant at which local day `day` (0-based in the run) starts for this user.
@@ -64,18 +77,18 @@ struct UserGenerator {
         LocalDay(index: scenario.startDay + Int64(day)).startInstant(utcOffsetMinutes: profile.row.utcOffsetMinutes)
     }
 
-    static func makeProfile(simulator: Simulator, index: Int) -> UserHabits {
-        let population = simulator.scenario.population
-        let gaussian = simulator.tables.gaussian
-        var random = RandomStream.generator(seed: simulator.seed, user: index, stream: .profile)
+    static func makeProfile(context: GenerationContext, index: Int) -> UserHabits {
+        let population = context.scenario.population
+        let gaussian = context.gaussian
+        var random = RandomStream.generator(seed: context.seed, user: index, stream: .profile)
         let sex = population.sexes.draw(&random)
         let age = Int32(random.integer(Int64(population.ageMin), Int64(population.ageMax)))
         let meanHeight = sex == .male ? population.heightMale : population.heightFemale
         let height = min(max(gaussian.draw(&random, mean: meanHeight, sd: population.heightSD), 130), 220)
         let bmi = min(max(gaussian.draw(&random, mean: population.bmiMean, sd: population.bmiSD), 15), 50)
         let weight = bmi * (height / 100) * (height / 100)
-        let steps = simulator.scenario.steps
-        let payments = simulator.scenario.payments
+        let steps = context.scenario.steps
+        let payments = context.scenario.payments
         var row = UserRow(
             index: UInt32(index), utcOffsetMinutes: population.utcOffsets.draw(&random),
             fastingProtocol: population.protocols.draw(&random), sex: sex, activity: population.activities.draw(&random),
@@ -90,8 +103,8 @@ struct UserGenerator {
         let homeCurrency = payments.currencies.draw(&random)
         let amountFactor = exp(0.4 * gaussian.draw(&random))
 
-        var faults = RandomStream.generator(seed: simulator.seed, user: index, stream: .userFaults)
-        let rates = simulator.scenario.faults
+        var faults = RandomStream.generator(seed: context.seed, user: index, stream: .userFaults)
+        let rates = context.scenario.faults
         let u = faults.unit()
         if u < rates.rate(UserFault.malformed) {
             row.fault = .malformed

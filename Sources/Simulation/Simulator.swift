@@ -94,17 +94,16 @@ public struct SimulationBatch: Sendable {
 /// The deterministic generator of a scenario: a user's rows depend only on (seed, scenario,
 /// user index), never on batches, tasks or shards.
 public struct Simulator: Sendable {
+    let context: GenerationContext
+
     /// The scenario it generates.
-    public let scenario: Scenario
+    public var scenario: Scenario { context.scenario }
     /// The root seed every user's streams derive from.
-    public let seed: UInt64
-    let tables: SimulationTables
+    public var seed: UInt64 { context.seed }
 
     /// `seed` overrides the scenario's.
     public init(scenario: Scenario, seed: UInt64? = nil) {
-        self.scenario = scenario
-        self.seed = seed ?? scenario.seed
-        tables = SimulationTables(scenario: scenario)
+        context = GenerationContext(scenario: scenario, seed: seed ?? scenario.seed)
     }
 
     /// The users a full run generates.
@@ -112,12 +111,12 @@ public struct Simulator: Sendable {
 
     /// The profile of user `index` (what the analyzers need: UTC offset and protocol).
     public func user(_ index: Int) -> UserRow {
-        UserGenerator(simulator: self, index: index).profile.row
+        UserGenerator(context: context, index: index).profile.row
     }
 
     /// Appends one user's rows to `batch`.
     public func generate(user index: Int, into batch: inout SimulationBatch) {
-        let generator = UserGenerator(simulator: self, index: index)
+        let generator = UserGenerator(context: context, index: index)
         batch.users.append(generator.profile.row)
         generator.meals(into: &batch)
         batch.mealEnds.append(batch.meals.count)

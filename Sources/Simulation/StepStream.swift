@@ -6,10 +6,10 @@ extension UserGenerator {
     /// differ from the phone's, so the two overlap as real devices do.
     func steps(into batch: inout SimulationBatch) {
         let model = scenario.steps
-        let gaussian = tables.gaussian
+        let gaussian = context.gaussian
         var random = stream(.steps)
         var faults = stream(.stepFaults)
-        let rates = FaultRates<StepRejection>(rate: scenario.faults.rate, outOfOrder: scenario.faults.stepsOutOfOrder ?? scenario.faults.defaultRate)
+        let rates = context.stepFaults
         let user = profile.row.index
         let first = batch.steps.count
         var ordinal: UInt32 = 0
@@ -50,10 +50,10 @@ extension UserGenerator {
 
         for day in 0..<scenario.days {
             let midnight = dayStart(day)
-            let bouts = random.poisson(expMinusMean: tables.boutExpMinusMean)
+            let bouts = random.poisson(expMinusMean: context.boutExpMinusMean)
             var boutTimes = batch.dayTimes.writer(room: bouts)
             for _ in 0..<bouts {
-                let hour = tables.boutHours.draw(&random)
+                let hour = context.boutHours.draw(&random)
                 boutTimes.append(hour * 3600 + random.integer(0, 3599) + profile.chronotype)
             }
             let times = boutTimes.written

@@ -227,7 +227,7 @@ struct PartitionWorker {
                 metrics.addViolations(["user \(Ids.user(user.index)): \(rows.count - present) payments share a payment_id with another row"])
             }
             if let ledger {
-                for entry in ledger.entries {
+                ledger.forEachEntry { entry in
                     hash.add(Int64(entry.currency.rawValue))
                     hash.add(entry.capturedMinor)
                     hash.add(entry.refundedMinor)
