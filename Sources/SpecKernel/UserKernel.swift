@@ -20,8 +20,8 @@ public final class UserKernel: FastingAnalyzing, StepAggregating, PaymentProcess
     private var processor: Processor
     private var order = PaymentOrdering()
     private var history: [(request: PaymentRequest, outcome: PaymentOutcome?)] = []
-    /// Reset for each user, so its memory is reused.
-    private var stepAccumulator = StepAccumulator(utcOffsetMinutes: 0)
+    /// Reset for each user, so its memory is reused; taken out while a user's samples run.
+    private var stepAccumulator: StepAccumulator? = StepAccumulator(utcOffsetMinutes: 0)
     /// The SPEC §4 invariants the last user's payments broke (none, unless the processor has a bug).
     public private(set) var invariantViolations: [String] = []
 
@@ -58,13 +58,12 @@ public final class UserKernel: FastingAnalyzing, StepAggregating, PaymentProcess
     public func steps(_ samples: UnsafeMutableBufferPointer<StepSample>, utcOffsetMinutes: Int32, onDay: (StepDay) -> Void) {
         sortNearlySorted(samples, by: StepSample.precedes)
         // The kept accumulator is moved into a local for the loop (and back): its tables stay
-        // uniquely owned, and no sample reaches it through the class.
-        var accumulator = StepAccumulator(utcOffsetMinutes: utcOffsetMinutes)
-        swap(&accumulator, &stepAccumulator)
+        // uniquely owned, no sample reaches it through the class, and no accumulator is made per user.
+        var accumulator = stepAccumulator.take()!
         accumulator.reset(utcOffsetMinutes: utcOffsetMinutes)
         accumulator.add(contentsOf: UnsafeBufferPointer(samples), onDay: onDay)
         accumulator.finish(onDay: onDay)
-        swap(&accumulator, &stepAccumulator)
+        stepAccumulator = accumulator
     }
 
     /// Starts the next user's payments: add each valid one with `addPayment`, then call `processPayments`.
