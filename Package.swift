@@ -139,7 +139,7 @@ let package = Package(
         ),
         .testTarget(name: "CLITests", dependencies: ["simharness", "TestSupport", "PaymentsCore"]),
         .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"]),
-        .testTarget(name: "BenchmarkWorkloadsTests", dependencies: ["BenchmarkWorkloads", "Datasets", "ProcessMetrics"]),
+        .testTarget(name: "BenchmarkWorkloadsTests", dependencies: ["BenchmarkWorkloads", "Datasets", "ProcessMetrics", "Simulation"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Harness", "PaymentsCore", "ProcessMetrics"]),
         .testTarget(
             name: "HarnessTests",

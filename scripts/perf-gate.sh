@@ -95,6 +95,7 @@ tenth_of_baseline() {
 step_bites() {
     expect_xctest_catches allocation testStepAggregator allocations
     expect_xctest_catches allocation-per-user testPaymentProcessor allocations
+    expect_xctest_catches allocation-per-user testGenerator allocations
     # +10 % peak resident memory: a buffer of a tenth of the baseline's peak RSS, every page written,
     # held through each run; the peak heap (2 % + 1 MiB) catches it, the RSS tolerance (25 % + 16 MiB) could not.
     expect_xctest_catches "memory:$(tenth_of_baseline testStepAggregator peakResidentBytes)" testStepAggregator "peak heap"

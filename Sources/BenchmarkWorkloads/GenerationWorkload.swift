@@ -17,6 +17,11 @@ public struct GenerationWorkload: Sendable {
         self.usersPerBatch = usersPerBatch
     }
 
+    /// The events (meal, step and payment rows) a run generates, counted by generating them once.
+    public func countEvents() -> Int {
+        simulator.forEachBatch(UserSelection(users: 0..<users), usersPerBatch: usersPerBatch)
+    }
+
     /// Generates every user; returns a checksum of the rows' counts and times.
     public func run(injecting regression: InjectedRegression) -> UInt64 {
         var checksum: UInt64 = 0

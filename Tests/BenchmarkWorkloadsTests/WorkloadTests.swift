@@ -1,5 +1,6 @@
 import BenchmarkWorkloads
 import Datasets
+import Simulation
 import Testing
 
 /// A workload of each kind, small enough for a debug build, behind one face.
@@ -65,6 +66,18 @@ struct WorkloadTests {
 
         // When / Then
         #expect(sut.run(regression) != sut.run(.none))
+    }
+
+    @Test func theGenerationWorkloadCountsTheRowsOfItsUsers() throws {
+        // Given the first 5 users of the embedded `load` scenario, 2 to a batch
+        let sut = GenerationWorkload(users: 5, usersPerBatch: 2)
+        let scenario = try ScenarioParser.parse(try #require(ScenarioCatalog.embeddedText("load")), file: "load.yaml")
+        var batch = SimulationBatch()
+        for user in 0..<5 { Simulator(scenario: scenario).generate(user: user, into: &batch) }
+
+        // When / Then: the same rows as the users generated one at a time
+        #expect(sut.countEvents() == batch.eventCount)
+        #expect(batch.eventCount > 0)
     }
 
     @Test func theMealRowsWorkloadHoldsOneLinePerEvent() {

@@ -24,6 +24,15 @@ final class CoreAlgorithmPerformanceTests: BaselinePerformanceTestCase {
         }
     }
 
+    func testGenerator() throws {
+        // The simulator's generation of 6,000 `load` users, 16 to a reused batch: its allocation count
+        // guards the per-user copies and tables that generation no longer makes.
+        let workload = GenerationWorkload(users: 6_000)
+        try measureAgainstBaseline(events: workload.countEvents()) {
+            blackHole(workload.run(injecting: regression))
+        }
+    }
+
     func testPaymentProcessor() throws {
         let workload = PaymentWorkload(events: 400_000, perUser: 200, seed: 3)
         try measureAgainstBaseline(events: workload.eventCount) {
