@@ -20,7 +20,7 @@ final class GenerationContext: Sendable {
     let paymentHours: Categorical<Int64>
     /// `exp(-mean)` of the daily bout count.
     let boutExpMinusMean: Double
-    /// Each row stream's fault rates (made per user, they were six allocations a user).
+    /// Each row stream's fault rates (made per user, they were an allocation per stream and user).
     let mealFaults: FaultRates<MealRejection>
     let stepFaults: FaultRates<StepRejection>
     let paymentFaults: FaultRates<PaymentRejection>
