@@ -104,7 +104,9 @@ step_bites() {
     expect_xctest_catches "bytes:$(tenth_of_baseline testPaymentProcessor allocatedBytes)" testPaymentProcessor "allocated bytes"
     expect_xctest_catches slowdown testFastingAnalyzer "CPU time"
     expect_benchmarks_catch allocation FastingAccumulator "Malloc (total)"
-    expect_benchmarks_catch slowdown FastingAccumulator "Time (total CPU)"
+    # 2,048 dependent rounds every 16 events: one serial chain, ~250 ns an event. (`slowdown`'s 48 rounds an
+    # event overlap from event to event: a CI run measured 60 ms p90 against the CPU threshold's 70 ms.)
+    expect_benchmarks_catch work:2048 FastingAccumulator "Time (total CPU)"
 }
 
 step_record() {
