@@ -72,8 +72,9 @@ struct WorkloadTests {
         // Given the first 5 users of the embedded `load` scenario, 2 to a batch
         let sut = GenerationWorkload(users: 5, usersPerBatch: 2)
         let scenario = try ScenarioParser.parse(try #require(ScenarioCatalog.embeddedText("load")), file: "load.yaml")
+        let simulator = Simulator(scenario: scenario)
         var batch = SimulationBatch()
-        for user in 0..<5 { Simulator(scenario: scenario).generate(user: user, into: &batch) }
+        for user in 0..<5 { simulator.generate(user: user, into: &batch) }
 
         // When / Then: the same rows as the users generated one at a time
         #expect(sut.countEvents() == batch.eventCount)
