@@ -137,12 +137,16 @@ public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
     public let probabilities: [Double]
     /// Alias table: slot `i` keeps `values[i]` with probability `keep[i]`, else `values[alias[i]]`.
     @usableFromInline let keep: [Double]
-    @usableFromInline let alias: [Int]
+    /// The alias table's two outcomes of each slot `i`, side by side: `values[alias[i]]` at `2i`,
+    /// `values[i]` at `2i + 1`. A draw indexes them with its comparison's result, so the coin flip
+    /// is not a branch (as a branch it missed about half the time: the step stream's bout hours).
+    @usableFromInline let outcomes: [Value]
 
     /// `pairs` hold non-negative weights with a positive sum.
     public init(_ pairs: [(Value, Double)]) {
         let total = pairs.reduce(0) { $0 + $1.1 }
-        values = pairs.map(\.0)
+        let values = pairs.map(\.0)
+        self.values = values
         probabilities = pairs.map { $0.1 / total }
         let n = pairs.count
         var scaled = probabilities.map { $0 * Double(n) }
@@ -157,7 +161,7 @@ public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
             if scaled[l] < 1 { small.append(l) } else { large.append(l) }
         }
         self.keep = keep
-        self.alias = alias
+        outcomes = (0..<n).flatMap { [values[alias[$0]], values[$0]] }
     }
 
     /// A value drawn with its probability.
@@ -165,23 +169,30 @@ public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
         let u = random.next()
         let slot = Int(truncatingIfNeeded: ((u >> 32) &* UInt64(values.count)) >> 32)
         let fraction = Double(u & 0xFFFF_FFFF) * 0x1p-32
-        return fraction < keep[slot] ? values[slot] : values[alias[slot]]
+        return outcomes[2 &* slot &+ (fraction < keep[slot] ? 1 : 0)]
     }
 
     /// The same values with the same weights.
     public static func == (a: Categorical, b: Categorical) -> Bool { a.values == b.values && a.probabilities == b.probabilities }
 }
 
-/// Sorts a few values in place (insertion sort: they are a day's bouts or payments).
+/// Sorts a few values in place (a day's bouts or payments): insertion without a data-dependent
+/// branch. Inserting `v` into the sorted `a[0..<i]` makes `a[j]` the larger of `a[j - 1]` and
+/// `min(a[j], v)` (for `j` from `i` down to 1, `a[i]` counting as infinity) and `a[0]` the smaller
+/// of `a[0]` and `v`: conditional moves, where an insertion sort's search for the place of `v`
+/// missed a branch about once per value (the values are random times).
 @inlinable func sortShort(_ p: UnsafeMutableBufferPointer<Int64>) {
-    guard p.count > 1 else { return }
+    guard p.count > 1, let a = p.baseAddress else { return }
     for i in 1..<p.count {
-        let v = p[i]
+        let v = a[i]
+        var upper = v
         var j = i
-        while j > 0, p[j - 1] > v {
-            p[j] = p[j - 1]
+        while j > 0 {
+            let below = a[j - 1]
+            a[j] = max(below, upper)
+            upper = min(below, v)
             j -= 1
         }
-        p[j] = v
+        a[0] = upper
     }
 }

@@ -32,6 +32,28 @@ struct DayRowsTests {
         #expect(Array(writer.written) == times.sorted())
     }
 
+    @Test("every arrangement of up to six values from three, repeats included, sorts as Array.sorted does")
+    func sortsEveryArrangement() {
+        for count in 0...6 {
+            for code in 0..<pow3(count) {
+                // Given the arrangement numbered `code` (its base-3 digits are the values)
+                var values: [Int64] = []
+                var rest = code
+                for _ in 0..<count {
+                    values.append(Int64(rest % 3) * 1_000 - 1)
+                    rest /= 3
+                }
+                var sut = values
+                // When it is sorted in place
+                sut.withUnsafeMutableBufferPointer { sortShort($0) }
+                // Then it is the sorted arrangement
+                #expect(sut == values.sorted(), "arrangement \(values)")
+            }
+        }
+    }
+
+    private func pow3(_ n: Int) -> Int { (0..<n).reduce(1) { product, _ in product * 3 } }
+
     @Test("a copy writes into memory of its own (the batch is a value)")
     func copiesDoNotShareMemory() {
         // Given day rows that have memory, and a copy of them
