@@ -135,7 +135,7 @@ public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
     public let values: [Value]
     /// The normalized weights.
     public let probabilities: [Double]
-    /// Alias table: slot `i` keeps `values[i]` with probability `keep[i]`, else `values[alias[i]]`.
+    /// Alias table: slot `i` keeps `values[i]` with probability `keep[i]`, else gives its alias's value.
     @usableFromInline let keep: [Double]
     /// The alias table's two outcomes of each slot `i`, side by side: `values[alias[i]]` at `2i`,
     /// `values[i]` at `2i + 1`. A draw indexes them with its comparison's result, so the coin flip
