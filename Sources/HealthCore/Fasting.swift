@@ -83,7 +83,7 @@ public struct FastingDay: Hashable, Sendable {
     public var compliant: Bool?
 
     /// A day of all its fields.
-    public init(
+    @inlinable public init(
         day: LocalDay, episodes: Int, kcalMicros: Int64, eatingWindowSeconds: Int64, fastsEnded: Int, longestFastEndedSeconds: Int64,
         compliant: Bool?
     ) {
@@ -115,7 +115,7 @@ public struct FastingSummary: Hashable, Sendable {
     public var compliantDays = 0
 
     /// Zeros: a user without meals.
-    public init() {}
+    @inlinable public init() {}
 }
 
 /// The incremental fasting analyzer of one user: feed meals in `Meal.precedes` order, get each day
@@ -134,7 +134,7 @@ public struct FastingAccumulator: Sendable {
     @usableFromInline var episodeFastBefore: Int64 = -1
     @usableFromInline var hasEpisode = false
     /// The open day's row, when `hasDay`; its first episode started at `dayFirstStart`.
-    private var hasDay = false
+    @usableFromInline var hasDay = false
     @usableFromInline var day = FastingDay(
         day: LocalDay(index: 0), episodes: 0, kcalMicros: 0, eatingWindowSeconds: 0, fastsEnded: 0, longestFastEndedSeconds: 0, compliant: nil
     )
@@ -145,12 +145,14 @@ public struct FastingAccumulator: Sendable {
     @usableFromInline var daySpan: (start: Int64, end: Int64) = (1, 0)
 
     /// An analyzer of one user, before any meal.
-    public init(configuration: FastingConfiguration) {
+    @inlinable public init(configuration: FastingConfiguration) {
         self.configuration = configuration
     }
 
     /// Adds the next meal; calls `onDay` for each day that this meal proves complete.
-    /// (Always inlined, with the state it touches `@usableFromInline`: a call per meal saved.)
+    /// (Always inlined, with the state it touches `@usableFromInline`: a call per meal saved. No
+    /// function that it or `finish` calls takes the accumulator's address, so a caller's loop keeps
+    /// its fields in registers; passed `inout` once a day, each field was a load and a store a meal.)
     @inlinable @inline(__always) public mutating func add(_ meal: Meal, onDay: (FastingDay) -> Void) {
         totals.meals += 1
         guard hasEpisode else {
@@ -175,7 +177,7 @@ public struct FastingAccumulator: Sendable {
     }
 
     /// Closes the last episode and day; returns the user's summary.
-    public mutating func finish(onDay: (FastingDay) -> Void) -> FastingSummary {
+    @inlinable @inline(__always) public mutating func finish(onDay: (FastingDay) -> Void) -> FastingSummary {
         if hasEpisode { closeEpisode(onDay: onDay) }
         hasEpisode = false
         if hasDay { emit(day, onDay: onDay) }
@@ -205,7 +207,7 @@ public struct FastingAccumulator: Sendable {
     }
 
     /// Makes the local day of the open episode the open day, emitting the open day if it is another.
-    @usableFromInline mutating func moveToEpisodeDay(onDay: (FastingDay) -> Void) {
+    @inlinable @inline(__always) mutating func moveToEpisodeDay(onDay: (FastingDay) -> Void) {
         let offset = configuration.utcOffsetMinutes
         let episodeDay = LocalDay(instant: episodeStart, utcOffsetMinutes: offset)
         if hasDay {
@@ -218,7 +220,7 @@ public struct FastingAccumulator: Sendable {
         daySpan = episodeDay.instants(utcOffsetMinutes: offset) ?? (1, 0)
     }
 
-    private mutating func emit(_ finished: FastingDay, onDay: (FastingDay) -> Void) {
+    @inlinable @inline(__always) mutating func emit(_ finished: FastingDay, onDay: (FastingDay) -> Void) {
         var row = finished
         if let limit = configuration.fastingProtocol.windowLimitSeconds {
             let compliant = row.eatingWindowSeconds <= limit

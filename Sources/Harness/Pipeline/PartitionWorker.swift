@@ -116,19 +116,21 @@ struct PartitionWorker {
             let rows = batch.meals(ofUserAt: i)
             let room = meals.room(for: rows.count)
             var kept = 0
-            seen.reset()
+            var seen = seen.nextUser()
             var rejectedOfUser = 0
-            for row in rows {
-                var reason = row.textRejection(userAccepted: accepted)
-                    ?? MealRejection.check(start: row.start, end: row.end, hasNegativeValue: row.hasNegativeValue)
-                if reason == nil, !seen.insert(row.ordinal) { reason = .duplicate }
-                guard let reason else {
-                    (room + kept).initialize(to: row.meal)
-                    kept += 1
-                    continue
+            rows.withUnsafeBufferPointer { rows in
+                for row in rows {
+                    var reason = row.textRejection(userAccepted: accepted)
+                        ?? MealRejection.check(start: row.start, end: row.end, hasNegativeValue: row.hasNegativeValue)
+                    if reason == nil, !seen.insert(row.ordinal) { reason = .duplicate }
+                    guard let reason else {
+                        (room + kept).initialize(to: row.meal)
+                        kept += 1
+                        continue
+                    }
+                    metrics.meals.rejected.add(at: MealRejection.allCases.firstIndex(of: reason)!)
+                    if accepted, reason != .unknownUser { rejectedOfUser += 1 }
                 }
-                metrics.meals.rejected.add(at: MealRejection.allCases.firstIndex(of: reason)!)
-                if accepted, reason != .unknownUser { rejectedOfUser += 1 }
             }
             guard accepted else { continue }
             var hash = DigestHasher(user: user.index, stream: 1)
@@ -163,18 +165,20 @@ struct PartitionWorker {
             let rows = batch.steps(ofUserAt: i)
             let room = samples.room(for: rows.count)
             var kept = 0
-            seen.reset()
-            for row in rows {
-                let sample = row.sample
-                var reason = row.textRejection(userAccepted: accepted)
-                    ?? StepRejection.check(start: sample.start, end: sample.end, count: sample.count)
-                if reason == nil, !seen.insert(row.ordinal) { reason = .duplicate }
-                guard let reason else {
-                    (room + kept).initialize(to: sample)
-                    kept += 1
-                    continue
+            var seen = seen.nextUser()
+            rows.withUnsafeBufferPointer { rows in
+                for row in rows {
+                    let sample = row.sample
+                    var reason = row.textRejection(userAccepted: accepted)
+                        ?? StepRejection.check(start: sample.start, end: sample.end, count: sample.count)
+                    if reason == nil, !seen.insert(row.ordinal) { reason = .duplicate }
+                    guard let reason else {
+                        (room + kept).initialize(to: sample)
+                        kept += 1
+                        continue
+                    }
+                    metrics.steps.rejected.add(at: StepRejection.allCases.firstIndex(of: reason)!)
                 }
-                metrics.steps.rejected.add(at: StepRejection.allCases.firstIndex(of: reason)!)
             }
             guard accepted, kept > 0 else { continue }
             var hash = DigestHasher(user: user.index, stream: 2)
