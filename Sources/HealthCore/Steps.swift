@@ -158,7 +158,11 @@ public struct StepAccumulator: Sendable {
             watchEnd = max(watchEnd, sample.end)
             return
         }
-        for day in firstDay...lastDay { entry(day).pointee.touched = true }
+        if firstDay == lastDay {
+            entry(firstDay).pointee.touched = true  // most phone samples: one day, no range to walk
+        } else {
+            for day in firstDay...lastDay { entry(day).pointee.touched = true }
+        }
         switch sample.source {
         case .watch:
             spread(sample.count / Double(duration), from: sample.start, day: firstDay, to: sample.end, whole: sample.count)
