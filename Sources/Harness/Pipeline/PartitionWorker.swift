@@ -118,6 +118,7 @@ struct PartitionWorker {
             var kept = 0
             var seen = seen.nextUser()
             var rejectedOfUser = 0
+            // Through a buffer pointer: iterating the `ArraySlice` checked its bounds at every row.
             rows.withUnsafeBufferPointer { rows in
                 for row in rows {
                     var reason = row.textRejection(userAccepted: accepted)
