@@ -43,6 +43,19 @@ struct NumberedIdIndexTests {
         #expect(found == (0...1_100).map { number in numbers.firstIndex(of: number).map { UInt32($0) } })
     }
 
+    @Test("in a block of 64 numbers all present, an id's position is the ids below the block plus its place in it")
+    func fullBlocks() throws {
+        // Given two full blocks, a partial one, a full block after a gap, and one more number
+        let numbers = Array(0..<130) + [200] + Array(256..<320) + [321]
+        let ids = numbers.map { "n" + String(String($0 + 10_000).dropFirst()) }
+        // When they are indexed and every number up to 400 is looked up
+        let sut = try #require(NumberedIdIndex(ids: Self.arena(ids)))
+        let found = (0...400).map { Self.find("n" + String(String($0 + 10_000).dropFirst()), in: sut) }
+        // Then each id finds its position and every other number finds none
+        #expect(sut.blocks.map { $0.present == .max } == [true, true, false, false, true, false])
+        #expect(found == (0...400).map { number in numbers.firstIndex(of: number).map { UInt32($0) } })
+    }
+
     @Test("the prefix may be empty or longer, and the digits may be all of the id but the prefix", arguments: [
         (["07", "12", "99"], 0), (["user-01", "user-02"], 5), (["ab-c0", "ab-c9"], 4),
     ])

@@ -70,16 +70,6 @@ extension CanonicalFields {
         return (value, integerCount + fractionCount, fractionCount)
     }
 
-    /// A decimal (see `decimal`) followed by a comma, with at most 12 digits before the point and
-    /// 6 after it, in millionths: exact, so it is the value `FieldParsing.decimalMicros` gives
-    /// (which only rounds or saturates past that).
-    @inlinable @inline(__always)
-    static func micros(_ p: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Int64? {
-        guard let number = decimal(&p, end), number.fractionDigits <= 6, number.digits - number.fractionDigits <= 12,
-              skip(UInt8(ascii: ","), &p, end) else { return nil }
-        return Int64(number.value &* powerOfTen(6 - number.fractionDigits))
-    }
-
     /// A decimal (see `decimal`) as the `Double` that `FieldParsing.decimal` computes for it: with
     /// at most 18 digits, every digit is in its mantissa, divided once by the same exact power of ten.
     @inlinable @inline(__always)

@@ -35,7 +35,11 @@ public enum CanonicalRows {
               let to = F.integer(&p, limit),
               MealRejection.check(start: from, end: to, hasNegativeValue: false) == nil,
               F.mealType(&p, limit),
-              let kcalMicros = F.micros(&p, limit),
+              // kcal in millionths: exact with at most 12 digits before the point and 6 after it, so it is
+              // the value `FieldParsing.decimalMicros` gives (which only rounds or saturates past that).
+              // Spelled out here: as a function, `micros` was called, not inlined, with `p` through memory.
+              let kcal = F.decimal(&p, limit), kcal.fractionDigits <= 6, kcal.digits - kcal.fractionDigits <= 12,
+              F.skip(UInt8(ascii: ","), &p, limit),
               F.decimal(&p, limit) != nil, F.skip(UInt8(ascii: ","), &p, limit),
               F.decimal(&p, limit) != nil, F.skip(UInt8(ascii: ","), &p, limit),
               F.decimal(&p, limit) != nil,
@@ -43,6 +47,7 @@ public enum CanonicalRows {
         else { return nil }
         if lineEnd < end, users.benefitsFromPrefetch { F.prefetchUser(2, linesAfter: base + lineEnd + 1, limit, users) }
         let idHash = FieldParsing.hash(low: id.low, high: id.high, count: id.count)
+        let kcalMicros = Int64(kcal.value &* F.powerOfTen(6 - kcal.fractionDigits))
         return (MealCandidate(start: from, kcalMicros: kcalMicros, user: user, duration: UInt16(to - from)), idHash, lineEnd)
     }
 
