@@ -81,7 +81,7 @@ struct ByteCursorTests {
 
     @Test("unsigned numbers, ten-digit instants among them: as many digits as they take, no byte written past them")
     func unsigned() {
-        for value in Self.paddedValues + [1_000_000_000, 1_736_168_887, 9_999_999_999, 4_102_444_800] {
+        for value in Self.paddedValues + [12_345, 46_380, 123_456, 908_172, 1_000_000_000, 1_736_168_887, 9_999_999_999, 4_102_444_800] {
             // Given a value and a buffer full of a marker byte
             var bytes = [UInt8](repeating: 0xEE, count: 48)
             // When the value is written in decimal

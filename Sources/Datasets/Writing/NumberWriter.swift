@@ -39,8 +39,8 @@ public enum NumberWriter {
         return start + n
     }
 
-    /// `v` in decimal, as few digits as it takes: numbers under 10⁴ and ten-digit ones (instants
-    /// in seconds) by pairs without a loop.
+    /// `v` in decimal, as few digits as it takes: numbers under 10⁶ (durations in seconds among
+    /// them) and ten-digit ones (instants in seconds) by pairs without a loop.
     @inlinable public static func unsigned(_ v: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         if v < 100 {
             if v < 10 {
@@ -55,6 +55,18 @@ public enum NumberWriter {
             pair(v / 100, at: p)
             pair(v % 100, at: p + 2)
             return p + 4
+        }
+        if v < 1_000_000 {
+            if v < 100_000 {
+                p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v / 10_000)
+                pair(v / 100 % 100, at: p + 1)
+                pair(v % 100, at: p + 3)
+                return p + 5
+            }
+            pair(v / 10_000, at: p)
+            pair(v / 100 % 100, at: p + 2)
+            pair(v % 100, at: p + 4)
+            return p + 6
         }
         if v >= 1_000_000_000, v < 10_000_000_000 { return tenDigits(v, at: p) }
         return padded(v, width: 1, at: p)
