@@ -63,25 +63,40 @@ struct KeyedTable<C: UserOwned>: Sendable {
     /// belong to user `u`, where `first` is the partition's first user.
     func gather<T>(partition p: Int, _ transform: (C) -> T) -> (users: Range<Int>, starts: [Int], rows: [T]) {
         let users = partitions.users(of: p)
+        let first = users.lowerBound
+        // The counts and cursors through buffer pointers: as arrays, each increment checked their
+        // uniqueness and bounds. A partition's rows are its users' by construction; the precondition says so.
         var starts = [Int](repeating: 0, count: users.count + 1)
-        for chunk in chunks {
-            for row in chunk.rows(of: p) where !row.duplicate { starts[Int(row.user) - users.lowerBound + 1] += 1 }
+        starts.withUnsafeMutableBufferPointer { counts in
+            for chunk in chunks {
+                chunk.rows(of: p).withUnsafeBufferPointer { rows in
+                    for row in rows where !row.duplicate {
+                        let slot = Int(row.user) - first
+                        precondition(slot >= 0 && slot < users.count, "a row outside its partition's users")
+                        counts[slot + 1] += 1
+                    }
+                }
+            }
+            for i in 0..<users.count { counts[i + 1] += counts[i] }
         }
-        for i in 0..<users.count { starts[i + 1] += starts[i] }
         var cursor = starts
         let total = starts[users.count]
         // Not `[T](unsafeUninitializedCapacity: 0)`: the standard library then writes the count into the
         // shared empty-array storage, a race between partitions that ThreadSanitizer reports.
         guard total > 0 else { return (users, starts, []) }
-        let rows = [T](unsafeUninitializedCapacity: total) { buffer, count in
-            for chunk in chunks {
-                for row in chunk.rows(of: p) where !row.duplicate {
-                    let slot = Int(row.user) - users.lowerBound
-                    (buffer.baseAddress! + cursor[slot]).initialize(to: transform(row))
-                    cursor[slot] += 1
+        let rows = cursor.withUnsafeMutableBufferPointer { cursor in
+            [T](unsafeUninitializedCapacity: total) { buffer, count in
+                for chunk in chunks {
+                    chunk.rows(of: p).withUnsafeBufferPointer { rows in
+                        for row in rows where !row.duplicate {
+                            let slot = Int(row.user) - first
+                            (buffer.baseAddress! + cursor[slot]).initialize(to: transform(row))
+                            cursor[slot] += 1
+                        }
+                    }
                 }
+                count = total
             }
-            count = total
         }
         return (users, starts, rows)
     }
