@@ -57,11 +57,23 @@ enum Deduplication {
         var rowCursor = chunk.offsets
         var found: [(row: Int, place: Int)] = []
         found.reserveCapacity(positions.count)
-        for i in chunk.shardOfRow.indices {
-            let s = Int(chunk.shardOfRow[i]), p = Int(chunk.partitionOfRow[i])
-            if isDuplicate[hashCursor[s]] { found.append((i, rowCursor[p])) }
-            hashCursor[s] += 1
-            rowCursor[p] += 1
+        // Through buffer pointers: as arrays, the cursors' increments and the reads checked bounds at
+        // every row. The scan filed every row under one shard and one partition, so all are in range.
+        isDuplicate.withUnsafeBufferPointer { isDuplicate in
+            hashCursor.withUnsafeMutableBufferPointer { hashCursor in
+                rowCursor.withUnsafeMutableBufferPointer { rowCursor in
+                    chunk.shardOfRow.withUnsafeBufferPointer { shards in
+                        chunk.partitionOfRow.withUnsafeBufferPointer { partitions in
+                            for i in shards.indices {
+                                let s = Int(shards[i]), p = Int(partitions[i])
+                                if isDuplicate[hashCursor[s]] { found.append((i, rowCursor[p])) }
+                                hashCursor[s] += 1
+                                rowCursor[p] += 1
+                            }
+                        }
+                    }
+                }
+            }
         }
         return found
     }
