@@ -57,21 +57,15 @@ enum Deduplication {
         var rowCursor = chunk.offsets
         var found: [(row: Int, place: Int)] = []
         found.reserveCapacity(positions.count)
-        // Through buffer pointers: as arrays, the cursors' increments and the reads checked bounds at
-        // every row. The scan filed every row under one shard and one partition, so all are in range.
-        isDuplicate.withUnsafeBufferPointer { isDuplicate in
-            hashCursor.withUnsafeMutableBufferPointer { hashCursor in
-                rowCursor.withUnsafeMutableBufferPointer { rowCursor in
-                    chunk.shardOfRow.withUnsafeBufferPointer { shards in
-                        chunk.partitionOfRow.withUnsafeBufferPointer { partitions in
-                            for i in shards.indices {
-                                let s = Int(shards[i]), p = Int(partitions[i])
-                                if isDuplicate[hashCursor[s]] { found.append((i, rowCursor[p])) }
-                                hashCursor[s] += 1
-                                rowCursor[p] += 1
-                            }
-                        }
-                    }
+        // The cursors through buffer pointers: as arrays, every row's increments checked bounds and
+        // uniqueness. The scan filed every row under one shard and one partition, so all are in range.
+        hashCursor.withUnsafeMutableBufferPointer { hashCursor in
+            rowCursor.withUnsafeMutableBufferPointer { rowCursor in
+                for (i, (shard, partition)) in zip(chunk.shardOfRow, chunk.partitionOfRow).enumerated() {
+                    let s = Int(shard), p = Int(partition)
+                    if isDuplicate[hashCursor[s]] { found.append((i, rowCursor[p])) }
+                    hashCursor[s] += 1
+                    rowCursor[p] += 1
                 }
             }
         }
