@@ -19,9 +19,9 @@ public struct DecodedPayment: Sendable {
 /// refusing a file that repeats a `payment_id` (SPEC §4).
 public struct PaymentRowDecoder {
     /// `payment_id` and `refund_of` values.
-    public private(set) var ids = ByteStringTable(capacity: 1 << 16)
+    public private(set) var ids: ByteStringTable
     /// `idempotency_key` values.
-    public private(set) var keys = ByteStringTable(capacity: 1 << 16)
+    public private(set) var keys: ByteStringTable
     /// The line of the row that carries each interned id as its `payment_id`, 0 when none.
     private var lineOfPayment: [Int] = []
     /// The accepted users, which rows are checked against.
@@ -29,10 +29,13 @@ public struct PaymentRowDecoder {
     /// The file's name, for messages.
     public let file: String
 
-    /// A decoder of the rows of `file`.
-    public init(users: UserDirectory, file: String) {
+    /// A decoder of the rows of `file`, with room for about `expectedRows` ids and keys (the
+    /// tables grow past it, each time placing every string again).
+    public init(users: UserDirectory, file: String, expectedRows: Int = 1 << 16) {
         self.users = users
         self.file = file
+        ids = ByteStringTable(capacity: expectedRows)
+        keys = ByteStringTable(capacity: expectedRows)
     }
 
     /// Decodes one row; throws `InputRefusal` when its `payment_id` was seen before.
