@@ -8,11 +8,13 @@ import SpecKernel
 enum PaymentsStage {
     /// Reads and validates the rows; refuses a repeated `payment_id` before anything is processed.
     static func read(_ file: DatasetFile, users: UserDirectory) throws -> (rows: [DecodedPayment], decoder: PaymentRowDecoder) {
-        // About 60 bytes a row: the ids' tables are made for the whole file at once, up to 4 M rows
-        // (32 MB each; a file of long lines must not reserve memory for rows it does not have).
+        // About 60 bytes a row: the rows and the ids' tables are made for the whole file at once, up to
+        // 4 M rows (a file of long lines must not reserve memory for rows it does not have; reserved
+        // and untouched, the rest costs no memory), so that none grows by copying itself.
         let expectedRows = min(file.expectedRows(bytesPerRow: 56), 1 << 22)
         var decoder = PaymentRowDecoder(users: users, file: file.name, expectedRows: expectedRows)
         var rows: [DecodedPayment] = []
+        rows.reserveCapacity(expectedRows)
         try RowReading.forEachRow(file) { line, verdict, tokenizer in
             var column: Int?
             if case .malformed(let c) = verdict { column = c }

@@ -51,12 +51,15 @@ public struct ByteStringTable: Sendable {
     private var hashes: [UInt64] = []
     private var mask: Int
 
-    /// An empty table with room for about `capacity` strings.
+    /// An empty table with room for about `capacity` strings (of 16 bytes or so): neither its slots
+    /// nor its strings and hashes grow before that (growing copies them, into fresh memory).
     public init(capacity: Int = 1024) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
         slots = [UInt32](repeating: .max, count: size)
         mask = size - 1
+        strings.reserveCapacity(strings: capacity, bytes: capacity * 16)
+        hashes.reserveCapacity(capacity)
     }
 
     /// Strings interned.
