@@ -95,19 +95,22 @@ enum PaymentsStage {
         out: OutputDirectory, log: inout RejectionLog
     ) throws -> FileTotals {
         var totals = FileTotals(read: rows.count)
-        var reasonCounts = [Int](repeating: 0, count: PaymentRejection.allCases.count)
-        var stateCounts = [Int](repeating: 0, count: PaymentState.allCases.count)
+        // Made once, not per row: `allCases` builds an array, and `name` splits the file's path.
+        let reasons = PaymentRejection.allCases, states = PaymentState.allCases
+        let fileName = file.name, columns = file.kind.columns
+        var reasonCounts = [Int](repeating: 0, count: reasons.count)
+        var stateCounts = [Int](repeating: 0, count: states.count)
         for (i, row) in rows.enumerated() {
             let outcome = outcomes[i]!
-            stateCounts[PaymentState.allCases.firstIndex(of: outcome.state)!] += 1
+            stateCounts[states.firstIndex(of: outcome.state)!] += 1
             if let reason = outcome.reason {
-                reasonCounts[PaymentRejection.allCases.firstIndex(of: reason)!] += 1
-                let column = reason == .malformed || reason == .unknownUser ? (row.column >= 0 ? file.kind.columns[Int(row.column)] : "") : ""
-                log.add(file: file.name, line: row.line, reason: reason.rawValue, column: column)
+                reasonCounts[reasons.firstIndex(of: reason)!] += 1
+                let column = reason == .malformed || reason == .unknownUser ? (row.column >= 0 ? columns[Int(row.column)] : "") : ""
+                log.add(file: fileName, line: row.line, reason: reason.rawValue, column: column)
             }
         }
-        totals.setRejected(reasonCounts, reasons: PaymentRejection.allCases.map(\.rawValue))
-        totals.states = zip(PaymentState.allCases, stateCounts).map { ($0.0.rawValue, $0.1) }
+        totals.setRejected(reasonCounts, reasons: reasons.map(\.rawValue))
+        totals.states = zip(states, stateCounts).map { ($0.0.rawValue, $0.1) }
 
         let order = rows.indices.sorted { a, b in
             let x = rank[Int(rows[a].request.id)], y = rank[Int(rows[b].request.id)]

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Byte strings appended one after another in a single buffer, addressed by index: ids of a whole
 /// file with two allocations instead of one per id.
 public struct ByteArena: Sendable {
@@ -79,7 +81,17 @@ public struct ByteStringTable: Sendable {
 
     /// The id of `value`, interning it if new; `inserted` tells which.
     public mutating func intern(_ value: UnsafeBufferPointer<UInt8>) -> (id: UInt32, inserted: Bool) {
-        let h = FieldParsing.hash(value)
+        intern(value, hash: FieldParsing.hash(value))
+    }
+
+    /// Starts loading the slot where interning a string of hash `h` (`FieldParsing.hash`) starts
+    /// looking: a hint, which changes no result. The slot is a cache miss in a large table.
+    public func prefetch(hash h: UInt64) {
+        slots.withUnsafeBufferPointer { simharness_prefetch($0.baseAddress! + (Int(truncatingIfNeeded: h) & mask)) }
+    }
+
+    /// `intern(value)` for a string whose `FieldParsing.hash` is `h`.
+    public mutating func intern(_ value: UnsafeBufferPointer<UInt8>, hash h: UInt64) -> (id: UInt32, inserted: Bool) {
         var i = Int(truncatingIfNeeded: h) & mask
         while slots[i] != .max {
             let id = slots[i]

@@ -36,6 +36,7 @@ public struct PaymentRowDecoder {
         self.file = file
         ids = ByteStringTable(capacity: expectedRows)
         keys = ByteStringTable(capacity: expectedRows)
+        lineOfPayment.reserveCapacity(expectedRows)
     }
 
     /// Decodes one row; throws `InputRefusal` when its `payment_id` was seen before.
@@ -43,9 +44,20 @@ public struct PaymentRowDecoder {
         line: Int, malformedColumn: Int?, fields f: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>, tokenized: Bool
     ) throws -> DecodedPayment {
         typealias C = Column.Payments
-        let id = ids.intern(f[C.id]).id
+        let idField = f[C.id], keyField = f[C.key], refundField = f[C.refundOf]
+        // The tables' slots are cache misses: their loads start here and arrive while the other
+        // fields are read (the tables are interned in the same order as ever: ids, then keys).
+        let idHash = FieldParsing.hash(idField), keyHash = FieldParsing.hash(keyField)
+        ids.prefetch(hash: idHash)
+        keys.prefetch(hash: keyHash)
+        let user = f[C.user].isEmpty ? UInt32.max : users.index(of: f[C.user]) ?? .max
+        let kind: PaymentKind? = FieldParsing.equal(f[C.kind], Self.charge.withUnsafeBufferPointer { $0 }) ? .charge
+            : FieldParsing.equal(f[C.kind], Self.refund.withUnsafeBufferPointer { $0 }) ? .refund : nil
+        let createdAt = FieldParsing.int64(f[C.createdAt])
+        let script = GatewayScript(field: f[C.gateway])
+        let id = ids.intern(idField, hash: idHash).id
         while lineOfPayment.count < ids.count { lineOfPayment.append(0) }
-        if !f[C.id].isEmpty {
+        if !idField.isEmpty {
             if lineOfPayment[Int(id)] != 0 {
                 throw InputRefusal(
                     file: file, line: line,
@@ -54,17 +66,10 @@ public struct PaymentRowDecoder {
             }
             lineOfPayment[Int(id)] = line
         }
-        let keyField = f[C.key]
-        let refundField = f[C.refundOf]
         let refundOf: UInt32? = refundField.isEmpty ? nil : ids.intern(refundField).id
         while lineOfPayment.count < ids.count { lineOfPayment.append(0) }
-        let user = f[C.user].isEmpty ? UInt32.max : users.index(of: f[C.user]) ?? .max
-        let kind: PaymentKind? = FieldParsing.equal(f[C.kind], Self.charge.withUnsafeBufferPointer { $0 }) ? .charge
-            : FieldParsing.equal(f[C.kind], Self.refund.withUnsafeBufferPointer { $0 }) ? .refund : nil
-        let createdAt = FieldParsing.int64(f[C.createdAt])
-        let script = GatewayScript(field: f[C.gateway])
         let request = PaymentRequest(
-            id: id, key: keys.intern(keyField).id, keyLength: FieldParsing.scalarCount(keyField), kind: kind ?? .charge,
+            id: id, key: keys.intern(keyField, hash: keyHash).id, keyLength: FieldParsing.scalarCount(keyField), kind: kind ?? .charge,
             amountMinor: FieldParsing.int64(f[C.amount]), currency: Currency(field: f[C.currency]),
             createdAt: createdAt ?? 0, refundOf: refundOf, script: script ?? GatewayScript([.approved])
         )
