@@ -20,3 +20,20 @@ struct RowsByUserTests {
         #expect((0..<4).map { Array(sut[$0]) } == [[1], [], [0, 2, 4], []])
     }
 }
+
+@Suite("PaymentsStage.rowsByIdRank: payments_outcomes.csv's row order")
+struct RowsByIdRankTests {
+    @Test("rows come in the rank order of their ids, rows of one id in file order")
+    func order() {
+        // Given five rows whose ids rank 2, 0, 3, 0 (two rows of the empty id) and 1, among five ids
+        let ids: [UInt32] = [4, 1, 3, 1, 0]
+        let rank: [UInt32] = [1, 0, 4, 3, 2]
+        let rows = ids.enumerated().map { line, id in
+            DecodedPayment(request: PaymentBuilder().id(id).build(), user: 0, rejection: nil, column: -1, line: line + 2)
+        }
+        // When they are ordered for the outcomes file
+        let order = PaymentsStage.rowsByIdRank(rows, rank: rank)
+        // Then the empty id's two rows come first in file order, then ranks 1, 2 and 3
+        #expect(order == [1, 3, 4, 0, 2])
+    }
+}
