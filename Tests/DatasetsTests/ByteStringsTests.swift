@@ -328,3 +328,16 @@ struct UserDirectoryTests {
         #expect(ids.map { id in id.withUnsafeBufferPointer { sut.index(of: $0) } } == [1, 0])
     }
 }
+
+@Suite("Array(hugePagesRepeating:count:): a table's slots, on huge pages where the kernel allows")
+struct HugePageArrayTests {
+    @Test("holds count copies of the value, whatever the size", arguments: [0, 1, 1_000, 3 << 20])
+    func contents(count: Int) {
+        // Given a count, from none to 12 MB of slots (past several 2 MB pages)
+        // When an array of that many empty-slot markers is made
+        let sut = [UInt32](hugePagesRepeating: .max, count: count)
+        // Then it has them all, and nothing else
+        #expect(sut.count == count)
+        #expect(sut.allSatisfy { $0 == .max })
+    }
+}

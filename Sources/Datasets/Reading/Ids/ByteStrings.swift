@@ -58,7 +58,7 @@ public struct ByteStringTable: Sendable {
     public init(capacity: Int = 1024) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
-        slots = [UInt32](repeating: .max, count: size)
+        slots = [UInt32](hugePagesRepeating: .max, count: size)
         mask = size - 1
         strings.reserveCapacity(strings: capacity, bytes: capacity * 16)
         hashes.reserveCapacity(capacity)
@@ -106,7 +106,7 @@ public struct ByteStringTable: Sendable {
     }
 
     private mutating func grow() {
-        slots = [UInt32](repeating: .max, count: slots.count * 2)
+        slots = [UInt32](hugePagesRepeating: .max, count: slots.count * 2)
         mask = slots.count - 1
         for (id, h) in hashes.enumerated() {
             var i = Int(truncatingIfNeeded: h) & mask
