@@ -12,6 +12,21 @@ struct ByteCursorTests {
         return String(decoding: sut.bytes, as: UTF8.self)
     }
 
+    @Test("texts are written byte for byte, whatever their length and script", arguments: [
+        "", "a", "meals.csv", "idempotency_conflict", "dataset.sqlite:payments", "é", "naïve-ünïcode-📈-over-sixteen-bytes",
+    ])
+    func texts(value: String) {
+        // Given a text, empty, short, longer than a word or two, or not ASCII
+        // When it is written between two commas
+        let sut = Self.text { cursor, _ in
+            cursor.comma()
+            cursor.text(value)
+            cursor.comma()
+        }
+        // Then it reads back unchanged
+        #expect(sut == ",\(value),")
+    }
+
     @Test("days are YYYY-MM-DD; days that share a cache slot and years past 9999 or before 0 too", arguments: [
         // day index, text: 1970-01-01, its slot's neighbours 64 and 128 days on, a leap day, the last 4-digit year, beyond both ends
         ([0, 64, 128, 0], "1970-01-01 1970-03-06 1970-05-09 1970-01-01"),
