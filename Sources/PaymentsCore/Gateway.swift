@@ -40,6 +40,15 @@ public struct GatewayScript: Hashable, Sendable {
         for response in responses { append(response) }
     }
 
+    /// The script of `count` (at most `capacity`) responses packed two bits each (their raw
+    /// values), the first one lowest: the same script as appending them one by one.
+    public init(packed: UInt64, count: Int) {
+        precondition(count >= 0 && count <= Self.capacity, "a script of \(count) packed responses")
+        self.packed = count == Self.capacity ? packed : packed & (1 << (2 * UInt64(count)) - 1)
+        self.count = count
+        if count > 0 { last = response(at: count - 1) }
+    }
+
     /// Adds the response to the next attempt.
     public mutating func append(_ response: GatewayResponse) {
         if count < Self.capacity { packed |= UInt64(response.rawValue) << (2 * UInt64(count)) }

@@ -231,12 +231,8 @@ public struct CompactScript: Hashable, Sendable {
     /// Every response, in attempt order.
     public var responses: [GatewayResponse] { (0..<count).map(response(at:)) }
 
-    /// The script as the processor takes it (no allocation).
-    public var script: GatewayScript {
-        var script = GatewayScript([])
-        for i in 0..<count { script.append(response(at: i)) }
-        return script
-    }
+    /// The script as the processor takes it: the same two bits a response, in the same order.
+    public var script: GatewayScript { GatewayScript(packed: UInt64(bits >> 3), count: count) }
 
     /// The charge's final state under `maxAttempts` attempts (SPEC §4 step 4): captured or not.
     public func captures(maxAttempts: Int) -> Bool {

@@ -58,6 +58,21 @@ struct GatewayTests {
         #expect(sut.response(at: 40) == .approved)
     }
 
+    @Test("a script from packed responses equals the one appended response by response, bits past its count ignored",
+          arguments: [0, 1, 2, 7, 31, 32])
+    func packedScript(count: Int) {
+        // Given `count` responses cycling through all four, packed two bits each, first lowest, with stray bits past them
+        let responses = (0..<count).map { [GatewayResponse.timedOut, .lost, .declined, .approved][$0 % 4] }
+        let packed = responses.enumerated().reduce(count < 32 ? ~UInt64(0) << (2 * UInt64(count)) : 0) { bits, item in
+            bits | UInt64(item.element.rawValue) << (2 * UInt64(item.offset))
+        }
+        // When the script is made from them at once
+        let sut = GatewayScript(packed: packed, count: count)
+        // Then it is the script appended one by one: same responses, same last one, equal
+        #expect(sut == GatewayScript(responses))
+        #expect((0..<count + 2).map(sut.response(at:)) == (0..<count + 2).map(GatewayScript(responses).response(at:)))
+    }
+
     @Test("the scripted gateway answers the script until it acts, then approves")
     func scriptedGateway() throws {
         // Given a gateway and a payment scripted T;L;D under key 1

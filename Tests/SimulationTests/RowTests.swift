@@ -135,11 +135,13 @@ struct RowTests {
         ([GatewayResponse.approved], 3, true), ([.declined], 3, false), ([.lost, .declined], 3, true),
         ([.timedOut, .timedOut, .timedOut], 3, false), ([.timedOut, .timedOut, .lost], 3, true), ([.timedOut, .approved], 1, false),
         ([.timedOut], 5, false), ([.timedOut, .timedOut, .timedOut, .approved], 3, false),
+        ([.timedOut, .lost, .declined, .timedOut, .timedOut, .lost, .approved], 7, true),
     ] as [([GatewayResponse], Int, Bool)])
     func scriptCaptures(responses: [GatewayResponse], attempts: Int, captured: Bool) {
         let sut = CompactScript(responses)
         #expect(sut.responses == responses)
         #expect(sut.captures(maxAttempts: attempts) == captured)
+        #expect(sut.script == GatewayScript(responses))
     }
 
     @Test("a user row gives the profile and energy need of SPEC §1")
