@@ -95,7 +95,7 @@ enum PaymentsStage {
         out: OutputDirectory, log: inout RejectionLog
     ) throws -> FileTotals {
         var totals = FileTotals(read: rows.count)
-        // Made once, not per row: `allCases` builds an array, and `name` splits the file's path.
+        // Made once, not per row (`name` splits the file's path at every call).
         let reasons = PaymentRejection.allCases, states = PaymentState.allCases
         let fileName = file.name, columns = file.kind.columns
         var reasonCounts = [Int](repeating: 0, count: reasons.count)
