@@ -37,7 +37,7 @@ enum PaymentsStage {
         for (i, row) in rows.enumerated() {
             if let rejection = row.rejection { outcomes[i] = .rejected(rejection) }
         }
-        let byUser = RowsByUser(rows, users: users.count)
+        let byUser = RowsByKey.acceptedByUser(rows, users: users.count)
         let rank = idRanks(decoder.ids)
         let jobs = min(users.count, max(1, options.tasks) * 16)
         let policy = RetryPolicy(maxAttempts: options.maxAttempts)
@@ -68,7 +68,7 @@ enum PaymentsStage {
     }
 
     static func process(
-        users: Range<Int>, byUser: RowsByUser, rows: [DecodedPayment], rank: [UInt32], policy: RetryPolicy, ids: ByteArena
+        users: Range<Int>, byUser: RowsByKey, rows: [DecodedPayment], rank: [UInt32], policy: RetryPolicy, ids: ByteArena
     ) -> UserBatchResult {
         var result = UserBatchResult()
         let kernel = UserKernel(policy: policy)
@@ -112,58 +112,53 @@ enum PaymentsStage {
         totals.setRejected(reasonCounts, reasons: reasons.map(\.rawValue))
         totals.states = zip(states, stateCounts).map { ($0.0.rawValue, $0.1) }
 
-        let order = rowsByIdRank(rows, rank: rank)
         var text = SpecRowWriter(headerOf: .paymentsOutcomes)
         text.buffer.reserve(rows.count * 32)
-        for i in order {
-            ids.strings.withBytes(Int(rows[i].request.id)) { text.id($0) }
-            text.outcomeFields(outcomes[i]!)
+        for i in RowsByKey.byIdRank(rows, rank: rank).rows {
+            ids.strings.withBytes(Int(rows[Int(i)].request.id)) { text.id($0) }
+            text.outcomeFields(outcomes[Int(i)]!)
         }
         try out.write(SpecOutputFile.paymentsOutcomes.rawValue, text.buffer)
         return totals
     }
 }
 
-extension PaymentsStage {
-    /// The indices of `rows` in the byte order of their `payment_id` (`rank` of each id), rows of
-    /// one id in file order (only an empty id can repeat): a counting sort over the ranks, where a
-    /// comparison sort looked both ranks up at every comparison.
-    static func rowsByIdRank(_ rows: [DecodedPayment], rank: [UInt32]) -> [Int] {
-        var starts = [Int](repeating: 0, count: rank.count + 1)
-        for row in rows { starts[Int(rank[Int(row.request.id)]) + 1] += 1 }
-        for r in rank.indices { starts[r + 1] += starts[r] }
-        var order = [Int](repeating: 0, count: rows.count)
-        for (i, row) in rows.enumerated() {
-            let r = Int(rank[Int(row.request.id)])
-            order[starts[r]] = i
-            starts[r] += 1
-        }
-        return order
-    }
-}
-
-/// The accepted payment rows of each user, in file order: a counting sort into one array (an
-/// array per user cost an allocation or more per user and a uniqueness check per row).
-struct RowsByUser: Sendable {
+/// Row indices grouped by a key from 0 to `keys - 1`, each group in row order, rows without a key
+/// left out: a counting sort into one array (an array per group cost an allocation or more per
+/// group, and a comparison sort looked both keys up at every comparison).
+struct RowsByKey: Sendable {
     private let starts: [Int]
-    private let rows: [Int32]
+    /// The grouped row indices, group after group.
+    let rows: [Int32]
 
-    init(_ payments: [DecodedPayment], users: Int) {
-        var starts = [Int](repeating: 0, count: users + 1)
-        for payment in payments where payment.rejection == nil { starts[Int(payment.user) + 1] += 1 }
-        for u in 0..<users { starts[u + 1] += starts[u] }
+    init(rows count: Int, keys: Int, key: (Int) -> Int?) {
+        var starts = [Int](repeating: 0, count: keys + 1)
+        for i in 0..<count { if let k = key(i) { starts[k + 1] += 1 } }
+        for k in 0..<keys { starts[k + 1] += starts[k] }
         var cursor = starts
-        var rows = [Int32](repeating: 0, count: starts[users])
-        for (i, payment) in payments.enumerated() where payment.rejection == nil {
-            rows[cursor[Int(payment.user)]] = Int32(i)
-            cursor[Int(payment.user)] += 1
+        var rows = [Int32](repeating: 0, count: starts[keys])
+        for i in 0..<count {
+            guard let k = key(i) else { continue }
+            rows[cursor[k]] = Int32(i)
+            cursor[k] += 1
         }
         self.starts = starts
         self.rows = rows
     }
 
-    /// The rows of `user`.
-    subscript(user: Int) -> ArraySlice<Int32> { rows[starts[user]..<starts[user + 1]] }
+    /// The rows of group `key`.
+    subscript(key: Int) -> ArraySlice<Int32> { rows[starts[key]..<starts[key + 1]] }
+
+    /// The accepted payment rows of each user, in file order.
+    static func acceptedByUser(_ payments: [DecodedPayment], users: Int) -> RowsByKey {
+        RowsByKey(rows: payments.count, keys: users) { payments[$0].rejection == nil ? Int(payments[$0].user) : nil }
+    }
+
+    /// The payment rows in the byte order of their `payment_id` (`rank` of each id), rows of one id
+    /// in file order (only an empty id can repeat): `payments_outcomes.csv`'s order.
+    static func byIdRank(_ payments: [DecodedPayment], rank: [UInt32]) -> RowsByKey {
+        RowsByKey(rows: payments.count, keys: rank.count) { Int(rank[Int(payments[$0].request.id)]) }
+    }
 }
 
 /// The payment invariants of SPEC §4 did not hold: a bug, reported as an internal error.

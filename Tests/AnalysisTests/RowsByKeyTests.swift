@@ -4,7 +4,7 @@ import PaymentsCore
 import TestSupport
 import Testing
 
-@Suite("RowsByUser: the accepted payment rows of each user")
+@Suite("RowsByKey.acceptedByUser: the accepted payment rows of each user")
 struct RowsByUserTests {
     @Test("each user gets its accepted rows in file order; rejected rows and users without rows get none")
     func grouping() {
@@ -15,13 +15,13 @@ struct RowsByUserTests {
                            rejection: i == 3 ? .malformed : nil, column: -1, line: i + 2)
         }
         // When they are grouped
-        let sut = RowsByUser(rows, users: 4)
+        let sut = RowsByKey.acceptedByUser(rows, users: 4)
         // Then each user holds the indices of its accepted rows, in order
         #expect((0..<4).map { Array(sut[$0]) } == [[1], [], [0, 2, 4], []])
     }
 }
 
-@Suite("PaymentsStage.rowsByIdRank: payments_outcomes.csv's row order")
+@Suite("RowsByKey.byIdRank: payments_outcomes.csv's row order")
 struct RowsByIdRankTests {
     @Test("rows come in the rank order of their ids, rows of one id in file order")
     func order() {
@@ -32,7 +32,7 @@ struct RowsByIdRankTests {
             DecodedPayment(request: PaymentBuilder().id(id).build(), user: 0, rejection: nil, column: -1, line: line + 2)
         }
         // When they are ordered for the outcomes file
-        let order = PaymentsStage.rowsByIdRank(rows, rank: rank)
+        let order = RowsByKey.byIdRank(rows, rank: rank).rows
         // Then the empty id's two rows come first in file order, then ranks 1, 2 and 3
         #expect(order == [1, 3, 4, 0, 2])
     }
