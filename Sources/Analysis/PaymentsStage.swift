@@ -2,12 +2,18 @@ import Datasets
 import ParallelWork
 import PaymentsCore
 import SpecKernel
+import Synchronization
 
 /// Payments through the payment processor: `payments_outcomes.csv` and `payments_ledger.csv`
 /// (SPEC §4). Users are independent, so they are processed on several tasks.
 enum PaymentsStage {
     /// Reads and validates the rows; refuses a repeated `payment_id` before anything is processed.
-    static func read(_ file: DatasetFile, users: UserDirectory) throws -> (rows: [DecodedPayment], decoder: PaymentRowDecoder) {
+    /// A CSV or NDJSON file's chunks are parsed on `tasks` tasks at once, their ids and keys then
+    /// interned on this one, in file order (their numbers, and the line a repeated id is refused
+    /// at, are those of the file's order).
+    static func read(
+        _ file: DatasetFile, users: UserDirectory, tasks: Int, chunkBytes: Int
+    ) async throws -> (rows: [DecodedPayment], decoder: PaymentRowDecoder) {
         // About 60 bytes a row: the rows and the ids' tables are made for the whole file at once, up to
         // 4 M rows (a file of long lines must not reserve memory for rows it does not have; reserved
         // and untouched, the rest costs no memory), so that none grows by copying itself.
@@ -15,11 +21,26 @@ enum PaymentsStage {
         var decoder = PaymentRowDecoder(users: users, file: file.name, expectedRows: expectedRows)
         var rows: [DecodedPayment] = []
         rows.reserveCapacity(expectedRows)
-        try RowReading.forEachRow(file) { line, verdict, tokenizer in
+        if file.format == .sqlite {
+            try RowReading.forEachRow(file) { line, _, tokenizer in
+                rows.append(try decoder.decode(line: line, malformedColumn: nil, fields: tokenizer.fields, tokenized: true))
+            }
+            return (rows, decoder)
+        }
+        // A chunk's parsed rows are made in the memory of an earlier one's, once it was interned: fresh
+        // memory for each would be mapped, faulted in and unmapped again.
+        let spare = Mutex<[ParsedPayments]>([])
+        let start: @Sendable (Int) -> ParsedPayments = { bytes in spare.withLock { $0.popLast() } ?? ParsedPayments(expectedRows: bytes / 56) }
+        try await RowReading.forEachChunk(file, tasks: tasks, chunkBytes: chunkBytes, start: start, parse: { parsed, line, verdict, tokenizer in
             var column: Int?
             if case .malformed(let c) = verdict { column = c }
-            rows.append(try decoder.decode(line: line, malformedColumn: column, fields: tokenizer.fields, tokenized: verdict == .row))
-        }
+            parsed.append(line: line, malformedColumn: column, fields: tokenizer.fields, tokenized: verdict == .row, users: users)
+        }, consume: { linesBefore, parsed in
+            var parsed = parsed
+            try decoder.intern(parsed, linesBefore: linesBefore, into: &rows)
+            parsed.removeAll()
+            spare.withLock { $0.append(parsed) }
+        })
         return (rows, decoder)
     }
 

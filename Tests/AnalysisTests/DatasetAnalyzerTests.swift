@@ -124,13 +124,13 @@ struct AnalyzerPropertyTests {
 
 @Suite("analyze refuses bad input as a whole")
 struct RefusalTests {
-    func refusal(_ files: [String: String]) async throws -> (InputRefusal?, [String]) {
+    func refusal(_ files: [String: String], tasks: Int = 2, chunkBytes: Int = 4 << 20) async throws -> (InputRefusal?, [String]) {
         let sut = try ScratchDirectory(prefix: "analysis-tests")
         let out = try ScratchDirectory(prefix: "analysis-tests")
         for (name, text) in files { try sut.write(name, text) }
         var refusal: InputRefusal?
         do {
-            _ = try await DatasetAnalyzer.run(input: sut.path, output: out.path, options: AnalysisOptions(tasks: 2))
+            _ = try await DatasetAnalyzer.run(input: sut.path, output: out.path, options: AnalysisOptions(tasks: tasks, chunkBytes: chunkBytes))
         } catch let error as InputRefusal {
             refusal = error
         }
@@ -156,20 +156,25 @@ struct RefusalTests {
         #expect(written.isEmpty)
     }
 
-    @Test("a repeated payment_id refuses the file, naming both lines")
-    func repeatedPaymentId() async throws {
-        // Given two rows with the same payment_id
+    @Test("a repeated payment_id refuses the file, naming both lines, whatever the tasks and chunk size",
+          arguments: [(1, 4 << 20), (2, 16), (3, 64), (2, 100)])
+    func repeatedPaymentId(tasks: Int, chunkBytes: Int) async throws {
+        // Given p1 at line 2 and again at line 6, after a blank line and a malformed row
         let payments = """
             payment_id,idempotency_key,user_id,kind,amount_minor,currency,created_at,refund_of,gateway
             p1,k1,u1,charge,100,USD,1,,A
-            p1,k2,u1,charge,100,USD,2,,A
+            p2,k2,u1,charge,100,USD,2,,A
+
+            p3,k3
+            p1,k4,u1,charge,100,USD,3,,A
+            p1,k5,u1,charge,100,USD,4,,A
 
             """
         // When analyzed
-        let (refusal, written) = try await refusal(["users.csv": Self.users, "payments.csv": payments])
-        // Then it is refused at line 3
+        let (refusal, written) = try await refusal(["users.csv": Self.users, "payments.csv": payments], tasks: tasks, chunkBytes: chunkBytes)
+        // Then it is refused at line 6
         let error = try #require(refusal)
-        #expect(error == InputRefusal(file: "payments.csv", line: 3, reason: "repeated payment_id 'p1' (first at line 2)"))
+        #expect(error == InputRefusal(file: "payments.csv", line: 6, reason: "repeated payment_id 'p1' (first at line 2)"))
         #expect(written.isEmpty)
     }
 

@@ -48,4 +48,68 @@ struct OrderedParallelTests {
             }, consume: { i, _ in if !inJob, i == 5 { throw Planted(job: 5) } })
         }
     }
+
+    /// A shared source of `count` numbered pieces of work, handed out once each.
+    final class Source: Sendable {
+        private let handedOut = Mutex(0)
+        let count: Int
+
+        init(count: Int) { self.count = count }
+
+        func next() -> Int? {
+            handedOut.withLock { next in
+                guard next < count else { return nil }
+                defer { next += 1 }
+                return next
+            }
+        }
+    }
+
+    @Test("jobs drawing from a shared source: every piece consumed once, in order, whatever the window",
+          arguments: [1, 2, 3, 16], [0, 1, 7, 50])
+    func sourceOrder(window: Int, count: Int) async throws {
+        // Given a source of `count` pieces, each job squaring its piece
+        let source = Source(count: count)
+        var sut: [(Int, Int)] = []
+        // When jobs run until the source is empty
+        try await OrderedParallel.run(window: window, next: { source.next().map { ($0, $0 * $0) } }, consume: { sut.append(($0, $1)) })
+        // Then every piece's result comes once, in order
+        #expect(sut.map(\.0) == Array(0..<count))
+        #expect(sut.map(\.1) == (0..<count).map { $0 * $0 })
+    }
+
+    @Test("jobs drawing from a shared source: no more than the window's are ahead of the consumer", arguments: [1, 2, 4])
+    func sourceWindow(window: Int) async throws {
+        // Given a spy that counts the jobs started and not yet consumed, and a source of 40 pieces
+        let spy = Spy()
+        let source = Source(count: 40)
+        // When jobs run until the source is empty
+        try await OrderedParallel.run(window: window, next: { () -> (Int, Void)? in
+            spy.started()
+            guard let piece = source.next() else {
+                spy.consumed()  // no piece: nothing will be consumed for this job
+                return nil
+            }
+            return (piece, ())
+        }, consume: { _, _ in spy.consumed() })
+        // Then there were never more than the window of them
+        #expect(spy.most <= window)
+        #expect(spy.most >= 1)
+    }
+
+    @Test("jobs drawing from a shared source: an error of a job or of the consumer ends the run", arguments: [true, false])
+    func sourceErrors(inJob: Bool) async throws {
+        // Given piece 5's job, or its consumption, fails
+        let source = Source(count: 20)
+        // When jobs run
+        // Then that error comes out
+        await #expect(throws: Planted(job: 5)) {
+            try await OrderedParallel.run(window: 3, next: { () throws -> (Int, Int)? in
+                guard let piece = source.next() else { return nil }
+                if inJob, piece == 5 { throw Planted(job: 5) }
+                return (piece, piece)
+            }, consume: { piece, _ in if !inJob, piece == 5 { throw Planted(job: 5) } })
+        }
+    }
 }
+

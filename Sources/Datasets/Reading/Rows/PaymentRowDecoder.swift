@@ -44,36 +44,100 @@ public struct PaymentRowDecoder {
         line: Int, malformedColumn: Int?, fields f: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>, tokenized: Bool
     ) throws -> DecodedPayment {
         typealias C = Column.Payments
-        let idField = f[C.id], keyField = f[C.key], refundField = f[C.refundOf]
-        // The tables' slots are cache misses: their loads start here and arrive while the other
-        // fields are read (the tables are interned in the same order as ever: ids, then keys).
-        let idHash = FieldParsing.hash(idField), keyHash = FieldParsing.hash(keyField)
-        ids.prefetch(hash: idHash)
-        keys.prefetch(hash: keyHash)
-        let user = f[C.user].isEmpty ? UInt32.max : users.index(of: f[C.user]) ?? .max
-        let kind: PaymentKind? = FieldParsing.equal(f[C.kind], Self.charge.withUnsafeBufferPointer { $0 }) ? .charge
-            : FieldParsing.equal(f[C.kind], Self.refund.withUnsafeBufferPointer { $0 }) ? .refund : nil
-        let createdAt = FieldParsing.int64(f[C.createdAt])
-        let script = GatewayScript(field: f[C.gateway])
-        let id = ids.intern(idField, hash: idHash).id
+        let row = ParsedPayment(line: line, malformedColumn: malformedColumn, fields: f, tokenized: tokenized, users: users)
+        return try intern(row, id: f[C.id], key: f[C.key], refundOf: f[C.refundOf])
+    }
+
+    /// Interns the rows of `parsed` in their order, each as line `linesBefore` + its line, into
+    /// `rows`; throws `InputRefusal` at the first row whose `payment_id` was seen before.
+    public mutating func intern(_ parsed: ParsedPayments, linesBefore: Int, into rows: inout [DecodedPayment]) throws {
+        // The tables' slots are cache misses: each row's are loaded several rows ahead.
+        let ahead = 8
+        for row in parsed.rows.prefix(ahead) { prefetch(row) }
+        try parsed.bytes.withUnsafeBufferPointer { bytes in
+            var at = 0
+            func take(_ count: Int32) -> UnsafeBufferPointer<UInt8> {
+                defer { at += Int(count) }
+                return UnsafeBufferPointer(rebasing: bytes[at..<at + Int(count)])
+            }
+            for (i, var row) in parsed.rows.enumerated() {
+                if i + ahead < parsed.rows.count { prefetch(parsed.rows[i + ahead]) }
+                row.line += linesBefore
+                rows.append(try intern(row, id: take(row.idCount), key: take(row.keyCount), refundOf: take(row.refundCount)))
+            }
+        }
+    }
+
+    private func prefetch(_ row: ParsedPayment) {
+        ids.prefetch(hash: row.idHash)
+        keys.prefetch(hash: row.keyHash)
+    }
+
+    /// The row of `row` with its ids and key interned (ids, then refund, then key, as ever).
+    private mutating func intern(
+        _ row: ParsedPayment, id idField: UnsafeBufferPointer<UInt8>, key keyField: UnsafeBufferPointer<UInt8>,
+        refundOf refundField: UnsafeBufferPointer<UInt8>
+    ) throws -> DecodedPayment {
+        let id = ids.intern(idField, hash: row.idHash).id
         while lineOfPayment.count < ids.count { lineOfPayment.append(0) }
         if !idField.isEmpty {
             if lineOfPayment[Int(id)] != 0 {
                 throw InputRefusal(
-                    file: file, line: line,
+                    file: file, line: row.line,
                     reason: "repeated payment_id '\(ids.strings.string(Int(id)))' (first at line \(lineOfPayment[Int(id)]))"
                 )
             }
-            lineOfPayment[Int(id)] = line
+            lineOfPayment[Int(id)] = row.line
         }
         let refundOf: UInt32? = refundField.isEmpty ? nil : ids.intern(refundField).id
         while lineOfPayment.count < ids.count { lineOfPayment.append(0) }
         let request = PaymentRequest(
-            id: id, key: keys.intern(keyField, hash: keyHash).id, keyLength: FieldParsing.scalarCount(keyField), kind: kind ?? .charge,
-            amountMinor: FieldParsing.int64(f[C.amount]), currency: Currency(field: f[C.currency]),
-            createdAt: createdAt ?? 0, refundOf: refundOf, script: script ?? GatewayScript([.approved])
+            id: id, key: keys.intern(keyField, hash: row.keyHash).id, keyLength: row.keyLength, kind: row.kind ?? .charge,
+            amountMinor: row.amountMinor, currency: row.currency, createdAt: row.createdAt ?? 0, refundOf: refundOf,
+            script: row.script ?? GatewayScript([.approved])
         )
-        var row = DecodedPayment(request: request, user: user, rejection: nil, column: -1, line: line)
+        return DecodedPayment(request: request, user: row.user, rejection: row.rejection, column: row.column, line: row.line)
+    }
+    static let charge = Array("charge".utf8)
+    static let refund = Array("refund".utf8)
+}
+
+/// A payment row's fields as read, but for its ids and key: those are numbered in file order by
+/// `PaymentRowDecoder`, so only their hashes and lengths are here. Made on any task.
+public struct ParsedPayment: Sendable {
+    var line: Int
+    let user: UInt32
+    let kind: PaymentKind?
+    let createdAt: Int64?
+    let script: GatewayScript?
+    let amountMinor: Int64?
+    let currency: Currency?
+    let keyLength: Int
+    let idHash: UInt64, keyHash: UInt64
+    let idCount: Int32, keyCount: Int32, refundCount: Int32
+    let rejection: PaymentRejection?
+    let column: Int8
+
+    init(line: Int, malformedColumn: Int?, fields f: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>, tokenized: Bool, users: UserDirectory) {
+        typealias C = Column.Payments
+        self.line = line
+        let user = f[C.user].isEmpty ? UInt32.max : users.index(of: f[C.user]) ?? .max
+        let kind: PaymentKind? = FieldParsing.equal(f[C.kind], PaymentRowDecoder.charge.withUnsafeBufferPointer { $0 }) ? .charge
+            : FieldParsing.equal(f[C.kind], PaymentRowDecoder.refund.withUnsafeBufferPointer { $0 }) ? .refund : nil
+        let createdAt = FieldParsing.int64(f[C.createdAt])
+        let script = GatewayScript(field: f[C.gateway])
+        self.user = user
+        self.kind = kind
+        self.createdAt = createdAt
+        self.script = script
+        amountMinor = FieldParsing.int64(f[C.amount])
+        currency = Currency(field: f[C.currency])
+        keyLength = FieldParsing.scalarCount(f[C.key])
+        idHash = FieldParsing.hash(f[C.id])
+        keyHash = FieldParsing.hash(f[C.key])
+        idCount = Int32(f[C.id].count)
+        keyCount = Int32(f[C.key].count)
+        refundCount = Int32(f[C.refundOf].count)
         var badColumn: Int? = malformedColumn
         if tokenized && badColumn == nil {
             if f[C.id].isEmpty { badColumn = C.id }
@@ -81,18 +145,51 @@ public struct PaymentRowDecoder {
             else if kind == nil { badColumn = C.kind }
             else if createdAt == nil { badColumn = C.createdAt }
             else if script == nil { badColumn = C.gateway }
-            else if kind == .charge && refundOf != nil { badColumn = C.refundOf }
+            else if kind == .charge && !f[C.refundOf].isEmpty { badColumn = C.refundOf }
         }
         if !tokenized || badColumn != nil {
-            row.rejection = .malformed
-            row.column = Int8(badColumn ?? -1)
+            rejection = .malformed
+            column = Int8(badColumn ?? -1)
         } else if user == .max {
-            row.rejection = .unknownUser
-            row.column = Int8(C.user)
+            rejection = .unknownUser
+            column = Int8(C.user)
+        } else {
+            rejection = nil
+            column = -1
         }
-        return row
+    }
+}
+
+/// Payment rows parsed apart from their decoder, on any task (a chunk of a file read on several
+/// at once), for `PaymentRowDecoder.intern(_:linesBefore:into:)` to number their ids in file order.
+public struct ParsedPayments: Sendable {
+    /// The rows, in order.
+    public private(set) var rows: [ParsedPayment] = []
+    /// Each row's `payment_id`, `idempotency_key` and `refund_of` bytes, row after row.
+    private(set) var bytes: [UInt8] = []
+
+    /// Room for about `expectedRows` rows (of some 30 bytes of ids and key).
+    public init(expectedRows: Int = 0) {
+        rows.reserveCapacity(expectedRows)
+        bytes.reserveCapacity(expectedRows * 32)
     }
 
-    static let charge = Array("charge".utf8)
-    static let refund = Array("refund".utf8)
+    /// Parses the row of line `line` (its number as `intern` will add to it).
+    public mutating func append(
+        line: Int, malformedColumn: Int?, fields f: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>, tokenized: Bool,
+        users: UserDirectory
+    ) {
+        typealias C = Column.Payments
+        rows.append(ParsedPayment(line: line, malformedColumn: malformedColumn, fields: f, tokenized: tokenized, users: users))
+        bytes.append(contentsOf: f[C.id])
+        bytes.append(contentsOf: f[C.key])
+        bytes.append(contentsOf: f[C.refundOf])
+    }
+
+    /// Forgets every row, keeping the memory.
+    public mutating func removeAll() {
+        rows.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+    }
 }
+

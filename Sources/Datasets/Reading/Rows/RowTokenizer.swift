@@ -3,7 +3,7 @@
 /// valid until the next call.
 public final class RowTokenizer {
     /// What a line holds.
-    public enum Line: Equatable {
+    public enum Line: Equatable, Sendable {
         /// Every column has a value in `fields`.
         case row
         /// Nothing to read: a blank line.
