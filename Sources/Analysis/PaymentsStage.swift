@@ -2,7 +2,6 @@ import Datasets
 import ParallelWork
 import PaymentsCore
 import SpecKernel
-import Synchronization
 
 /// Payments through the payment processor: `payments_outcomes.csv` and `payments_ledger.csv`
 /// (SPEC §4). Users are independent, so they are processed on several tasks.
@@ -27,19 +26,12 @@ enum PaymentsStage {
             }
             return (rows, decoder)
         }
-        // A chunk's parsed rows are made in the memory of an earlier one's, once it was interned: fresh
-        // memory for each would be mapped, faulted in and unmapped again.
-        let spare = Mutex<[ParsedPayments]>([])
-        let start: @Sendable (Int) -> ParsedPayments = { bytes in spare.withLock { $0.popLast() } ?? ParsedPayments(expectedRows: bytes / 56) }
-        try await RowReading.forEachChunk(file, tasks: tasks, chunkBytes: chunkBytes, start: start, parse: { parsed, line, verdict, tokenizer in
+        try await RowReading.forEachChunk(file, tasks: tasks, chunkBytes: chunkBytes, start: { ParsedPayments(expectedRows: $0 / 56) }, parse: { parsed, line, verdict, tokenizer in
             var column: Int?
             if case .malformed(let c) = verdict { column = c }
             parsed.append(line: line, malformedColumn: column, fields: tokenizer.fields, tokenized: verdict == .row, users: users)
         }, consume: { linesBefore, parsed in
-            var parsed = parsed
             try decoder.intern(parsed, linesBefore: linesBefore, into: &rows)
-            parsed.removeAll()
-            spare.withLock { $0.append(parsed) }
         })
         return (rows, decoder)
     }
@@ -72,7 +64,9 @@ enum PaymentsStage {
             violations += result.violations
         })
         guard violations.isEmpty else { throw InvariantFailure(violations: violations) }
-        return try writeOutcomes(rows: rows, outcomes: outcomes, rank: rank, ids: decoder.ids, file: file, out: out, log: &log)
+        return try await writeOutcomes(
+            rows: rows, outcomes: outcomes, rank: rank, ids: decoder.ids, file: file, tasks: options.tasks, out: out, log: &log
+        )
     }
 
     /// Rank of each interned id in byte order.
@@ -111,10 +105,12 @@ enum PaymentsStage {
         return result
     }
 
+    /// Counts the outcomes and logs the rejections, then writes `payments_outcomes.csv`: its rows in
+    /// the byte order of their ids, formatted in parts on `tasks` tasks and written in order.
     static func writeOutcomes(
         rows: [DecodedPayment], outcomes: [PaymentOutcome?], rank: [UInt32], ids: ByteStringTable, file: DatasetFile,
-        out: OutputDirectory, log: inout RejectionLog
-    ) throws -> FileTotals {
+        tasks: Int, out: OutputDirectory, log: inout RejectionLog
+    ) async throws -> FileTotals {
         var totals = FileTotals(read: rows.count)
         // Made once, not per row (`name` splits the file's path at every call).
         let reasons = PaymentRejection.allCases, states = PaymentState.allCases
@@ -133,13 +129,24 @@ enum PaymentsStage {
         totals.setRejected(reasonCounts, reasons: reasons.map(\.rawValue))
         totals.states = zip(states, stateCounts).map { ($0.0.rawValue, $0.1) }
 
-        var text = SpecRowWriter(headerOf: .paymentsOutcomes)
-        text.buffer.reserve(rows.count * 32)
-        for i in RowsByKey.byIdRank(rows, rank: rank).rows {
-            ids.strings.withBytes(Int(rows[Int(i)].request.id)) { text.id($0) }
-            text.outcomeFields(outcomes[Int(i)]!)
+        let order = RowsByKey.byIdRank(rows, rank: rank).rows
+        let parts = max(1, tasks) * 4
+        let text = try out.create(header: .paymentsOutcomes)
+        do {
+            try await OrderedParallel.run(count: parts, window: max(1, tasks) + 1, job: { part in
+                let range = part * order.count / parts..<(part + 1) * order.count / parts
+                var writer = SpecRowWriter(capacity: range.count * 32)
+                for i in order[range] {
+                    ids.strings.withBytes(Int(rows[Int(i)].request.id)) { writer.id($0) }
+                    writer.outcomeFields(outcomes[Int(i)]!)
+                }
+                return writer
+            }, consume: { _, writer in try text.write(writer.buffer) })
+        } catch {
+            _ = try? text.close()
+            throw error
         }
-        try out.write(SpecOutputFile.paymentsOutcomes.rawValue, text.buffer)
+        try text.close()
         return totals
     }
 }

@@ -45,7 +45,7 @@ enum RowReading {
     static func forEachChunk<R: Sendable>(
         _ file: DatasetFile, tasks: Int, chunkBytes: Int = RowReading.chunkBytes, start: @escaping @Sendable (Int) -> R,
         parse: @escaping @Sendable (inout R, Int, RowTokenizer.Line, RowTokenizer) -> Void,
-        consume: (_ linesBefore: Int, consuming R) throws -> Void
+        consume: (_ linesBefore: Int, R) throws -> Void
     ) async throws {
         let source = try chunks(of: file, chunkBytes: chunkBytes)
         let header = try LineHeader(file, firstLine: source.firstLine)
@@ -58,18 +58,12 @@ enum RowReading {
                 try scan(bytes, line: &lines, skipHeader: header.isCSV && index == 0, tokenizer: header.tokenizer(), offering: false) {
                     parse(&result, $0, $1, $2)
                 }
-                return (index, Chunk(lines: lines, result: result))
+                return (index, (lines, result))
             }
         }, consume: { _, chunk in
-            let lines = chunk.lines
-            try consume(linesBefore, chunk.result)
-            linesBefore += lines
+            try consume(linesBefore, chunk.1)
+            linesBefore += chunk.0
         })
-    }
-
-    private struct Chunk<R: Sendable>: Sendable {
-        var lines: Int
-        var result: R
     }
 
     private static func chunks(of file: DatasetFile, chunkBytes: Int) throws -> any ChunkSource {

@@ -35,11 +35,10 @@ public enum OrderedParallel {
     /// Runs jobs that each take the next piece of a shared source of work: `next`, on a child task,
     /// returns the piece's position and result, or `nil` once the source is empty (positions are 0,
     /// 1, 2, … each handed out once). At most `window` (at least 1) jobs are started and not yet
-    /// consumed; `consume` gets the results in order of position, to keep (a result's storage may be
-    /// reused for a later job's). The first error thrown by `next`
+    /// consumed; `consume` gets the results in order of position. The first error thrown by `next`
     /// or by `consume` cancels the jobs still running and is rethrown.
     public static func run<R: Sendable>(
-        window: Int, next: @escaping @Sendable () throws -> (Int, R)?, consume: (Int, consuming R) throws -> Void
+        window: Int, next: @escaping @Sendable () throws -> (Int, R)?, consume: (Int, R) throws -> Void
     ) async throws {
         let window = max(1, window)
         try await withThrowingTaskGroup(of: (Int, R)?.self) { group in

@@ -77,19 +77,4 @@ struct ParsedPaymentsTests {
         }
         #expect(rows.map(\.line) == [2, 3, 11])
     }
-
-    @Test("emptied rows keep nothing")
-    func removeAll() throws {
-        // Given parsed rows
-        var sut = try ParsedPayments(lines[...])
-        // When emptied
-        sut.removeAll()
-        // Then interning them adds no row and no id
-        var decoder = Self.decoder()
-        var rows: [DecodedPayment] = []
-        try decoder.intern(sut, linesBefore: 0, into: &rows)
-        #expect(sut.rows.isEmpty)
-        #expect(rows.isEmpty)
-        #expect(decoder.ids.count == 0)
-    }
 }

@@ -185,11 +185,5 @@ public struct ParsedPayments: Sendable {
         bytes.append(contentsOf: f[C.key])
         bytes.append(contentsOf: f[C.refundOf])
     }
-
-    /// Forgets every row, keeping the memory.
-    public mutating func removeAll() {
-        rows.removeAll(keepingCapacity: true)
-        bytes.removeAll(keepingCapacity: true)
-    }
 }
 
