@@ -54,7 +54,9 @@ public enum DatasetAnalyzer {
         options.stage("users")
         totals.files[.users] = userTotals
         var payments: (rows: [DecodedPayment], decoder: PaymentRowDecoder)?
-        if let file = files[.payments] { payments = try await PaymentsStage.read(file, users: users, tasks: options.tasks, chunkBytes: options.chunkBytes) }
+        if let file = files[.payments] {
+            payments = try await PaymentsStage.read(file, users: users, tasks: options.tasks, chunkBytes: options.chunkBytes)
+        }
         totals.files[.payments] = try await PaymentsStage.run(
             rows: payments?.rows ?? [], decoder: payments?.decoder ?? PaymentRowDecoder(users: users, file: ""),
             file: files[.payments], users: users, options: options, out: out, log: &log

@@ -26,13 +26,15 @@ enum PaymentsStage {
             }
             return (rows, decoder)
         }
-        try await RowReading.forEachChunk(file, tasks: tasks, chunkBytes: chunkBytes, start: { ParsedPayments(expectedRows: $0 / 56) }, parse: { parsed, line, verdict, tokenizer in
-            var column: Int?
-            if case .malformed(let c) = verdict { column = c }
-            parsed.append(line: line, malformedColumn: column, fields: tokenizer.fields, tokenized: verdict == .row, users: users)
-        }, consume: { linesBefore, parsed in
-            try decoder.intern(parsed, linesBefore: linesBefore, into: &rows)
-        })
+        try await RowReading.forEachChunk(
+            file, tasks: tasks, chunkBytes: chunkBytes, start: { ParsedPayments(expectedRows: $0 / 56) },
+            parse: { parsed, line, verdict, tokenizer in
+                var column: Int?
+                if case .malformed(let c) = verdict { column = c }
+                parsed.append(line: line, malformedColumn: column, fields: tokenizer.fields, tokenized: verdict == .row, users: users)
+            },
+            consume: { linesBefore, parsed in try decoder.intern(parsed, linesBefore: linesBefore, into: &rows) }
+        )
         return (rows, decoder)
     }
 

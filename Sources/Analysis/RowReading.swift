@@ -33,7 +33,10 @@ enum RowReading {
         let tokenizer = try header.tokenizer()
         var line = 0
         while try source.withNextChunk({ index, bytes in
-            try scan(bytes, line: &line, skipHeader: header.isCSV && index == 0, tokenizer: tokenizer, offering: header.isCanonical, to: canonical, body)
+            try scan(
+                bytes, line: &line, skipHeader: header.isCSV && index == 0, tokenizer: tokenizer, offering: header.isCanonical,
+                to: canonical, body
+            )
         }) != nil {}
     }
 

@@ -37,11 +37,11 @@ struct RowReadingTests {
     /// The lines `forEachChunk` hands on, numbered in the file.
     static func chunked(_ file: DatasetFile, tasks: Int, chunkBytes: Int) async throws -> [Seen] {
         var seen: [Seen] = []
-        try await RowReading.forEachChunk(file, tasks: tasks, chunkBytes: chunkBytes, start: { _ in [Seen]() }, parse: { chunk, line, verdict, tokenizer in
-            chunk.append(Seen(line, verdict, tokenizer))
-        }, consume: { linesBefore, chunk in
-            seen += chunk.map { var s = $0; s.line += linesBefore; return s }
-        })
+        try await RowReading.forEachChunk(
+            file, tasks: tasks, chunkBytes: chunkBytes, start: { _ in [Seen]() },
+            parse: { chunk, line, verdict, tokenizer in chunk.append(Seen(line, verdict, tokenizer)) },
+            consume: { linesBefore, chunk in seen += chunk.map { var s = $0; s.line += linesBefore; return s } }
+        )
         return seen
     }
 

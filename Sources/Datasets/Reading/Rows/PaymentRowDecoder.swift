@@ -56,9 +56,9 @@ public struct PaymentRowDecoder {
         for row in parsed.rows.prefix(ahead) { prefetch(row) }
         try parsed.bytes.withUnsafeBufferPointer { bytes in
             var at = 0
-            func take(_ count: Int32) -> UnsafeBufferPointer<UInt8> {
-                defer { at += Int(count) }
-                return UnsafeBufferPointer(rebasing: bytes[at..<at + Int(count)])
+            func take(_ count: Int) -> UnsafeBufferPointer<UInt8> {
+                defer { at += count }
+                return UnsafeBufferPointer(rebasing: bytes[at..<at + count])
             }
             for (i, var row) in parsed.rows.enumerated() {
                 if i + ahead < parsed.rows.count { prefetch(parsed.rows[i + ahead]) }
@@ -98,13 +98,14 @@ public struct PaymentRowDecoder {
         )
         return DecodedPayment(request: request, user: row.user, rejection: row.rejection, column: row.column, line: row.line)
     }
+
     static let charge = Array("charge".utf8)
     static let refund = Array("refund".utf8)
 }
 
 /// A payment row's fields as read, but for its ids and key: those are numbered in file order by
 /// `PaymentRowDecoder`, so only their hashes and lengths are here. Made on any task.
-public struct ParsedPayment: Sendable {
+struct ParsedPayment: Sendable {
     var line: Int
     let user: UInt32
     let kind: PaymentKind?
@@ -114,11 +115,14 @@ public struct ParsedPayment: Sendable {
     let currency: Currency?
     let keyLength: Int
     let idHash: UInt64, keyHash: UInt64
-    let idCount: Int32, keyCount: Int32, refundCount: Int32
+    let idCount: Int, keyCount: Int, refundCount: Int
     let rejection: PaymentRejection?
     let column: Int8
 
-    init(line: Int, malformedColumn: Int?, fields f: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>, tokenized: Bool, users: UserDirectory) {
+    init(
+        line: Int, malformedColumn: Int?, fields f: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>, tokenized: Bool,
+        users: UserDirectory
+    ) {
         typealias C = Column.Payments
         self.line = line
         let user = f[C.user].isEmpty ? UInt32.max : users.index(of: f[C.user]) ?? .max
@@ -135,9 +139,9 @@ public struct ParsedPayment: Sendable {
         keyLength = FieldParsing.scalarCount(f[C.key])
         idHash = FieldParsing.hash(f[C.id])
         keyHash = FieldParsing.hash(f[C.key])
-        idCount = Int32(f[C.id].count)
-        keyCount = Int32(f[C.key].count)
-        refundCount = Int32(f[C.refundOf].count)
+        idCount = f[C.id].count
+        keyCount = f[C.key].count
+        refundCount = f[C.refundOf].count
         var badColumn: Int? = malformedColumn
         if tokenized && badColumn == nil {
             if f[C.id].isEmpty { badColumn = C.id }
@@ -164,7 +168,7 @@ public struct ParsedPayment: Sendable {
 /// at once), for `PaymentRowDecoder.intern(_:linesBefore:into:)` to number their ids in file order.
 public struct ParsedPayments: Sendable {
     /// The rows, in order.
-    public private(set) var rows: [ParsedPayment] = []
+    private(set) var rows: [ParsedPayment] = []
     /// Each row's `payment_id`, `idempotency_key` and `refund_of` bytes, row after row.
     private(set) var bytes: [UInt8] = []
 
