@@ -34,9 +34,10 @@ public enum OrderedParallel {
 
     /// Runs jobs that each take the next piece of a shared source of work: `next`, on a child task,
     /// returns the piece's position and result, or `nil` once the source is empty (positions are 0,
-    /// 1, 2, … each handed out once). At most `window` (at least 1) jobs are started and not yet
-    /// consumed; `consume` gets the results in order of position. The first error thrown by `next`
-    /// or by `consume` cancels the jobs still running and is rethrown.
+    /// 1, 2, … each handed out once, in order). At most `window` (at least 1) jobs are started and not
+    /// yet consumed; `consume` gets the results in order of position. Errors come as they would one
+    /// piece after another: when `next` throws, the pieces handed out before are still consumed, then
+    /// its error is rethrown, unless `consume` threw first (at an earlier piece), whose error is.
     public static func run<R: Sendable>(
         window: Int, next: @escaping @Sendable () throws -> (Int, R)?, consume: (Int, R) throws -> Void
     ) async throws {
@@ -44,6 +45,7 @@ public enum OrderedParallel {
         try await withThrowingTaskGroup(of: (Int, R)?.self) { group in
             var running = 0
             var exhausted = false
+            var failure: (any Error)?
             var ready: [Int: R] = [:]
             var consumed = 0
             repeat {
@@ -54,7 +56,17 @@ public enum OrderedParallel {
                     }
                     running += 1
                 }
-                guard let finished = try await group.next() else { break }
+                let finished: (Int, R)??
+                do {
+                    finished = try await group.next()
+                } catch {
+                    // The source failed: no piece comes after it; those before it are still consumed.
+                    running -= 1
+                    exhausted = true
+                    failure = failure ?? error
+                    continue
+                }
+                guard let finished else { break }
                 running -= 1
                 guard let (position, result) = finished else {
                     exhausted = true
@@ -66,6 +78,7 @@ public enum OrderedParallel {
                     consumed += 1
                 }
             } while running > 0 || !exhausted
+            if let failure { throw failure }
         }
     }
 }

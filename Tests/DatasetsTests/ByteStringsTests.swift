@@ -93,6 +93,23 @@ struct ByteArenaTests {
         #expect(repeats == expectedRepeats)
     }
 
+    @Test("sortedIndices agrees with a sort of the byte arrays on random strings of up to 30 bytes", arguments: [1, 2, 3] as [UInt64])
+    func sortedIndicesRandom(seed: UInt64) {
+        // Given 2,000 random strings of 0 to 30 bytes from a small alphabet, many sharing their first bytes
+        var random = SplitMix64(seed: seed)
+        let alphabet: [UInt8] = [0x00, 0x30, 0x31, 0x61, 0xFF]
+        let stems = (0..<5).map { _ in (0..<16).map { _ in alphabet[Int(random.next() % 5)] } }
+        let strings = (0..<2_000).map { _ in
+            Array(stems[Int(random.next() % 5)].prefix(Int(random.next() % 17))) + (0..<Int(random.next() % 15)).map { _ in alphabet[Int(random.next() % 5)] }
+        }
+        var sut = ByteArena()
+        for string in strings { string.withUnsafeBufferPointer { _ = sut.append($0) } }
+        // When sorted
+        let order = sut.sortedIndices()
+        // Then by bytes, equal strings by index
+        #expect(order == strings.indices.sorted { strings[$0] == strings[$1] ? $0 < $1 : strings[$0].lexicographicallyPrecedes(strings[$1]) })
+    }
+
     @Test("firstOccurrences agrees with a set of seen strings on random strings", arguments: [1, 2, 3] as [UInt64])
     func firstOccurrencesRandom(seed: UInt64) {
         // Given 2,000 random strings of 0 to 12 bytes from a small alphabet (many repeats and shared prefixes)

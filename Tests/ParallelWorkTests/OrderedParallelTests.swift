@@ -109,5 +109,44 @@ struct OrderedParallelTests {
             }, consume: { piece, _ in if !inJob, piece == 5 { throw Planted(job: 5) } })
         }
     }
-}
 
+    /// A source whose sixth piece cannot be read (and nothing after it): it fails at once, while the
+    /// pieces before it are still being worked on (each job for piece `n` spins `(5 - n) * 20,000` rounds).
+    final class FailingSource: Sendable {
+        private let handedOut = Atomic(0)
+
+        func next() throws -> (Int, Int)? {
+            let piece = handedOut.add(1, ordering: .relaxed).oldValue
+            if piece == 5 { throw Planted(job: piece) }
+            if piece > 5 { return nil }
+            var x = UInt64(piece)
+            for _ in 0..<(5 - piece) * 20_000 { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+            return (piece, Int(x & 1))
+        }
+    }
+
+    @Test("jobs drawing from a shared source: the pieces before a failed read are consumed, then its error comes out",
+          arguments: [2, 8])
+    func sourceFailsAfterPieces(window: Int) async throws {
+        // Given a source that fails at its sixth piece
+        let source = FailingSource()
+        var sut: [Int] = []
+        // When jobs run
+        // Then the read's error comes out after the five pieces before it were consumed, in order
+        await #expect(throws: Planted(job: 5)) {
+            try await OrderedParallel.run(window: window, next: source.next, consume: { piece, _ in sut.append(piece) })
+        }
+        #expect(sut == [0, 1, 2, 3, 4])
+    }
+
+    @Test("jobs drawing from a shared source: a consumer's error at an earlier piece wins over a later failed read")
+    func consumerErrorBeforeFailedRead() async throws {
+        // Given a source that fails at its sixth piece, and a consumer that fails at the third
+        let source = FailingSource()
+        // When jobs run
+        // Then the consumer's error comes out
+        await #expect(throws: Planted(job: 2)) {
+            try await OrderedParallel.run(window: 8, next: source.next, consume: { piece, _ in if piece == 2 { throw Planted(job: 2) } })
+        }
+    }
+}
