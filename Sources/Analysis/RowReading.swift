@@ -103,7 +103,7 @@ enum RowReading {
 
 /// What the first line of a CSV or NDJSON file says about the rest: a CSV file's header, checked
 /// (a missing or wrong header refuses the file), and whether it is the canonical one.
-private struct LineHeader: Sendable {
+struct LineHeader: Sendable {
     let file: DatasetFile
     /// The CSV header, `nil` for NDJSON.
     let csv: [UInt8]?

@@ -56,22 +56,20 @@ enum TableScan {
     ) async throws -> [ScannedChunk<Decoder.Candidate>] {
         if file.format == .sqlite { return try [scanSQLite(file, decoder: decoder, partitions: partitions)] }
         let source: any ChunkSource = try MappedChunks(file, chunkBytes: chunkBytes) ?? ReaderChunks(file, chunkBytes: chunkBytes)
-        guard let firstLine = source.firstLine else { return [] }
-        let header = file.format == .csv ? firstLine : nil
-        if let header { _ = try header.withUnsafeBufferPointer { try RowTokenizer(kind: file.kind, csvHeader: $0, file: file.name) } }
-        let canonical = header?.withUnsafeBufferPointer { CanonicalRows.isCanonical(header: $0, kind: file.kind) } ?? false
+        guard source.firstLine != nil else { return [] }
+        let header = try LineHeader(file, firstLine: source.firstLine)
+        _ = try header.tokenizer()
         let workers = max(1, tasks)
         return try await withThrowingTaskGroup(of: [ScannedChunk<Decoder.Candidate>].self) { group in
             for _ in 0..<workers {
                 group.addTask {
-                    let tokenizer = try header.map { h in try h.withUnsafeBufferPointer { try RowTokenizer(kind: file.kind, csvHeader: $0, file: file.name) } }
-                        ?? RowTokenizer(kind: file.kind, format: .ndjson)
+                    let tokenizer = try header.tokenizer()
                     var builder = ChunkBuilder<Decoder.Candidate>(partitions: partitions)
                     var done: [ScannedChunk<Decoder.Candidate>] = []
                     while let chunk = try source.withNextChunk({ index, bytes in
                         scanChunk(
                             index: index, bytes: bytes, tokenizer: tokenizer, decoder: decoder, into: &builder,
-                            skipHeader: header != nil && index == 0, canonical: canonical
+                            skipHeader: header.isCSV && index == 0, canonical: header.isCanonical
                         )
                     }) {
                         done.append(chunk)
