@@ -1,12 +1,6 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// The core algorithm targets, whose files the coverage gate wants covered to the line: their
-/// profile counters update atomically when coverage is on (`swift test --enable-code-coverage`),
-/// since tests run in parallel and a lost update once made a covered line read 0. Without
-/// coverage the flag changes nothing.
-let exactCoverage: [SwiftSetting] = [.unsafeFlags(["-Xllvm", "-instrprof-atomic-counter-update-all"])]
-
 let package = Package(
     name: "SimHarness",
     platforms: [.macOS(.v15)],
@@ -62,8 +56,8 @@ let package = Package(
                 .target(name: "CAllocationCounter", condition: .when(traits: ["MallocInterposer"])),
             ]
         ),
-        .target(name: "HealthCore", swiftSettings: exactCoverage),
-        .target(name: "PaymentsCore", swiftSettings: exactCoverage),
+        .target(name: "HealthCore"),
+        .target(name: "PaymentsCore"),
         .target(
             name: "Datasets",
             dependencies: [
@@ -80,7 +74,7 @@ let package = Package(
             ]
         ),
         .target(name: "UserAlgorithms", dependencies: ["HealthCore", "PaymentsCore"]),
-        .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore", "UserAlgorithms"], swiftSettings: exactCoverage),
+        .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore", "UserAlgorithms"]),
         .target(name: "PaymentService", dependencies: ["PaymentsCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PaymentSimulation",

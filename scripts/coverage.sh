@@ -11,13 +11,14 @@ minimum=${COVERAGE_MIN:-85}
 core=(HealthCore/Fasting.swift HealthCore/Steps.swift HealthCore/StepTables.swift PaymentsCore/PaymentProcessor.swift PaymentsCore/PaymentRules.swift PaymentsCore/PaymentStore.swift SpecKernel/UserKernel.swift
       ${COVERAGE_CORE_EXTRA:-})
 
-# The core targets' counters update atomically (Package.swift: `exactCoverage`): tests run in parallel,
-# and a region's count may be derived from counters that other tests increment at the same time (lost
-# updates made a covered line read 0 once). Profiles of earlier runs are removed first, so the report
+# The counters update atomically (`-instrprof-atomic-counter-update-all`, passed on the command line:
+# an `unsafeFlags` setting in Package.swift would stop SwiftPM from accepting SimHarness as a versioned
+# dependency): tests run in parallel, and a region's count may be derived from counters that other tests
+# increment at the same time (lost updates made a covered line read 0 once). Profiles of earlier runs are removed first, so the report
 # is this run's alone. The test command is the README's, so CI runs the tests once and then `--no-test`.
 if [ "${1:-}" != "--no-test" ]; then
   rm -rf "$(swift build --show-bin-path)/codecov"
-  swift test --enable-code-coverage > .build/coverage-tests.log 2>&1 \
+  swift test --enable-code-coverage -Xswiftc -Xllvm -Xswiftc -instrprof-atomic-counter-update-all > .build/coverage-tests.log 2>&1 \
     || { crash=$(grep -n -m1 "Program crashed" .build/coverage-tests.log | cut -d: -f1)
          # A crash report is long: its crashed thread's frames say more than the log's last lines.
          if [ -n "$crash" ]; then sed -n "$((crash > 20 ? crash - 20 : 1)),$((crash + 80))p" .build/coverage-tests.log
