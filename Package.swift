@@ -92,13 +92,15 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
+        .plugin(name: "BuildCommit", capability: .buildTool()),
         .target(
             name: "SimHarnessKit",
             dependencies: [
                 "Analysis", "Datasets", "Simulation", "Harness", "ProcessMetrics", "CGlibcMalloc", "PaymentService", "PaymentSimulation",
                 "Reports", "UserAlgorithms", "SpecKernel", "HealthCore", "PaymentsCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["BuildCommit"]
         ),
         .executableTarget(name: "simharness", dependencies: ["SimHarnessKit"]),
         .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Simulation"], path: "Tests/TestSupport"),

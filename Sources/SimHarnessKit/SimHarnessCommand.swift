@@ -44,10 +44,13 @@ struct SimHarnessCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simharness",
         abstract: "Load-tests the fasting, step and payment algorithms with simulated data.",
-        version: Manifest.toolVersion,
+        version: toolVersionLine,
         subcommands: [AnalyzeCommand.self, GenerateCommand.self, RunCommand.self, BaselineCommand.self, MergeCommand.self, ReportCommand.self, SimulateCommand.self]
     )
 }
+
+/// What `--version` prints: the release and the commit built (`0.1.0 (commit 9293f50c1d2e)`).
+let toolVersionLine = "\(Manifest.toolVersion) (commit \(buildCommit))"
 
 /// The command line of a user's own executable (`SimHarness.main(fasting:steps:payments:)`).
 struct CustomHarnessCommand: AsyncParsableCommand {
@@ -55,7 +58,7 @@ struct CustomHarnessCommand: AsyncParsableCommand {
         commandName: URL(fileURLWithPath: CommandLine.arguments.first ?? "simharness").lastPathComponent,
         abstract: "Load-tests your implementations of the fasting, step and payment algorithms with simulated data, "
             + "and checks them against the SPEC reference (simharness \(Manifest.toolVersion)).",
-        version: Manifest.toolVersion,
+        version: toolVersionLine,
         subcommands: [RunCommand.self, BaselineCommand.self, MergeCommand.self, GenerateCommand.self, ReportCommand.self]
     )
 }

@@ -28,13 +28,17 @@ struct OptionConsistencyTests {
         #expect(sut.stderr.contains(message), "\(sut.stderr)")
     }
 
-    @Test("--version prints the tool's version, the one the manifest records")
+    @Test("--version prints the tool's version, the one the manifest records, and the commit built")
     func version() throws {
+        // Given the commit of this checkout
+        let head = try commitOfCheckout()
         // When asked for its version
         let sut = try SimHarnessProcess.run(["--version"])
-        // Then it prints it and succeeds
+        // Then it prints both and succeeds
         #expect(sut.status == 0)
-        #expect(sut.stdout.trimmingCharacters(in: .whitespacesAndNewlines).range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression) != nil)
+        let line = sut.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(line.range(of: #"^\d+\.\d+\.\d+ \(commit [0-9a-f]{12}\)$"#, options: .regularExpression) != nil, "\(line)")
+        #expect(line.hasSuffix("(commit \(head))"), "\(line)")
     }
 
     @Test("generate takes --tasks like run and analyze, and still --jobs, its old name", arguments: ["--tasks", "--jobs"])
@@ -47,4 +51,17 @@ struct OptionConsistencyTests {
         #expect(sut.status == 0, "\(sut.stderr)")
         #expect(FileManager.default.fileExists(atPath: out.file("meals.csv")))
     }
+}
+
+/// The abbreviated commit of the checkout the tests were built from, as `git rev-parse` gives it.
+private func commitOfCheckout() throws -> String {
+    let git = Process()
+    git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    git.arguments = ["git", "-C", repository.path, "rev-parse", "--short=12", "HEAD"]
+    let out = Pipe()
+    git.standardOutput = out
+    try git.run()
+    let text = out.fileHandleForReading.readDataToEndOfFile()
+    git.waitUntilExit()
+    return String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
