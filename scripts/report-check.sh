@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The reports as people and CI systems see them (README "simharness report"):
+# The reports as people and CI systems see them (`docs/ci-and-gates.md`, "The reports, checked as people and CI systems read them"):
 #   scripts/report-check.sh [check|bites|all] [OUT]      default: all, OUT .build/report-check
 #   check  runs a short scenario three times, renders every report (with --compare and --history),
 #          opens the HTML in headless Chromium (screenshots at 1280 and 390 px; the rendered DOM must

@@ -1,4 +1,4 @@
-"""Checks a rendered report page (README "simharness report").
+"""Checks a rendered report page (docs/reports.md; the checks: docs/ci-and-gates.md).
 
   check_page.py dom DOM.html            every chart is an SVG with at least one series line or bar
   check_page.py network NETLOG.json     the page requested nothing but file:// (Chromium's own

@@ -4,7 +4,7 @@ import ProcessMetrics
 
 /// The versioned JSON document of a run (`run --json`, `merge`): every metric, every histogram
 /// as its recorded counts, the process figures, the machines and the thresholds.
-/// The schema is described in the README ("The JSON result"); `version` changes whenever a field changes meaning.
+/// The schema is described in `docs/result-schema.md`; `version` changes whenever a field changes meaning.
 public enum ResultJSON {
     /// The `schema` field of a run result file.
     public static let schema = "simharness-run"
