@@ -36,3 +36,19 @@ if [ "$status" -ne 1 ] || ! grep -aq "FAIL  mismatches == 0" "$out" || ! grep -a
   cat "$out"; echo "example: the planted bug was not caught and named (exit $status)"; exit 1
 fi
 echo "example: the correct analyzer passed, the planted bug was caught and named"
+
+# The check bites: a release of the dependency with an unsafe flag in one target (tagged as the next patch)
+# must be refused by the consumer's build, before anything compiles.
+cat >> "$work/SimHarness/Package.swift" <<'SWIFT'
+for target in package.targets where target.type == .regular {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"])]
+}
+SWIFT
+next=$(echo "$version" | awk -F. '{ print $1 "." $2 "." $3 + 1 }')
+git -C "$work/SimHarness" -c user.name=ci -c user.email=ci@localhost commit -qam "planted: unsafe flags" \
+  && git -C "$work/SimHarness" tag "$next" || { echo "example: could not plant the unsafe flags"; exit 1; }
+swift package update > update.log 2>&1 || { tail -20 update.log; echo "example: could not resolve $next"; exit 1; }
+if swift build > planted.log 2>&1 || ! grep -q "contains unsafe build flags" planted.log; then
+  tail -20 planted.log; echo "example: a release with unsafe flags was not refused (the check does not bite)"; exit 1
+fi
+echo "example: a planted release $next with unsafe flags is refused as a dependency, as it must be"
