@@ -43,11 +43,12 @@ public struct ReportContext: Sendable {
         }
     }
 
-    /// The counts `report --compare` sets side by side (those both runs have).
+    /// The counts `report --compare` sets side by side (those both runs have; `payments.rejected`
+    /// names both the rejected rows and the payments in that final state, the same count).
     public static let countMetrics = [
         "users", "total.events", "meals.events", "steps.events", "payments.events", "dropped_events",
         "meals.rejected", "steps.rejected", "payments.rejected",
-    ] + PaymentState.allCases.map { "payments.\($0.rawValue)" } + ["invariant_violations"]
+    ] + PaymentState.allCases.filter { $0 != .rejected }.map { "payments.\($0.rawValue)" } + ["invariant_violations"]
 
     /// A report of `result` alone.
     public init(result: RunResult, history: [RunResult] = []) {

@@ -194,6 +194,10 @@ extension LoadModel {
 public struct LoadOverrideError: Error, Equatable, CustomStringConvertible, Sendable {
     /// Why, naming the option and the model.
     public var message: String
+
+    /// An error saying `message`.
+    public init(message: String) { self.message = message }
+
     /// The message.
     public var description: String { message }
 }

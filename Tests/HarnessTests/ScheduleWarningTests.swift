@@ -45,7 +45,7 @@ struct ScheduleWarningTests {
     }
 
     @Test("thresholds that judge drops and lag replace the warning", arguments: [
-        ["dropped_events == 0", "behind_schedule_s <= 2"], ["meals.dropped_events < 10", "behind_schedule_s < 20"],
+        ["dropped_events == 0", "behind_schedule_s <= 2"], ["meals.dropped_events < 10", "behind_schedule_s < 5"],
     ])
     func thresholdsJudgeInstead(thresholds: [String]) throws {
         // Given a lagging, dropping run whose thresholds judge both
@@ -88,7 +88,8 @@ struct ScheduleWarningTests {
     }
 
     @Test func aWholePacedRunThatStallsIsWarnedAndFailsWhenStrict() async throws {
-        // Given 20,000 events/s for 2 s whose analyzer stalls 3 s (fake clock) after its first batch
+        // Given 20,000 events/s for 2 s whose analyzer stalls (fake clock) 1.5 s after its first batch,
+        // so that the second starts late, and 3 s after its third, past the end of the schedule
         let plan = ScenarioBuilder(users: 40, days: 2, seed: 5).plan(load: .arrivalRate(eventsPerSecond: 20_000, duration: .seconds(2)))
         var strict = plan
         strict.requireSchedule()
@@ -96,16 +97,23 @@ struct ScheduleWarningTests {
             let clock = FakeClock()
             var options = RunOptions.test(tasks: 1)
             let batches = Counter()
-            options.onBatch = { _ in if batches.increment() == 1 { clock.advance(by: .seconds(3)) } }
+            options.onBatch = { _ in
+                switch batches.increment() {
+                case 1: clock.advance(by: .milliseconds(1_500))
+                case 3: clock.advance(by: .seconds(3))
+                default: break
+                }
+            }
             return try await ScenarioRunner.run(plan, options: options, clock: clock)
         }
         // When it runs as the scenario says, and strictly
         let warned = try await run(plan)
         let failed = try await run(strict)
-        // Then the first passes with a warning naming the drops, the second fails on both thresholds
+        // Then the first passes with a warning naming the lag and the drops, the second fails on both thresholds
         #expect(warned.passed)
-        #expect(try #require(warned.scheduleWarning).droppedEvents == warned.metrics.total.dropped)
-        #expect(warned.metrics.total.dropped > 0)
+        let warning = try #require(warned.scheduleWarning)
+        #expect(warning.droppedEvents == warned.metrics.total.dropped && warning.droppedEvents > 0)
+        #expect(warning.behindSeconds == warned.metrics.behindScheduleSeconds && warning.behindSeconds > 1)
         #expect(!failed.passed)
         #expect(failed.scheduleWarning == nil)
         #expect(failed.thresholds.filter { !$0.passed }.map(\.threshold.metric) == ["dropped_events", "behind_schedule_s"])
