@@ -13,7 +13,7 @@ public enum HTMLReport {
         for chart in charts(context) { body += "<figure>\(chart)</figure>" }
         body += "</section>"
         if context.history.count > 1 { body += history(context) }
-        if let check = result.check { body += mismatches(check) }
+        if let check = result.check { body += CheckSection.html(check) }
         body += details(result)
         return """
             <!DOCTYPE html>
@@ -77,24 +77,6 @@ public enum HTMLReport {
             html += "</tbody></table>"
         }
         return html
-    }
-
-    /// The differential check: the first mismatches, each with its user's UTC offset and protocol.
-    private static func mismatches(_ check: CheckReport) -> String {
-        let users = "\(Summary.compact(Double(check.users))) users" + (check.sample < 1 ? " (a \(Summary.compact(check.sample * 100)) % sample)" : "")
-        var html = "<h2>Check against the \(escaped(check.against))</h2>"
-        guard check.mismatches > 0 else { return html + "<p>No mismatch on \(users).</p>" }
-        html += "<p class=\"fail\">\(Summary.compact(Double(check.mismatches))) mismatches on \(users); the first \(check.listed.count):</p>"
-        html += "<table><thead><tr><th>user</th><th>UTC offset, min</th><th>protocol</th><th>row</th><th>field</th><th>implementation</th><th>reference</th></tr></thead><tbody>"
-        for m in check.listed {
-            let offset = m.utcOffsetMinutes.map { ($0 < 0 ? "" : "+") + "\($0)" } ?? "—"
-            html += "<tr><td><code>\(escaped(m.user))</code></td><td class=\"number\">\(offset)</td><td>\(escaped(m.fastingProtocol ?? "—"))</td>"
-            html += "<td>\(escaped(m.row))</td><td><code>\(escaped(m.field))</code></td><td class=\"number\">\(escaped(m.value))</td>"
-            html += "<td class=\"number\">\(escaped(m.reference))</td></tr>"
-        }
-        html += "</tbody></table>"
-        let byField = check.byField.sorted { $0.key < $1.key }.map { "\($0.key) \(Summary.compact(Double($0.value)))" }
-        return html + "<p>By field: \(escaped(byField.joined(separator: ", ")))</p>"
     }
 
     private static func details(_ result: RunResult) -> String {

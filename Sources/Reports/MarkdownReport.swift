@@ -49,7 +49,7 @@ public enum MarkdownReport {
                 lines.append("| `\(count.metric)` | \(Summary.compact(count.value)) | \(Summary.compact(count.reference)) | \(count.changeText) |")
             }
         }
-        if let check = result.check { lines += mismatches(check) }
+        if let check = result.check { lines += CheckSection.markdown(check) }
         if let reference {
             let moved = reference.report.comparisons.filter { $0.verdict == .regressed || $0.verdict == .improved }
                 .filter { !ReportContext.keyMetrics.contains($0.metric) }
@@ -68,22 +68,8 @@ public enum MarkdownReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The differential check: its verdict and the first mismatches, with each user's UTC offset and protocol.
-    private static func mismatches(_ check: CheckReport) -> [String] {
-        let verdict = "Checked against the \(check.against) on \(check.users) users: "
-        guard check.mismatches > 0 else { return ["", verdict + "no mismatch."] }
-        var lines = ["", "🔴 " + verdict + "\(check.mismatches) mismatches; the first \(check.listed.count):", ""]
-        lines.append("| user | UTC offset, min | protocol | row | field | implementation | reference |")
-        lines.append("| --- | ---: | --- | --- | --- | ---: | ---: |")
-        for m in check.listed {
-            let offset = m.utcOffsetMinutes.map { ($0 < 0 ? "" : "+") + "\($0)" } ?? "—"
-            lines.append("| `\(m.user)` | \(offset) | \(cell(m.fastingProtocol ?? "—")) | \(cell(m.row)) | `\(cell(m.field))` | \(cell(m.value)) | \(cell(m.reference)) |")
-        }
-        return lines
-    }
-
     /// Text safe inside a table cell.
-    private static func cell(_ text: String) -> String {
+    static func cell(_ text: String) -> String {
         text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
     }
 }
