@@ -30,6 +30,9 @@ public struct Scenario: Sendable, Equatable {
     public var load = LoadModel.fixed
     /// Users per batch of `simharness run` (`load.batch_users`); nil: about 8,192 events a batch.
     public var batchUsers: Int?
+    /// A paced load that falls behind its schedule or drops events fails the run (`load.strict`),
+    /// instead of passing with a warning.
+    public var strictSchedule = false
     /// The pass/fail rules of `simharness run` (`thresholds:`), as written.
     public var thresholds: [ThresholdRule] = []
 

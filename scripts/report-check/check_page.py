@@ -13,7 +13,7 @@ import sys
 from html.parser import HTMLParser
 
 CHARTS = ["throughput", "batch-latency", "memory", "cpu", "rejections", "payment-states", "payment-latency",
-          "throughput-over-time", "latency-over-time", "schedule-over-time", "cpu-over-time"]
+          "throughput-over-time", "latency-over-time", "schedule-over-time", "dropped-over-time", "cpu-over-time"]
 
 
 class Charts(HTMLParser):

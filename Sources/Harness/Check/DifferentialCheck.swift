@@ -31,8 +31,18 @@ struct DifferentialCheck {
             report.byField.merge(comparison.byField, uniquingKeysWith: +)
             found += comparison.listedInUserOrder.prefix(listed - found.count)
         })
-        report.listed = found
+        report.listed = found.map(withProfile)
         return report
+    }
+
+    /// `mismatch` with its user's UTC offset and fasting protocol, as the scenario generated them.
+    func withProfile(_ mismatch: Mismatch) -> Mismatch {
+        guard let index = mismatch.userIndex, (0..<simulator.scenario.users).contains(index) else { return mismatch }
+        let profile = simulator.user(index)
+        var described = mismatch
+        described.utcOffsetMinutes = Int(profile.utcOffsetMinutes)
+        described.fastingProtocol = profile.fastingProtocol.name
+        return described
     }
 
     /// Whether `user` is in the sample: a hash of the seed and the user, below the share.

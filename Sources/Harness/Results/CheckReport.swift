@@ -48,16 +48,39 @@ public struct Mismatch: Sendable, Equatable, Codable {
     public var value: String
     /// The reference's value (`no row` when it has none).
     public var reference: String
+    /// The user's UTC offset in minutes (`users.csv`), when known.
+    public var utcOffsetMinutes: Int?
+    /// The user's fasting protocol (`16:8`, `none`, …), when known.
+    public var fastingProtocol: String?
 
     /// A mismatch of all its fields.
-    public init(user: String, row: String, field: String, value: String, reference: String) {
+    public init(
+        user: String, row: String, field: String, value: String, reference: String, utcOffsetMinutes: Int? = nil, fastingProtocol: String? = nil
+    ) {
         self.user = user
         self.row = row
         self.field = field
         self.value = value
         self.reference = reference
+        self.utcOffsetMinutes = utcOffsetMinutes
+        self.fastingProtocol = fastingProtocol
     }
 
-    /// `u0000042 day 2026-01-05 fasting_daily.eating_window_s: 3600, reference 7200`.
-    public var text: String { "\(user) \(row) \(field): \(value), reference \(reference)" }
+    private enum CodingKeys: String, CodingKey {
+        case user, row, field, value, reference
+        case utcOffsetMinutes = "utc_offset_min"
+        case fastingProtocol = "protocol"
+    }
+
+    /// The user's index in the scenario (`u0000042` is 42), nil for an id of another form.
+    public var userIndex: Int? { user.first == "u" ? Int(user.dropFirst()) : nil }
+
+    /// `UTC offset +345 min, protocol 16:8`, or nil when neither is known.
+    public var profileText: String? {
+        let parts = [utcOffsetMinutes.map { "UTC offset \($0 < 0 ? "" : "+")\($0) min" }, fastingProtocol.map { "protocol \($0)" }].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    /// `u0000042 (UTC offset +60 min, protocol 16:8) day 2026-01-05 fasting_daily.eating_window_s: 3600, reference 7200`.
+    public var text: String { "\(user)\(profileText.map { " (\($0))" } ?? "") \(row) \(field): \(value), reference \(reference)" }
 }
