@@ -270,7 +270,7 @@ final class World {
             return
         }
         if first != outcome {
-            fail(.replayDiffers, "payment \(payment) was answered \(Self.describe(outcome)), after \(Self.describe(first)) first", payment: payment)
+            fail(.replayDiffers, "payment \(payment) was answered twice, differently: \(first.differences(from: outcome, "first", "then"))", payment: payment)
         }
     }
 
@@ -414,7 +414,7 @@ final class World {
             guard let outcome = outcomes[index] else { return fail(.noFinalState, "payment \(id) has no final state in the store", payment: id) }
             guard let answer = client.answer else { return fail(.noFinalState, "payment \(id) got no final answer", payment: id) }
             if answer != outcome {
-                return fail(.answerDiffersFromStore, "payment \(id) was answered \(Self.describe(answer)), the store holds \(Self.describe(outcome))", payment: id)
+                return fail(.answerDiffersFromStore, "payment \(id): \(answer.differences(from: outcome, "answered", "the store holds"))", payment: id)
             }
         }
     }
@@ -472,8 +472,8 @@ final class World {
                 let expected = reference.process(record.request.payment), actual = record.outcome!
                 if expected.state != actual.state || expected.reason != actual.reason || expected.attempts != actual.attempts {
                     return fail(.differsFromReference, """
-                        payment \(record.request.payment.id) ended \(Self.describe(actual)); the batch processor gives \(Self.describe(expected)) \
-                        for the same gateway answers
+                        payment \(record.request.payment.id) for the same gateway answers: \
+                        \(actual.differences(from: expected, "the service ended", "the batch processor gives", fields: [.state, .reason, .attempts]))
                         """, payment: record.request.payment.id)
                 }
             }
