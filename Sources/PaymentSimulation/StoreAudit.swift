@@ -18,10 +18,12 @@ enum StoreAudit {
     ) throws(SimulationError) {
         let maxAttempts = ServiceConfiguration().policy.maxAttempts
         var admitted: [UInt32: PaymentRecord] = [:]
+        if let beyond = contents.records.map(\.request.payment.id).filter({ Int($0) >= submissions.count }).min() {
+            throw .unusableFile("\(store): payments row \(beyond): the world has \(submissions.count) payments (ids 0...\(submissions.count - 1))")
+        }
         for record in contents.records {
             let id = record.request.payment.id
             let place = "\(store): payments row \(id)"
-            guard Int(id) < submissions.count else { throw .unusableFile("\(place): the world has \(submissions.count) payments (ids 0...\(submissions.count - 1))") }
             if let field = difference(record.request, submissions[Int(id)].request) {
                 throw .unusableFile("\(place): \(field.name) is \(field.stored), the world's payment \(id) has \(field.expected)")
             }
