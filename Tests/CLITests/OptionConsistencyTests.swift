@@ -50,6 +50,18 @@ struct OptionConsistencyTests {
         #expect(sut.stderr.contains(message), "\(sut.stderr)")
     }
 
+    @Test("generate exits 3 when its output cannot be written, as run and report do")
+    func generateCannotWrite() throws {
+        // Given an output directory under a regular file
+        let scratch = try ScratchDirectory(prefix: "cli-tests")
+        try "x".write(toFile: scratch.file("file"), atomically: true, encoding: .utf8)
+        // When generate is asked to write there
+        let sut = try SimHarnessProcess.run(["generate", "--scenario", "smoke", "--users", "2", "--days", "1", "--out", scratch.file("file/out")])
+        // Then it exits 3, the status of an output that cannot be written
+        #expect(sut.status == 3, "\(sut.stderr)")
+        #expect(sut.stderr.contains("simharness generate: cannot create the output directory"), "\(sut.stderr)")
+    }
+
     @Test("--version prints the tool's version, the one the manifest records")
     func version() throws {
         // When asked for its version
