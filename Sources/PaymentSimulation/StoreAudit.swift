@@ -112,8 +112,10 @@ enum StoreAudit {
         var present: Set<UInt64> = []
         for row in ledger {
             let slot = UInt64(row.user) << 8 | UInt64(row.entry.currency.rawValue)
-            guard booked.contains(slot), row.entry.capturedMinor >= 0, row.entry.refundedMinor >= 0 else {
-                throw .unusableFile("\(store): ledger row (user \(row.user), \(row.entry.currency.code)): no payment of the store booked it")
+            let place = "\(store): ledger row (user \(row.user), \(row.entry.currency.code))"
+            guard booked.contains(slot) else { throw .unusableFile("\(place): no payment of the store booked it") }
+            guard row.entry.capturedMinor >= 0, row.entry.refundedMinor >= 0 else {
+                throw .unusableFile("\(place): captured \(row.entry.capturedMinor) and refunded \(row.entry.refundedMinor) may not be negative")
             }
             present.insert(slot)
         }

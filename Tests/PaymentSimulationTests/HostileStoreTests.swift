@@ -51,6 +51,7 @@ struct HostileStoreTests {
         ("DELETE FROM charges WHERE rowid = 1", "is captured, but the charges table has no row for it"),
         ("INSERT INTO charges SELECT id, user, 5, 0, 0 FROM payments WHERE state = 'declined' LIMIT 1", ": not a charge the store captured"),
         ("DELETE FROM ledger WHERE rowid = 1", "but no ledger row"),
+        ("UPDATE ledger SET refunded = -5 WHERE rowid = 1", "may not be negative"),
         ("INSERT INTO ledger (user, currency, captured, refunded) VALUES (999, 0, 5, 0)", "ledger row (user 999, USD): no payment of the store booked it"),
         ("DELETE FROM payments WHERE id = (SELECT MIN(id) FROM payments WHERE state = 'captured')", "no payment of the store has this key and fingerprint"),
         ("DROP TABLE charges", "no table charges: not a payment store of this version"),
