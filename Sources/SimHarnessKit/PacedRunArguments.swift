@@ -22,11 +22,11 @@ struct PacedRunArguments: ParsableArguments {
         """)
     var strict = false
 
-    /// Applies the options to `plan`; throws the usage error (exit 64) of an option the load model has no place for.
+    /// Applies the options to `plan`; throws the usage error (exit 2) of an option the load model has no place for.
     func apply(to plan: inout RunPlan) throws {
         switch plan.load.overriding(duration: duration, rate: rate) {
         case .success(let load): plan.load = load
-        case .failure(let error): throw failure("run", error.message, status: ExitCode.validationFailure.rawValue)
+        case .failure(let error): throw failure("run", error.message, status: HarnessExit.invalidInput)
         }
         if strict { plan.requireSchedule() }
     }

@@ -27,7 +27,7 @@ struct UserDumpArguments: ParsableArguments {
         let id = Ids.user(UInt32(index))
         guard index < plan.scenario.users else {
             throw failure("run", "--dump-user \(id): the scenario has \(plan.scenario.users) users (u0000000 to \(Ids.user(UInt32(plan.scenario.users - 1))))",
-                          status: ExitCode.validationFailure.rawValue)
+                          status: HarnessExit.invalidInput)
         }
         let folder = dumpDir ?? id
         let simulator = Simulator(scenario: plan.scenario, seed: seed)
