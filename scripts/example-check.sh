@@ -19,7 +19,11 @@ sed -i "s|\.package(name: \"SimHarness\", path: \"\.\./\.\.\")|.package(url: \"f
   "$work/CustomAnalyzer/Package.swift"
 grep -q "from: \"$version\"" "$work/CustomAnalyzer/Package.swift" || { echo "example: the dependency line was not rewritten"; exit 1; }
 cd "$work/CustomAnalyzer"
-(swift build > build.log 2>&1) || { tail -30 build.log; echo "example: the package did not build against SimHarness $version by URL"; exit 1; }
+# SYMBOL_GRAPHS=DIR: the build also writes every module's symbol graph there (scripts/docs.sh reads
+# SimHarnessKit's, so CI builds SimHarness once for both).
+graph_flags=()
+[ -z "${SYMBOL_GRAPHS:-}" ] || graph_flags=(-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$SYMBOL_GRAPHS")
+(swift build "${graph_flags[@]}" > build.log 2>&1) || { tail -30 build.log; echo "example: the package did not build against SimHarness $version by URL"; exit 1; }
 echo "example: built against SimHarness $version by URL ($(grep -A6 '"identity" : "simharness"' Package.resolved | grep -oE '"version" : "[^"]+"'))"
 bin=$(swift build --show-bin-path)
 out=$work/out.txt
