@@ -25,6 +25,10 @@ public enum JUnitReport {
             }
             suites.append(Suite(name: "compared with \(reference.label)", cases: cases))
         }
+        if let line = ReportContext.boundariesLine(result) {
+            // Informational: a boundary the workload never reached is a blind spot, not a failure.
+            suites.append(Suite(name: "SPEC boundaries", cases: [Case(name: line)]))
+        }
         suites.append(Suite(name: "invariants", cases: [
             Case(name: "SPEC invariants hold",
                  failure: result.metrics.invariantViolations == 0 ? nil

@@ -17,6 +17,10 @@ public enum MarkdownReport {
                 + "\(result.status.rawValue) · output digest `\(result.digestText)`"
         )
         lines.append("")
+        if let line = ReportContext.boundariesLine(result) {
+            lines.append(cell(line))
+            lines.append("")
+        }
         let reference = context.reference
         lines.append(reference.map { "| metric | this run | \(cell($0.label)) | change | |" } ?? "| metric | this run |")
         lines.append(reference == nil ? "| --- | ---: |" : "| --- | ---: | ---: | ---: | :---: |")
