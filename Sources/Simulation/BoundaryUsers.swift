@@ -162,8 +162,8 @@ extension UserGenerator {
         let user = profile.row.index
         var ordinal: UInt32 = 0
         @discardableResult
-        func add(_ day: Int, _ minutes: Int64, _ kind: PaymentKind = .charge, _ amount: Int64, _ currency: Currency,
-                 _ script: [GatewayResponse] = [.approved], key: UInt32? = nil, refundOf: UInt32 = PaymentRow.noCharge,
+        func add(_ day: Int, _ minutes: Int64, _ amount: Int64, _ currency: Currency, kind: PaymentKind = .charge,
+                 script: [GatewayResponse] = [.approved], key: UInt32? = nil, refundOf: UInt32 = PaymentRow.noCharge,
                  fault: PaymentRejection? = nil) -> UInt32 {
             guard day < scenario.days else { return ordinal }
             batch.payments.append(PaymentRow(
@@ -180,14 +180,14 @@ extension UserGenerator {
         }
         add(0, 30, 1, .eur)
         add(0, 35, 0, .eur, fault: .invalidAmount)
-        add(1, 0, 5000, .eur, [.timedOut, .timedOut, .approved])
-        add(1, 5, 5000, .eur, [.timedOut, .timedOut, .timedOut, .approved])
-        add(1, 10, 5000, .eur, [.timedOut, .timedOut, .lost])
-        add(1, 15, 5000, .eur, [.timedOut, .timedOut, .timedOut])
+        add(1, 0, 5000, .eur, script: [.timedOut, .timedOut, .approved])
+        add(1, 5, 5000, .eur, script: [.timedOut, .timedOut, .timedOut, .approved])
+        add(1, 10, 5000, .eur, script: [.timedOut, .timedOut, .lost])
+        add(1, 15, 5000, .eur, script: [.timedOut, .timedOut, .timedOut])
         for (i, excess) in [Int64(0), 1].enumerated() {
             let charge = add(2, Int64(30 * i), 10_000, .gbp)
-            add(2, Int64(30 * i + 10), .refund, 4000, .gbp, refundOf: charge)
-            add(2, Int64(30 * i + 20), .refund, 6000 + excess, .gbp, refundOf: charge, fault: excess > 0 ? .refundExceeds : nil)
+            add(2, Int64(30 * i + 10), 4000, .gbp, kind: .refund, refundOf: charge)
+            add(2, Int64(30 * i + 20), 6000 + excess, .gbp, kind: .refund, refundOf: charge, fault: excess > 0 ? .refundExceeds : nil)
         }
         let original = add(3, 0, 2500, .chf)
         add(3, 5, 2500, .chf, key: original)

@@ -118,7 +118,7 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
         .init(.paymentsRefundBalance, "§4.3", "refunded + this > charge is refund_exceeds", "exactly the remaining balance: refunded",
               "one minor unit more: refund_exceeds"),
         .init(.paymentsIdempotentRetry, "§4.2", "a recorded key with the same values is deduplicated, else idempotency_conflict",
-              "same values: deduplicated", "amount one minor unit more: idempotency_conflict"),
+              "same values: deduplicated", "different values: idempotency_conflict"),
     ]
 
     private init(_ key: Key, _ section: String, _ comparison: String, _ inside: String, _ outside: String, _ measure: Measure = .run) {
