@@ -107,7 +107,8 @@ extension UserGenerator {
         }
     }
 
-    /// A boundary user's step samples (SPEC §3): rows on days 0-4, 6-7 and 13 (even plans) or 14 (odd ones).
+    /// A boundary user's step samples (SPEC §3): rows on days 0-4, then 6, 7 and 13 (even plans: 6 and 7 days
+    /// after the first row, 6 days after the last) or 11 and 12 (odd plans: 7 days after the last).
     func boundarySteps(into batch: inout SimulationBatch) {
         guard profile.row.isAccepted else { return }
         var random = stream(.steps)
@@ -121,7 +122,7 @@ extension UserGenerator {
             ordinal += 1
         }
         let h = Self.hour, m = Self.minute
-        let lastDay = (boundaryPlan ?? 0) % 2 == 0 ? 13 : 14
+        let even = (boundaryPlan ?? 0) % 2 == 0
         for day in 0..<scenario.days {
             switch day {
             case 0: // a phone under a zero-count watch sample, and one under a counting watch sample
@@ -146,9 +147,9 @@ extension UserGenerator {
                 add(local(day, 21 * h + shift), local(day, 21 * h + shift), 1000, .phone, fault: .badInterval)
             case 4: // ends at local midnight: day 5 stays untouched
                 add(local(day, 23 * h + 30 * m), local(day + 1, 0), 500_000, .watch)
-            case 6: // ends one second after midnight: day 7 is touched (6 and 7 days after the first day)
+            case 6 where even, 11 where !even: // ends one second after midnight: the next day is touched
                 add(local(day, 23 * h + 30 * m), local(day + 1, 1), 500_000, .watch)
-            case lastDay: // 6 or 7 days after the last row
+            case 13 where even: // 6 days after the last row
                 add(local(day, 9 * h + shift), local(day, 9 * h + 40 * m + shift), 2_400_000, .watch)
             default:
                 break

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Harness
 import HealthCore
@@ -23,12 +24,27 @@ struct BoundaryCoverageTests {
         // Given the edges scenario, checked in full and on a 1 % sample
         for sample in [1, 0.01] {
             // When the reference is checked against itself
-            let sut = try #require(try await checkedRun("edges", sample: sample).check)
+            let run = try await checkedRun("edges", sample: sample)
+            let sut = try #require(run.check)
             // Then every measured entry is exercised on both sides, and nothing differs
             #expect(sut.boundaries.unreached.map(\.boundary.id) == [])
+            #expect(MetricCatalog.value(of: "boundaries_unreached", in: run) == 0)
             #expect(sut.boundaries.exercised == SpecBoundary.measured.count)
             #expect(sut.mismatches == 0)
         }
+    }
+
+    @Test("the walk-through's CI scenario (boundaries: 0.05) reaches every measured entry too")
+    func exampleCIScenario() async throws {
+        // Given Examples/CustomAnalyzer/Scenarios/ci.yaml
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Examples/CustomAnalyzer/Scenarios/ci.yaml").standardized.path
+        var options = RunOptions.test(tasks: 2, timing: false)
+        options.checkSample = 1
+        // When the reference is checked on it
+        let run = try await ScenarioRunner.run(try RunPlan.load(path), options: options)
+        // Then nothing is left unreached
+        #expect(run.check?.boundaries.line == "SPEC boundaries exercised: \(SpecBoundary.measured.count) of \(SpecBoundary.measured.count)")
     }
 
     @Test("a planted boundary bug is caught by edges and not by smoke", arguments: [
@@ -91,10 +107,12 @@ struct BoundaryCoverageTests {
     @Test("smoke's users leave boundaries unreached: the compliance limits among them")
     func smokeIsBlind() async throws {
         // Given smoke checked against the reference
-        let sut = try #require(try await checkedRun("smoke").check)
+        let smoke = try await checkedRun("smoke")
+        let sut = try #require(smoke.check)
         // Then the exact eating-window limits are among the entries it never reaches
         let unreached = Set(sut.boundaries.unreached.map(\.boundary.id))
         #expect(unreached.isSuperset(of: ["meals.window_16_8", "meals.window_omad", "payments.limit_exponent_0"]))
         #expect(sut.boundaries.exercised < sut.boundaries.measured)
+        #expect(MetricCatalog.value(of: "boundaries_unreached", in: smoke) == Double(sut.boundaries.unreached.count))
     }
 }
