@@ -104,6 +104,31 @@ struct BoundaryCoverageTests {
         #expect(sut.line == "SPEC boundaries exercised: \(SpecBoundary.measured.count - 1) of \(SpecBoundary.measured.count); not reached: meals.longest (outside)")
     }
 
+    @Test("the coverage survives the JSON result; an older result has none, and a spoiled count is refused")
+    func json() async throws {
+        // Given a checked edges run in JSON
+        let run = try await checkedRun("edges")
+        var json = try JSONSerialization.jsonObject(with: try ResultJSON.encode(run)) as! [String: Any]
+        var check = json["check"] as! [String: Any]
+        let boundaries = check["boundaries"] as! [String: Any]
+        // When it is read back, without the boundaries, and with one entry's counts spoiled
+        let decoded = try ResultJSON.decode(try ResultJSON.encode(run))
+        check["boundaries"] = nil
+        json["check"] = check
+        let older = try ResultJSON.decode(try JSONSerialization.data(withJSONObject: json))
+        var sides = boundaries["sides"] as! [String: Any]
+        sides["meals.window_omad"] = [1]
+        check["boundaries"] = boundaries.merging(["sides": sides]) { $1 }
+        json["check"] = check
+        // Then the counts come back, the older result reaches nothing, and the spoiled one is refused
+        #expect(decoded.check?.boundaries == run.check?.boundaries)
+        #expect(boundaries["exercised"] as? Int == SpecBoundary.measured.count)
+        #expect(older.check?.boundaries == BoundaryCoverage())
+        #expect(throws: ResultDecodingError(message: "check.boundaries.sides.meals.window_omad must be [inside, outside] counts >= 0")) {
+            try ResultJSON.decode(try JSONSerialization.data(withJSONObject: json))
+        }
+    }
+
     @Test("smoke's users leave boundaries unreached: the compliance limits among them")
     func smokeIsBlind() async throws {
         // Given smoke checked against the reference

@@ -58,6 +58,22 @@ struct SpecBoundaryTests {
         #expect(chosen.prefix(6).map { sut.user($0).isAccepted } == [true, true, true, true, false, false])
     }
 
+    @Test("a boundary user of a two-day scenario has the rows of those two days only; a rejected one has none")
+    func shortScenario() {
+        // Given boundary users only, over two days
+        var scenario = ScenarioBuilder(users: 6, days: 2, seed: 0).build()
+        scenario.boundaries = 1
+        let sut = Simulator(scenario: scenario)
+        // When they are generated
+        var batch = SimulationBatch()
+        for user in 0..<6 { sut.generate(user: user, into: &batch) }
+        // Then every row starts within the two local days (the latest end at offset -720), and the rejected users have none
+        let end = LocalDay(index: scenario.startDay + 2).startInstant(utcOffsetMinutes: -720)
+        #expect(batch.payments.allSatisfy { $0.createdAt < end } && batch.meals.allSatisfy { $0.start < end })
+        #expect(Set(batch.payments.map(\.user)) == [0, 1, 2, 3])
+        #expect(batch.meals(ofUserAt: 4).isEmpty && batch.steps(ofUserAt: 5).isEmpty && batch.payments(ofUserAt: 5).isEmpty)
+    }
+
     @Test("an ordinary user's rows do not depend on the share")
     func ordinaryUsersUnchanged() {
         // Given the same scenario with and without boundary users
