@@ -29,6 +29,7 @@ struct BoundaryCoverageTests {
             // Then every measured entry is exercised on both sides, and nothing differs
             #expect(sut.boundaries.unreached.map(\.boundary.id) == [])
             #expect(MetricCatalog.value(of: "boundaries_unreached", in: run) == 0)
+            #expect(Summary.render(run, style: TextStyle(enabled: false)).contains("\n  SPEC boundaries exercised: \(SpecBoundary.measured.count) of \(SpecBoundary.measured.count)\n"))
             #expect(sut.boundaries.exercised == SpecBoundary.measured.count)
             #expect(sut.mismatches == 0)
         }

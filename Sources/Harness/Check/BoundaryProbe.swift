@@ -11,19 +11,40 @@ struct BoundaryProbe {
     let minimumFastSeconds: Int64
     /// `max_attempts` of the run.
     let maxAttempts: Int
+    /// Scratch memory, kept from user to user.
+    private var meals: [Meal] = []
+    private var watches: [StepSample] = [], phones: [StepSample] = []
+    private var watchStarts: [Int64] = [], watchEnds: [Int64] = []
+    private var order: [PaymentRow] = []
+    private var outcomes: [PaymentOutcome?] = []
+    private var charges: [(amount: Int64, refunded: Int64)?] = []
 
-    /// Adds what `batch`'s users reached, given the reference's output rows for them, to `coverage`.
-    func observe(_ batch: SimulationBatch, reference: ResultRecorder, into coverage: inout BoundaryCoverage) {
-        let days = Dictionary(grouping: reference.fastingDays, by: { $0.user })
-        let stepDays = Dictionary(grouping: reference.stepDays, by: { $0.user })
-        let outcomes = Dictionary(grouping: reference.outcomes, by: { $0.user })
+    init(minimumFastSeconds: Int64, maxAttempts: Int) {
+        self.minimumFastSeconds = minimumFastSeconds
+        self.maxAttempts = maxAttempts
+    }
+
+    /// Adds what `batch`'s users reached, given the reference's output rows for them (user after
+    /// user, in batch order, as a `PartitionWorker` reports them), to `coverage`.
+    mutating func observe(_ batch: SimulationBatch, reference: ResultRecorder, into coverage: inout BoundaryCoverage) {
+        var day = 0, stepDay = 0, outcome = 0
         for (i, user) in batch.users.enumerated() {
             users(user, &coverage)
+            let days = Self.rows(of: user.index, in: reference.fastingDays, { $0.user }, from: &day)
+            let stepDays = Self.rows(of: user.index, in: reference.stepDays, { $0.user }, from: &stepDay)
+            let outcomes = Self.rows(of: user.index, in: reference.outcomes, { $0.user }, from: &outcome)
             guard user.isAccepted else { continue }
-            meals(Array(batch.meals(ofUserAt: i)), of: user, days: days[user.index] ?? [], &coverage)
-            steps(Array(batch.steps(ofUserAt: i)), of: user, days: stepDays[user.index] ?? [], &coverage)
-            payments(Array(batch.payments(ofUserAt: i)), outcomes: outcomes[user.index] ?? [], &coverage)
+            meals(batch.meals(ofUserAt: i), of: user, days: days, &coverage)
+            steps(batch.steps(ofUserAt: i), of: user, days: stepDays, &coverage)
+            payments(batch.payments(ofUserAt: i), outcomes: outcomes, &coverage)
         }
+    }
+
+    /// The rows of `user` at `cursor` (rows come user after user), moving the cursor past them.
+    private static func rows<Row>(of user: UInt32, in rows: [Row], _ owner: (Row) -> UInt32, from cursor: inout Int) -> ArraySlice<Row> {
+        let start = cursor
+        while cursor < rows.count, owner(rows[cursor]) == user { cursor += 1 }
+        return rows[start..<cursor]
     }
 
     private func users(_ user: UserRow, _ coverage: inout BoundaryCoverage) {
@@ -39,9 +60,9 @@ struct BoundaryProbe {
         t - LocalDay(instant: t, utcOffsetMinutes: offset).startInstant(utcOffsetMinutes: offset)
     }
 
-    private func meals(_ rows: [MealRow], of user: UserRow, days: [(user: UInt32, day: FastingDay)], _ coverage: inout BoundaryCoverage) {
-        var accepted: [Meal] = []
-        var seen = Set<UInt32>()
+    private mutating func meals(_ rows: ArraySlice<MealRow>, of user: UserRow, days: ArraySlice<(user: UInt32, day: FastingDay)>,
+                                _ coverage: inout BoundaryCoverage) {
+        meals.removeAll(keepingCapacity: true)
         for row in rows where row.textRejection(userAccepted: true) == nil {
             let reason = MealRejection.check(start: row.start, end: row.end, hasNegativeValue: row.hasNegativeValue)
             let length = row.end &- row.start
@@ -51,7 +72,8 @@ struct BoundaryProbe {
             if length == MealRejection.maximumDuration + 1, reason == .tooLong { coverage.record(.mealLongest, atLimit: false) }
             if row.kcalMilli == 0, reason == nil { coverage.record(.mealZeroKcal, atLimit: true) }
             if row.kcalMilli == -1, reason == .negativeValue { coverage.record(.mealZeroKcal, atLimit: false) }
-            if reason == nil, seen.insert(row.ordinal).inserted { accepted.append(row.meal) }
+            // A `duplicate` row is an exact copy of an accepted one: the accepted values are the others.
+            if reason == nil, row.fault != .duplicate { meals.append(row.meal) }
         }
         let offset = user.utcOffsetMinutes
         let dayKey: SpecBoundary.Key? = switch offset {
@@ -67,9 +89,9 @@ struct BoundaryProbe {
             if let dayKey { coverage.record(dayKey, atLimit: second == 0) }
             if fast { coverage.record(.mealFastEndsAtMidnight, atLimit: second == 0) }
         }
-        accepted.sort(by: Meal.precedes)
+        meals.sort(by: Meal.precedes)
         var episodeEnd = Int64.min
-        for (k, meal) in accepted.enumerated() {
+        for (k, meal) in meals.enumerated() {
             guard k > 0 else {
                 opens(at: meal.start, afterFast: false)
                 episodeEnd = meal.end
@@ -98,9 +120,10 @@ struct BoundaryProbe {
         }
     }
 
-    private func steps(_ rows: [StepRow], of user: UserRow, days: [(user: UInt32, day: StepDay)], _ coverage: inout BoundaryCoverage) {
-        var watches: [StepSample] = [], phones: [StepSample] = []
-        var seen = Set<UInt32>()
+    private mutating func steps(_ rows: ArraySlice<StepRow>, of user: UserRow, days: ArraySlice<(user: UInt32, day: StepDay)>,
+                                _ coverage: inout BoundaryCoverage) {
+        watches.removeAll(keepingCapacity: true)
+        phones.removeAll(keepingCapacity: true)
         for row in rows where row.textRejection(userAccepted: true) == nil {
             let sample = row.sample
             let reason = StepRejection.check(start: sample.start, end: sample.end, count: sample.count)
@@ -111,13 +134,20 @@ struct BoundaryProbe {
             if length == StepRejection.maximumDuration + 1, reason == .badInterval { coverage.record(.stepsLongest, atLimit: false) }
             if row.countMilli == 0, reason == nil { coverage.record(.stepsZeroCount, atLimit: true) }
             if row.countMilli == -1, reason == .negativeValue { coverage.record(.stepsZeroCount, atLimit: false) }
-            guard reason == nil, seen.insert(row.ordinal).inserted else { continue }
+            guard reason == nil, row.fault != .duplicate else { continue }
             let second = Self.secondOfDay(sample.end, offset: user.utcOffsetMinutes)
             if second == 0 || second == 1 { coverage.record(.stepsEndsAtMidnight, atLimit: second == 0) }
             if sample.source == .watch { watches.append(sample) } else { phones.append(sample) }
         }
         watches.sort(by: StepSample.precedes)
-        let starts = watches.map(\.start), ends = watches.map(\.end).sorted()
+        watchStarts.removeAll(keepingCapacity: true)
+        watchEnds.removeAll(keepingCapacity: true)
+        for watch in watches {
+            watchStarts.append(watch.start)
+            watchEnds.append(watch.end)
+        }
+        watchEnds.sort()
+        let starts = watchStarts, ends = watchEnds
         for phone in phones {
             if ends.containsSorted(phone.start) || starts.containsSorted(phone.end) { coverage.record(.stepsSharedEdge, atLimit: true) }
             if ends.containsSorted(phone.start + 1) || starts.containsSorted(phone.end - 1) { coverage.record(.stepsSharedEdge, atLimit: false) }
@@ -140,13 +170,21 @@ struct BoundaryProbe {
         }
     }
 
-    private func payments(_ rows: [PaymentRow], outcomes: [(user: UInt32, ordinal: UInt32, outcome: PaymentOutcome)], _ coverage: inout BoundaryCoverage) {
-        let outcome = Dictionary(outcomes.map { ($0.ordinal, $0.outcome) }, uniquingKeysWith: { a, _ in a })
-        var charges: [UInt32: (amount: Int64, refunded: Int64)] = [:]
-        let ordered = rows.filter { $0.textRejection(userAccepted: true) == nil }
-            .sorted { ($0.createdAt, $0.ordinal) < ($1.createdAt, $1.ordinal) }
-        for row in ordered {
-            guard let result = outcome[row.ordinal] else { continue }
+    private mutating func payments(_ rows: ArraySlice<PaymentRow>,
+                                   outcomes reported: ArraySlice<(user: UInt32, ordinal: UInt32, outcome: PaymentOutcome)>,
+                                   _ coverage: inout BoundaryCoverage) {
+        outcomes.removeAll(keepingCapacity: true)
+        for (_, ordinal, outcome) in reported {
+            while outcomes.count <= Int(ordinal) { outcomes.append(nil) }
+            outcomes[Int(ordinal)] = outcome
+        }
+        charges.removeAll(keepingCapacity: true)
+        charges.append(contentsOf: repeatElement(nil, count: outcomes.count))
+        order.removeAll(keepingCapacity: true)
+        for row in rows where row.textRejection(userAccepted: true) == nil && Int(row.ordinal) < outcomes.count { order.append(row) }
+        order.sort { ($0.createdAt, $0.ordinal) < ($1.createdAt, $1.ordinal) }
+        for row in order {
+            guard let result = outcomes[Int(row.ordinal)] else { continue }
             let request = row.request
             let failure = PaymentRules.validationFailure(of: request)
             if let currency = request.currency, let amount = request.amountMinor {
@@ -159,7 +197,7 @@ struct BoundaryProbe {
             if result.state == .deduplicated { coverage.record(.paymentsIdempotentRetry, atLimit: true) }
             if result.reason == .idempotencyConflict { coverage.record(.paymentsIdempotentRetry, atLimit: false) }
             if result.attempts > 0 { attempts(request.script, &coverage) }
-            refunds(row, result, &charges, &coverage)
+            refunds(row, result, &coverage)
         }
     }
 
@@ -174,14 +212,13 @@ struct BoundaryProbe {
         if k >= maxAttempts { coverage.record(.paymentsReconcile, atLimit: false) }
     }
 
-    private func refunds(_ row: PaymentRow, _ result: PaymentOutcome, _ charges: inout [UInt32: (amount: Int64, refunded: Int64)],
-                         _ coverage: inout BoundaryCoverage) {
-        if result.state == .captured { charges[row.ordinal] = (row.amountMinor, 0) }
-        guard row.kind == .refund, let charge = charges[row.refundOf] else { return }
+    private mutating func refunds(_ row: PaymentRow, _ result: PaymentOutcome, _ coverage: inout BoundaryCoverage) {
+        if result.state == .captured { charges[Int(row.ordinal)] = (row.amountMinor, 0) }
+        guard row.kind == .refund, Int(row.refundOf) < charges.count, let charge = charges[Int(row.refundOf)] else { return }
         let total = charge.refunded + row.amountMinor
         if result.state == .refunded {
             if total == charge.amount { coverage.record(.paymentsRefundBalance, atLimit: true) }
-            charges[row.refundOf]?.refunded = total
+            charges[Int(row.refundOf)]?.refunded = total
         }
         if result.reason == .refundExceeds, total == charge.amount + 1 { coverage.record(.paymentsRefundBalance, atLimit: false) }
     }

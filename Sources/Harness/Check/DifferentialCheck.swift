@@ -67,8 +67,8 @@ struct DifferentialCheck {
         var comparison = RowComparison(listed: listed)
         comparison.compare(theirs!, with: reference!)
         var coverage = BoundaryCoverage()
-        BoundaryProbe(minimumFastSeconds: settings.algorithm.minimumFastSeconds, maxAttempts: settings.algorithm.policy.maxAttempts)
-            .observe(batch, reference: reference!, into: &coverage)
+        var probe = BoundaryProbe(minimumFastSeconds: settings.algorithm.minimumFastSeconds, maxAttempts: settings.algorithm.policy.maxAttempts)
+        probe.observe(batch, reference: reference!, into: &coverage)
         return (comparison, coverage)
     }
 }
