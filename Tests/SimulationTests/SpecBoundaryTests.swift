@@ -74,6 +74,25 @@ struct SpecBoundaryTests {
         #expect(batch.meals(ofUserAt: 4).isEmpty && batch.steps(ofUserAt: 5).isEmpty && batch.payments(ofUserAt: 5).isEmpty)
     }
 
+    @Test("edges writes byte-identical files with one task and with three")
+    func edgesFilesDoNotDependOnTasks() async throws {
+        // Given the edges scenario, written in several chunks
+        let scenario = try ScenarioCatalog.load("edges", currentDirectory: "/nonexistent")
+        #expect(DatasetExport.usersPerChunk(scenario) < scenario.users / 2)
+        var written: [[String: Data]] = []
+        for jobs in [1, 3] {
+            // When it is written with that many tasks
+            let directory = try ScratchDirectory(prefix: "simulation-tests")
+            let simulator = Simulator(scenario: scenario)
+            _ = try await DatasetExport.run(simulator, selection: simulator.allUsers, options: ExportOptions(directory: directory.path, format: .csv, jobs: jobs))
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            written.append(Dictionary(uniqueKeysWithValues: try names.map { ($0, try Data(contentsOf: URL(fileURLWithPath: directory.file($0)))) }))
+        }
+        // Then every file is byte-identical
+        #expect(written[0].count == 5)
+        #expect(written[0] == written[1])
+    }
+
     @Test("an ordinary user's rows do not depend on the share")
     func ordinaryUsersUnchanged() {
         // Given the same scenario with and without boundary users
