@@ -67,6 +67,16 @@ struct BoundaryCoverageTests {
         #expect(!edges.passed)
     }
 
+    @Test("an analyzer written differently but correct passes edges: the boundary rows leave SPEC no room for doubt")
+    func correctImplementationPasses() async throws {
+        // Given the list-based analyzer without a flaw
+        // When edges checks it
+        let sut = try await checkedRun("edges", Implementations(fasting: ListFastingAnalyzer<NoFlaw>.self, steps: UserKernel.self, payments: UserKernel.self))
+        // Then nothing differs and the run passes
+        #expect(sut.check?.mismatches == 0)
+        #expect(sut.passed)
+    }
+
     @Test("edges is the same whatever the task count: outputs, check and coverage")
     func determinism() async throws {
         // Given edges run on one task and on three
