@@ -46,6 +46,7 @@ public enum HTMLReport {
         problems += context.warnings.map { "warning: " + $0 }
         if !problems.isEmpty { html += "<ul>" + problems.map { "<li>\(escaped($0))</li>" }.joined() + "</ul>" }
         html += "</header>"
+        if let line = ReportContext.boundariesLine(result) { html += "<p class=\"boundaries\">\(escaped(line))</p>" }
         if !result.thresholds.isEmpty {
             html += "<h2>Thresholds</h2><table><thead><tr><th>threshold</th><th>measured</th><th>verdict</th></tr></thead><tbody>"
             for outcome in result.thresholds {

@@ -29,6 +29,10 @@ public enum JUnitReport {
         if let warning = result.scheduleWarning {
             suites.append(Suite(name: "schedule", cases: [Case(name: "the paced load kept its schedule", skippedMessage: "WARNING: " + warning.text)]))
         }
+        if let line = ReportContext.boundariesLine(result) {
+            // Informational: a boundary the workload never reached is a blind spot, not a failure.
+            suites.append(Suite(name: "SPEC boundaries", cases: [Case(name: line)]))
+        }
         suites.append(Suite(name: "invariants", cases: [
             Case(name: "SPEC invariants hold",
                  failure: result.metrics.invariantViolations == 0 ? nil

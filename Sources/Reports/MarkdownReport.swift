@@ -21,6 +21,10 @@ public enum MarkdownReport {
             lines.append("**Warning:** \(cell(warning))")
             lines.append("")
         }
+        if let line = ReportContext.boundariesLine(result) {
+            lines.append(cell(line))
+            lines.append("")
+        }
         let reference = context.reference
         lines.append(reference.map { "| metric | \(cell(context.label)) | \(cell($0.label)) | change | |" } ?? "| metric | this run |")
         lines.append(reference == nil ? "| --- | ---: |" : "| --- | ---: | ---: | ---: | :---: |")

@@ -94,6 +94,9 @@ public struct ReportContext: Sendable {
         }
     }
 
+    /// `SPEC boundaries exercised: N of M` and the entries not reached, when the run was checked.
+    public static func boundariesLine(_ result: RunResult) -> String? { result.check?.boundaries.line }
+
     /// Whether every threshold held, no invariant broke and nothing regressed against the reference.
     public var passed: Bool {
         result.passed && result.metrics.invariantViolations == 0 && result.status != .aborted && reference?.report.passed != false

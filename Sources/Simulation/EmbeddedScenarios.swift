@@ -2,6 +2,21 @@
 
 enum EmbeddedScenarios {
     static let texts: [String: String] = [
+        "edges": #"""
+# Every SPEC boundary, both sides: a tenth of the users sit exactly on each limit and one unit past it.
+name: edges
+description: 600 users over 14 days; every 10th user plants rows on both sides of every SPEC boundary (docs/boundaries.md).
+seed: 35
+users: 600
+days: 14
+start_date: 2025-03-24
+boundaries: 0.1
+# simharness run: one pass, checked against the reference by default for your own implementations.
+load:
+  model: fixed
+thresholds:
+  - invariant_violations == 0
+"""#,
         "faults": #"""
 # Bad data everywhere: every rejection reason of SPEC at a visible rate.
 name: faults

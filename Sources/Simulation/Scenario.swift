@@ -26,6 +26,8 @@ public struct Scenario: Sendable, Equatable {
     public var payments = PaymentModel()
     /// Bad data injected on purpose (`faults:`).
     public var faults = FaultModel()
+    /// Share of users whose rows sit on both sides of every `SpecBoundary` (`boundaries:`, 0...1).
+    public var boundaries = 0.0
     /// How `simharness run` loads the analyzers (`load:`); the generator ignores it.
     public var load = LoadModel.fixed
     /// Users per batch of `simharness run` (`load.batch_users`); nil: about 8,192 events a batch.

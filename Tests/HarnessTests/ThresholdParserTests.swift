@@ -97,7 +97,7 @@ struct RunPlanParsingTests {
     }
 
     @Test("every shipped scenario has valid run sections and a load model of its own", arguments: [
-        ("smoke", "arrival_rate"), ("load", "duration"), ("stress", "ramping"), ("spike", "ramping"), ("soak", "soak"), ("faults", "fixed"),
+        ("smoke", "arrival_rate"), ("load", "duration"), ("stress", "ramping"), ("spike", "ramping"), ("soak", "soak"), ("faults", "fixed"), ("edges", "fixed"),
     ])
     func shippedScenarios(name: String, model: String) throws {
         let sut = try RunPlan.load(name, currentDirectory: "/nonexistent")

@@ -26,7 +26,9 @@ struct DifferentialCheck {
         var found: [Mismatch] = []
         try await OrderedParallel.run(count: chunks.count, window: 2 * tasks, job: { [self] index in
             compare(Array(chunks[index]))
-        }, consume: { _, comparison in
+        }, consume: { _, checked in
+            let (comparison, coverage) = checked
+            report.boundaries.merge(coverage)
             report.mismatches += comparison.mismatches
             report.byField.merge(comparison.byField, uniquingKeysWith: +)
             found += comparison.listedInUserOrder.prefix(listed - found.count)
@@ -45,22 +47,26 @@ struct DifferentialCheck {
         return described
     }
 
-    /// Whether `user` is in the sample: a hash of the seed and the user, below the share.
+    /// Whether `user` is in the sample: a boundary user (always checked), or a hash of the seed and
+    /// the user below the share.
     func isSampled(_ user: Int) -> Bool {
-        guard sample < 1 else { return true }
+        guard sample < 1, !simulator.isBoundaryUser(user) else { return true }
         var mix = SplitMix64(seed: simulator.seed ^ UInt64(user) &* 0xD6E8_FEB8_6659_FD93)
         return Double(mix.next() >> 11) / Double(1 << 53) < sample
     }
 
     /// Generates `users`, runs them through the implementations and the reference, and compares.
-    private func compare(_ users: [Int]) -> RowComparison {
+    private func compare(_ users: [Int]) -> (RowComparison, BoundaryCoverage) {
         var batch = SimulationBatch()
         for user in users { simulator.generate(user: user, into: &batch) }
-        return compare(batch)
+        return checked(batch)
     }
 
     /// Runs `batch` through the implementations and the reference, and compares what they report.
-    func compare(_ batch: SimulationBatch) -> RowComparison {
+    func compare(_ batch: SimulationBatch) -> RowComparison { checked(batch).0 }
+
+    /// `compare`, and the sides of each SPEC boundary the batch's users reached.
+    func checked(_ batch: SimulationBatch) -> (RowComparison, BoundaryCoverage) {
         var untimed = settings
         untimed.timing = false
         var theirs: ResultRecorder? = ResultRecorder(), reference: ResultRecorder? = ResultRecorder()
@@ -70,6 +76,9 @@ struct DifferentialCheck {
         oracle.run(batch, output: &reference)
         var comparison = RowComparison(listed: listed)
         comparison.compare(theirs!, with: reference!)
-        return comparison
+        var coverage = BoundaryCoverage()
+        var probe = BoundaryProbe(minimumFastSeconds: settings.algorithm.minimumFastSeconds, maxAttempts: settings.algorithm.policy.maxAttempts)
+        probe.observe(batch, reference: reference!, into: &coverage)
+        return (comparison, coverage)
     }
 }

@@ -13,7 +13,8 @@ import PaymentsCore
 ///   `behind_schedule_s` (the most a batch started after it was due).
 /// - `users`, `duration_s`, `cpu_user_s`, `cpu_system_s`, `peak_rss_mb`, `rss_slope_mb_per_min`,
 ///   `allocations`, `allocated_mb`, `allocations_per_event`, `invariant_violations`.
-/// - `mismatches`: fields that differ from the reference's (`run --check-against reference`).
+/// - `mismatches`: fields that differ from the reference's (`run --check-against reference`);
+///   `boundaries_unreached`: the SPEC boundaries the checked users did not reach on both sides.
 public enum MetricCatalog {
     typealias Extractor = @Sendable (RunResult) -> Double?
 
@@ -72,6 +73,7 @@ public enum MetricCatalog {
         table["allocations_per_event"] = { r in r.process.allocations.map { Double($0) / Double(max(1, r.metrics.events)) } }
         table["invariant_violations"] = { Double($0.metrics.invariantViolations) }
         table["mismatches"] = { $0.check.map { Double($0.mismatches) } }
+        table["boundaries_unreached"] = { $0.check.map { Double($0.boundaries.unreached.count) } }
         return table
     }()
 

@@ -17,6 +17,8 @@ public struct CheckReport: Sendable, Equatable {
     public var listed: [Mismatch] = []
     /// Wall time of the check, in seconds (not part of the run's duration).
     public var seconds = 0.0
+    /// The sides of each SPEC boundary the checked users reached.
+    public var boundaries = BoundaryCoverage()
 
     /// A report of a check on `sample` of the users.
     public init(sample: Double) {
@@ -32,6 +34,7 @@ public struct CheckReport: Sendable, Equatable {
         byField.merge(other.byField, uniquingKeysWith: +)
         listed = Array((listed + other.listed).sorted { $0.user < $1.user }.prefix(limit))
         seconds = max(seconds, other.seconds)
+        boundaries.merge(other.boundaries)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PaymentsCore
 import ProcessMetrics
+import Simulation
 
 /// The versioned JSON document of a run (`run --json`, `merge`): every metric, every histogram
 /// as its recorded counts, the process figures, the machines and the thresholds.
@@ -350,6 +351,7 @@ private struct CheckDocument: Codable {
     var by_field: [String: Int]
     var listed: [Mismatch]
     var seconds: Double
+    var boundaries: BoundariesDocument?
 
     init(_ report: CheckReport) {
         against = report.against
@@ -360,6 +362,7 @@ private struct CheckDocument: Codable {
         by_field = report.byField
         listed = report.listed
         seconds = report.seconds
+        boundaries = BoundariesDocument(report.boundaries)
     }
 
     func report() throws -> CheckReport {
@@ -375,7 +378,39 @@ private struct CheckDocument: Codable {
         report.byField = by_field
         report.listed = listed
         report.seconds = seconds
+        if let boundaries { report.boundaries = try boundaries.coverage() }
         return report
+    }
+}
+
+/// `check.boundaries`: the SPEC boundaries the checked users reached (absent in results before them).
+private struct BoundariesDocument: Codable {
+    var exercised: Int
+    var measured: Int
+    var unreached: [String]
+    /// Each measured entry's `[inside, outside]` counts, by id.
+    var sides: [String: [Int]]
+
+    init(_ coverage: BoundaryCoverage) {
+        exercised = coverage.exercised
+        measured = coverage.measured
+        unreached = coverage.unreached.map { "\($0.boundary.id) (\($0.missing))" }
+        sides = Dictionary(uniqueKeysWithValues: SpecBoundary.measured.map {
+            ($0.id, [coverage.inside[$0.key.rawValue], coverage.outside[$0.key.rawValue]])
+        })
+    }
+
+    func coverage() throws -> BoundaryCoverage {
+        var inside = [Int](repeating: 0, count: SpecBoundary.catalogue.count), outside = inside
+        for entry in SpecBoundary.catalogue {
+            guard let counts = sides[entry.id] else { continue }
+            guard counts.count == 2, counts.allSatisfy({ $0 >= 0 }) else {
+                throw ResultDecodingError(message: "check.boundaries.sides.\(entry.id) must be [inside, outside] counts >= 0")
+            }
+            inside[entry.key.rawValue] = counts[0]
+            outside[entry.key.rawValue] = counts[1]
+        }
+        return BoundaryCoverage(inside: inside, outside: outside)!
     }
 }
 

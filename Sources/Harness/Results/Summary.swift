@@ -125,6 +125,7 @@ public enum Summary {
         let verdict = "checked \(what) against the \(check.against) on \(count(check.users)) users\(share) in \(fixed(check.seconds, 2)) s: "
             + "\(count(check.mismatches)) mismatches"
         var lines = [check.mismatches == 0 ? verdict : style.red(verdict)]
+        lines.append("  " + check.boundaries.line)
         for mismatch in check.listed { lines.append("  " + mismatch.text) }
         if check.mismatches > check.listed.count { lines.append("  … \(count(check.mismatches - check.listed.count)) more") }
         if !check.byField.isEmpty {
