@@ -32,7 +32,14 @@ final class Pacer: Sendable {
     private let schedule: ArrivalSchedule
     private let clock: any HarnessClock
     private let start: Duration
-    private let scheduled = Mutex(0.0)
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Events of the batches admitted so far.
+        var scheduled = 0.0
+        /// The largest batch refused because its last event would come after the schedule's end.
+        var largestRefused = 0.0
+    }
 
     init(schedule: ArrivalSchedule, clock: any HarnessClock, start: Duration) {
         self.schedule = schedule
@@ -43,13 +50,25 @@ final class Pacer: Sendable {
     /// Waits until a batch of `events` is due; returns when it was due (seconds from the start),
     /// nil when the schedule ends before it.
     func admit(events: Int) async throws -> Double? {
-        let due = scheduled.withLock { total -> Double? in
-            guard let due = schedule.dueSeconds(afterEvents: total + Double(events)) else { return nil }
-            total += Double(events)
+        let due = state.withLock { state -> Double? in
+            guard let due = schedule.dueSeconds(afterEvents: state.scheduled + Double(events)) else {
+                state.largestRefused = max(state.largestRefused, Double(events))
+                return nil
+            }
+            state.scheduled += Double(events)
             return due
         }
         guard let due else { return nil }
         try await clock.wait(until: start + .seconds(due))
         return due
+    }
+
+    /// The schedule's last events that no batch could carry: fewer than a refused batch, they were
+    /// never due as a batch (a batch goes out when its last event is due), so they are not dropped.
+    /// 0 until a batch is refused at the schedule's end.
+    var unsentTail: Double {
+        state.withLock { state in
+            min(state.largestRefused, max(0, schedule.events(bySeconds: schedule.totalSeconds) - state.scheduled))
+        }
     }
 }

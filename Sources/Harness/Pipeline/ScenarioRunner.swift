@@ -58,13 +58,15 @@ public enum ScenarioRunner {
                 )
             }
         )
-        var (metrics, series, samples) = await pipeline.run(start: started, monitor: monitor)
+        var (metrics, series, samples, unsentTail) = await pipeline.run(start: started, monitor: monitor)
         let ended = clock.now()
         if let schedule {
             // A run that went to its end owes the whole schedule; a stopped one what was due by then.
             let stopped = Task.isCancelled || control.stopReason != nil
             let end = stopped ? min((ended - started).seconds, schedule.totalSeconds) : schedule.totalSeconds
-            Self.countDropped(schedule: schedule, endSeconds: end, metrics: &metrics, series: &series)
+            Self.countDropped(
+                schedule: schedule, endSeconds: end, unsentTail: stopped ? 0 : unsentTail, metrics: &metrics, series: &series
+            )
         }
         if let failure = control.failure {
             sink?.discard()
@@ -117,9 +119,12 @@ public enum ScenarioRunner {
 
     /// Counts the events `schedule` made due before `endSeconds` that were never analyzed, interval
     /// by interval (by when they were due) and per stream (split by the run's mix of streams), and
-    /// sets each interval's target.
-    static func countDropped(schedule: ArrivalSchedule, endSeconds: Double, metrics: inout RunMetrics, series: inout IntervalSeries) {
-        let due = schedule.events(bySeconds: endSeconds)
+    /// sets each interval's target. `unsentTail`, the schedule's last events that no batch could
+    /// carry before its end (`Pacer.unsentTail`), is not owed.
+    static func countDropped(
+        schedule: ArrivalSchedule, endSeconds: Double, unsentTail: Double = 0, metrics: inout RunMetrics, series: inout IntervalSeries
+    ) {
+        let due = schedule.events(bySeconds: endSeconds) - unsentTail
         let analyzed = Double(metrics.total.events)
         let dropped = max(0, Int((due - analyzed).rounded(.down)))
         let shares = [metrics.meals.events, metrics.steps.events].map { Double($0) / max(1, analyzed) }
@@ -235,8 +240,9 @@ struct Pipeline: Sendable {
         case monitor([RSSSample])
     }
 
-    /// Runs every task to its end; returns the merged figures, the series and the memory samples.
-    func run(start: Duration, monitor: Monitor) async -> (RunMetrics, IntervalSeries, [RSSSample]) {
+    /// Runs every task to its end; returns the merged figures, the series, the memory samples and the
+    /// paced schedule's unsent tail (`Pacer.unsentTail`, 0 without a schedule).
+    func run(start: Duration, monitor: Monitor) async -> (RunMetrics, IntervalSeries, [RSSSample], Double) {
         let pacer = schedule.map { Pacer(schedule: $0, clock: clock, start: start) }
         let monitored = monitor.isNeeded
         return await withTaskGroup(of: Finished.self) { group in
@@ -260,7 +266,7 @@ struct Pipeline: Sendable {
             }
             var merged = RunMetrics()
             for part in parts.compactMap({ $0 }) { merged.merge(part) }
-            return (merged, series, samples)
+            return (merged, series, samples, pacer?.unsentTail ?? 0)
         }
     }
 
