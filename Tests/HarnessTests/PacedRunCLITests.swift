@@ -53,7 +53,7 @@ struct PacedRunCLITests {
         (["--duration", "soon"], "must be a positive duration up to 8760h such as 500ms, 30s, 5m or 1h30m, not 'soon'"),
         (["--rate", "0"], "must be a number of events per second above 0 and at most 1e9, not '0'"),
         (["--dump-user", "someone"], "must be a user id such as u0000042 or an index such as 42, not 'someone'"),
-        (["--dump-user", "u0000040"], "--dump-user u0000040: the scenario has 40 users (u0000000 to u0000039)"),
+        (["--dump-user", "u0000100"], "--dump-user u0000100: the scenario has 40 users (u0000000 to u0000039), the check 60 boundary users (u0000040 to u0000099)"),
         (["--dump-dir", "x"], "--dump-dir goes with --dump-user"),
     ])
     func refused(options: [String], message: String) throws {
