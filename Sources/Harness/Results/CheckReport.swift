@@ -63,7 +63,8 @@ public struct Mismatch: Sendable, Equatable, Codable {
 
     /// A mismatch of all its fields.
     public init(
-        user: String, row: String, field: String, value: String, reference: String, utcOffsetMinutes: Int? = nil, fastingProtocol: String? = nil
+        user: String, row: String, field: String, value: String, reference: String, utcOffsetMinutes: Int? = nil, fastingProtocol: String? = nil,
+        boundaryUser: Bool? = nil
     ) {
         self.user = user
         self.row = row
@@ -72,6 +73,7 @@ public struct Mismatch: Sendable, Equatable, Codable {
         self.reference = reference
         self.utcOffsetMinutes = utcOffsetMinutes
         self.fastingProtocol = fastingProtocol
+        self.boundaryUser = boundaryUser
     }
 
     private enum CodingKeys: String, CodingKey {
