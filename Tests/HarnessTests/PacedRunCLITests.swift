@@ -100,4 +100,18 @@ struct PacedRunCLITests {
         }
         #expect(try String(contentsOfFile: directory.file("u7-out/fasting_summary.csv"), encoding: .utf8).contains("\nu0000007,"))
     }
+
+    @Test("--dump-user also writes a user of the boundary population every check adds after the scenario's users")
+    func dumpBoundaryUser() throws {
+        // Given the tiny scenario of 40 users, whose check adds boundary users u0000040 to u0000099
+        let directory = try ScratchDirectory(prefix: "harness-tests")
+        // When u0000042 (plan 0: UTC offset -720, 16:8) is dumped
+        let sut = try SimHarnessProcess.run(["run", "--scenario", try scenario(in: directory), "--dump-user", "u0000042", "--dump-dir", directory.file("b")])
+        // Then its users row is the plan's, and its meals hold the zero-length one of the layout
+        #expect(sut.status == 0, "\(sut.stderr)")
+        let users = try String(contentsOfFile: directory.file("b/users.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(users.dropFirst().map { $0.hasPrefix("u0000042,-720,16:8,") } == [true])
+        let meals = try String(contentsOfFile: directory.file("b/meals.csv"), encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(meals.contains { row in let f = row.split(separator: ","); return f[1] == "u0000042" && f[2] == f[3] })
+    }
 }
