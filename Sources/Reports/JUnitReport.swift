@@ -69,7 +69,7 @@ public enum JUnitReport {
     /// protocol), one for those not listed, or one passing case when nothing differs.
     private static func checkSuite(_ check: CheckReport) -> Suite {
         let name = "check against the \(check.against)"
-        guard check.mismatches > 0 else { return Suite(name: name, cases: [Case(name: "no mismatch on \(check.users) users")]) }
+        guard check.mismatches > 0 else { return Suite(name: name, cases: [Case(name: "no mismatch on \(check.users) users" + (check.boundaryUsers > 0 ? " and \(check.boundaryUsers) boundary users" : ""))]) }
         var cases = check.listed.map { m in
             Case(name: "\(m.user) \(m.row) \(m.field)",
                  failure: "\(m.field) of \(m.user) \(m.row): implementation \(m.value), reference \(m.reference)" + (m.profileText.map { " (\($0))" } ?? ""))

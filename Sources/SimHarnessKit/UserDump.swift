@@ -10,7 +10,7 @@ struct UserDumpArguments: ParsableArguments {
     @Option(help: """
         Write this user's input rows (users, meals, steps and payments CSV files, as generate writes them, with the \
         run's scenario, seed, --users and --days) to --dump-dir and exit without running; analyze reads the folder. \
-        The user as the check lists it (u0000042) or its index (42).
+        The user as the check lists it (u0000042) or its index (42); a boundary user the check adds too.
         """, transform: OptionValue.userIndex)
     var dumpUser: Int?
 
@@ -25,15 +25,19 @@ struct UserDumpArguments: ParsableArguments {
     func writeIfAsked(_ plan: RunPlan, seed: UInt64?) async throws -> Bool {
         guard let index = dumpUser else { return false }
         let id = Ids.user(UInt32(index))
-        guard index < plan.scenario.users else {
-            throw failure("run", "--dump-user \(id): the scenario has \(plan.scenario.users) users (u0000000 to \(Ids.user(UInt32(plan.scenario.users - 1))))",
+        let simulator = Simulator(scenario: plan.scenario, seed: seed)
+        let population = BoundaryPopulation(after: plan.scenario, seed: simulator.seed)
+        guard index < plan.scenario.users || population.contains(index) else {
+            let last = { Ids.user(UInt32($0 - 1)) }
+            throw failure("run", "--dump-user \(id): the scenario has \(plan.scenario.users) users (u0000000 to \(last(plan.scenario.users))), "
+                          + "the check \(BoundaryPopulation.size) boundary users (\(Ids.user(UInt32(plan.scenario.users))) to \(last(population.users.users.upperBound)))",
                           status: HarnessExit.invalidInput)
         }
         let folder = dumpDir ?? id
-        let simulator = Simulator(scenario: plan.scenario, seed: seed)
+        let generator = population.contains(index) ? population.simulator : simulator
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let manifest = try await DatasetExport.run(simulator, selection: UserSelection(users: index..<index + 1), options: ExportOptions(directory: folder))
+            let manifest = try await DatasetExport.run(generator, selection: UserSelection(users: index..<index + 1), options: ExportOptions(directory: folder))
             let files = manifest.files.values.sorted { $0.path < $1.path }.map { "\(($0.path as NSString).lastPathComponent) \($0.rows)" }
             print("wrote the input rows of \(id) (scenario \(plan.scenario.name), seed \(simulator.seed)) to \(folder): \(files.joined(separator: ", "))")
         } catch {

@@ -195,3 +195,33 @@ extension UserGenerator {
         add(3, 10, 2501, .chf, key: original, fault: .idempotencyConflict)
     }
 }
+
+/// The boundary users every check adds to a scenario's own (`DifferentialCheck`), so that a check
+/// reaches every measured `SpecBoundary` whatever the scenario: `size` users of the same seed, all
+/// boundary users (share 1, ten per plan), over the `days` the layout needs, numbered right after
+/// the scenario's users (`u0000300` to `u0000359` for smoke's 300). They are checked only: never
+/// timed, written or counted in a run's outputs.
+public struct BoundaryPopulation: Sendable {
+    /// Boundary users checked.
+    public static let size = 60
+    /// Days of the layout: the last row sits on day 13.
+    public static let days = 14
+
+    /// The generator of the population (the scenario with `boundaries: 1`, `days` days).
+    public let simulator: Simulator
+    /// The population's users: `size` indices after the scenario's.
+    public let users: UserSelection
+
+    /// The population added to `scenario`'s users, from `seed`.
+    public init(after scenario: Scenario, seed: UInt64) {
+        var copy = scenario
+        copy.boundaries = 1
+        copy.days = Self.days
+        copy.users = scenario.users + Self.size
+        simulator = Simulator(scenario: copy, seed: seed)
+        users = UserSelection(users: scenario.users..<copy.users)
+    }
+
+    /// Whether user `index` is one of the population's.
+    public func contains(_ index: Int) -> Bool { users.users.contains(index) }
+}

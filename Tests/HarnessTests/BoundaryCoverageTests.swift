@@ -48,23 +48,86 @@ struct BoundaryCoverageTests {
         #expect(run.check?.boundaries.line == "SPEC boundaries exercised: \(SpecBoundary.measured.count) of \(SpecBoundary.measured.count)")
     }
 
-    @Test("a planted boundary bug is caught by edges and not by smoke", arguments: [
+    /// Bugs that sit on a SPEC boundary only, each with the output field it spoils.
+    static let boundaryBugs: [(Implementations, String)] = [
         (Implementations(fasting: ListFastingAnalyzer<StrictCompliance>.self, steps: UserKernel.self, payments: UserKernel.self),
          "fasting_daily.compliant"),
         (Implementations(fasting: UserKernel.self, steps: ClosedIntervalSteps.self, payments: UserKernel.self), "steps_daily"),
         (Implementations(fasting: UserKernel.self, steps: UserKernel.self, payments: InclusiveLimitProcessor.self), "payments_outcomes.state"),
         (Implementations(fasting: UserKernel.self, steps: UserKernel.self, payments: ExtraAttemptProcessor.self), "payments_outcomes.attempts"),
-    ])
+    ]
+
+    /// The coverage and the mismatches of smoke's own 300 users under `implementations`, without the boundary population.
+    private func smokeOwnUsers(_ implementations: Implementations) throws -> (RowComparison, BoundaryCoverage) {
+        let simulator = Simulator(scenario: try ScenarioCatalog.load("smoke", currentDirectory: "/nonexistent"))
+        var batch = SimulationBatch()
+        simulator.fill(&batch, with: simulator.allUsers)
+        let settings = WorkerSettings(algorithm: AlgorithmSettings(), implementations: implementations, timing: false, writesOutput: false)
+        return DifferentialCheck(simulator: simulator, settings: settings, sample: 1, listed: 10).checked(batch)
+    }
+
+    @Test("a planted boundary bug is caught by edges, and by smoke's check: its own users miss it, the boundary population catches it",
+          arguments: boundaryBugs)
     func plantedBoundaryBug(implementations: Implementations, field: String) async throws {
         // Given an implementation that is wrong only on a SPEC boundary
-        // When smoke and edges check it against the reference
+        // When smoke's own users are checked alone, and smoke and edges are run with the check
+        let own = try smokeOwnUsers(implementations).0
         let smoke = try await checkedRun("smoke", implementations)
         let edges = try await checkedRun("edges", implementations)
-        // Then smoke passes it, and edges names the field and fails the run
-        #expect(smoke.check?.mismatches == 0)
-        #expect(smoke.passed)
+        // Then smoke's own users show nothing, but its check names the field on boundary users (listed
+        // after its 300 users, labelled) and fails the run, as edges does
+        #expect(own.mismatches == 0)
+        let check = try #require(smoke.check)
+        #expect(check.byField[field, default: 0] > 0)
+        #expect(!check.listed.isEmpty)
+        #expect(check.listed.allSatisfy { $0.boundaryUser == true && $0.userIndex ?? 0 >= 300 })
+        #expect(!smoke.passed)
+        let summary = Summary.render(smoke, style: TextStyle(enabled: false))
+        #expect(summary.contains(" on 300 users and 60 boundary users in "))
+        #expect(summary.contains("\n  \(check.listed[0].user) (boundary user, UTC offset "))
         #expect(edges.check?.byField[field, default: 0] ?? 0 > 0)
         #expect(!edges.passed)
+    }
+
+    @Test("a check of 1 % of smoke's users still checks every boundary user, and catches the planted bug", arguments: boundaryBugs)
+    func sampledCheckCatchesIt(implementations: Implementations, field: String) async throws {
+        // Given an implementation that is wrong only on a SPEC boundary
+        // When smoke is checked on a 1 % sample
+        let sut = try await checkedRun("smoke", implementations, sample: 0.01)
+        let check = try #require(sut.check)
+        // Then a handful of smoke's users and all 60 boundary users were checked, the field is named and the run fails
+        #expect(check.users < 30)
+        #expect(check.boundaryUsers == BoundaryPopulation.size)
+        #expect(check.byField[field, default: 0] > 0)
+        #expect(check.boundaries.exercised == check.boundaries.measured)
+        #expect(!sut.passed)
+    }
+
+    @Test("the boundary population is the same whatever the task count, and merged shards count it once")
+    func populationDeterminism() async throws {
+        // Given smoke checked with the compliance bug on one task, on three, and as two shards
+        let bug = Self.boundaryBugs[0].0
+        let one = try #require(try await checkedRun("smoke", bug, tasks: 1).check)
+        let three = try #require(try await checkedRun("smoke", bug, tasks: 3).check)
+        var shards: [CheckReport] = []
+        for shard in 0..<2 {
+            var options = RunOptions.test(tasks: 2, timing: false)
+            options.implementations = bug
+            options.checkSample = 1
+            options.shard = shard
+            options.shardCount = 2
+            let scenario = try ScenarioCatalog.load("smoke", currentDirectory: "/nonexistent")
+            shards.append(try #require(try await ScenarioRunner.run(RunPlan(scenario: scenario), options: options).check))
+        }
+        var merged = shards[0]
+        merged.merge(shards[1])
+        merged.seconds = one.seconds
+        var sut = three
+        sut.seconds = one.seconds
+        // Then the check is identical, only shard 0 checks the boundary users, and the merge equals the whole
+        #expect(sut == one)
+        #expect(shards.map(\.boundaryUsers) == [BoundaryPopulation.size, 0])
+        #expect(merged == one)
     }
 
     @Test("an analyzer written differently but correct passes edges: the boundary rows leave SPEC no room for doubt")
@@ -133,6 +196,8 @@ struct BoundaryCoverageTests {
         json["check"] = check
         // Then the counts come back, the older result reaches nothing, and the spoiled one is refused
         #expect(decoded.check?.boundaries == run.check?.boundaries)
+        #expect(check["boundary_users"] as? Int == BoundaryPopulation.size)
+        #expect(decoded.check?.boundaryUsers == BoundaryPopulation.size)
         #expect(boundaries["exercised"] as? Int == SpecBoundary.measured.count)
         #expect(older.check?.boundaries == BoundaryCoverage())
         #expect(throws: ResultDecodingError(message: "check.boundaries.sides.meals.window_omad must be [inside, outside] counts >= 0")) {
@@ -140,15 +205,19 @@ struct BoundaryCoverageTests {
         }
     }
 
-    @Test("smoke's users leave boundaries unreached: the compliance limits among them")
+    @Test("smoke's own users leave boundaries unreached, the compliance limits among them; its check reaches them all")
     func smokeIsBlind() async throws {
-        // Given smoke checked against the reference
+        // Given smoke's own users, and smoke checked against the reference
+        let own = try smokeOwnUsers(.reference).1
         let smoke = try await checkedRun("smoke")
         let sut = try #require(smoke.check)
-        // Then the exact eating-window limits are among the entries it never reaches
-        let unreached = Set(sut.boundaries.unreached.map(\.boundary.id))
+        // Then its own users never reach the exact eating-window limits, but the check, with its
+        // boundary population, exercises every measured entry
+        let unreached = Set(own.unreached.map(\.boundary.id))
         #expect(unreached.isSuperset(of: ["meals.window_16_8", "meals.window_omad", "payments.limit_exponent_0"]))
-        #expect(sut.boundaries.exercised < sut.boundaries.measured)
-        #expect(MetricCatalog.value(of: "boundaries_unreached", in: smoke) == Double(sut.boundaries.unreached.count))
+        #expect(own.exercised < own.measured)
+        #expect(sut.boundaries.line == "SPEC boundaries exercised: \(SpecBoundary.measured.count) of \(SpecBoundary.measured.count)")
+        #expect(MetricCatalog.value(of: "boundaries_unreached", in: smoke) == 0)
+        #expect(sut.mismatches == 0)
     }
 }

@@ -53,7 +53,7 @@ struct PacedRunCLITests {
         (["--duration", "soon"], "must be a positive duration up to 8760h such as 500ms, 30s, 5m or 1h30m, not 'soon'"),
         (["--rate", "0"], "must be a number of events per second above 0 and at most 1e9, not '0'"),
         (["--dump-user", "someone"], "must be a user id such as u0000042 or an index such as 42, not 'someone'"),
-        (["--dump-user", "u0000040"], "--dump-user u0000040: the scenario has 40 users (u0000000 to u0000039)"),
+        (["--dump-user", "u0000100"], "--dump-user u0000100: the scenario has 40 users (u0000000 to u0000039), the check 60 boundary users (u0000040 to u0000099)"),
         (["--dump-dir", "x"], "--dump-dir goes with --dump-user"),
     ])
     func refused(options: [String], message: String) throws {
@@ -99,5 +99,19 @@ struct PacedRunCLITests {
             #expect(Array(mine.dropFirst()) == whole.filter { $0.hasPrefix(prefix) }, "\(file)")
         }
         #expect(try String(contentsOfFile: directory.file("u7-out/fasting_summary.csv"), encoding: .utf8).contains("\nu0000007,"))
+    }
+
+    @Test("--dump-user also writes a user of the boundary population every check adds after the scenario's users")
+    func dumpBoundaryUser() throws {
+        // Given the tiny scenario of 40 users, whose check adds boundary users u0000040 to u0000099
+        let directory = try ScratchDirectory(prefix: "harness-tests")
+        // When u0000042 (plan 0: UTC offset -720, 16:8) is dumped
+        let sut = try SimHarnessProcess.run(["run", "--scenario", try scenario(in: directory), "--dump-user", "u0000042", "--dump-dir", directory.file("b")])
+        // Then its users row is the plan's, and its meals hold the zero-length one of the layout
+        #expect(sut.status == 0, "\(sut.stderr)")
+        let users = try String(contentsOfFile: directory.file("b/users.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(users.dropFirst().map { $0.hasPrefix("u0000042,-720,16:8,") } == [true])
+        let meals = try String(contentsOfFile: directory.file("b/meals.csv"), encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(meals.contains { row in let f = row.split(separator: ","); return f[1] == "u0000042" && f[2] == f[3] })
     }
 }

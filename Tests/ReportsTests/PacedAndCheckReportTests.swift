@@ -98,6 +98,32 @@ struct PacedAndCheckReportTests {
         #expect(junit.contains("1 more mismatches; by field: fasting_daily.compliant 2, payments_ledger.refunded_minor 1"))
     }
 
+    @Test func aMismatchOnABoundaryUserIsLabelledAndTheBoundaryUsersAreCounted() throws {
+        // Given a check of 300 users and 60 boundary users whose one mismatch is on a boundary user, and a clean one
+        var clean = CheckReport(sample: 1)
+        clean.users = 300
+        clean.boundaryUsers = 60
+        var check = clean
+        check.mismatches = 1
+        check.byField = ["fasting_daily.compliant": 1]
+        check.listed = [Mismatch(user: "u0000300", row: "day 2025-01-06", field: "fasting_daily.compliant", value: "0", reference: "1",
+                                 utcOffsetMinutes: -720, fastingProtocol: "16:8", boundaryUser: true)]
+        let result = try RunResultBuilder().with { $0.check = check; $0.thresholds = ["mismatches == 0"] }.build()
+        let passed = ReportContext(result: try RunResultBuilder().with { $0.check = clean }.build())
+
+        // When they are rendered
+        let sut = ReportContext(result: result)
+        let html = HTMLReport.render(sut), markdown = MarkdownReport.render(sut), junit = JUnitReport.render(sut)
+
+        // Then every report says the user is a boundary user and counts the boundary users apart
+        #expect(html.contains("1 mismatches on 300 users and 60 boundary users; the first 1:"))
+        #expect(html.contains("<tr><td><code>u0000300</code> (boundary user)</td><td class=\"number\">-720</td>"))
+        #expect(markdown.contains("🔴 Checked against the reference on 300 users and 60 boundary users: 1 mismatches; the first 1:"))
+        #expect(markdown.contains("| `u0000300` (boundary user) | -720 | 16:8 | day 2025-01-06 |"))
+        #expect(junit.contains("fasting_daily.compliant of u0000300 day 2025-01-06: implementation 0, reference 1 (boundary user, UTC offset -720 min, protocol 16:8)"))
+        #expect(JUnitReport.render(passed).contains(#"name="no mismatch on 300 users and 60 boundary users""#))
+    }
+
     @Test func aCheckWithoutMismatchSaysSoAndARunWithoutCheckShowsNone() throws {
         // Given a clean check, and no check
         var clean = CheckReport(sample: 1)

@@ -7,8 +7,10 @@ public struct CheckReport: Sendable, Equatable {
     public var implementations: [String] = []
     /// The share of the users checked.
     public var sample: Double
-    /// Users checked.
+    /// Users of the scenario checked.
     public var users = 0
+    /// Users of the `BoundaryPopulation` checked besides them (0 on shards other than 0).
+    public var boundaryUsers = 0
     /// Fields that differ from the reference's, a row missing or extra counting as one.
     public var mismatches = 0
     /// Mismatches per output field (`fasting_daily.eating_window_s`).
@@ -30,6 +32,7 @@ public struct CheckReport: Sendable, Equatable {
         let limit = max(listed.count, other.listed.count)
         implementations = Array(Set(implementations + other.implementations)).sorted()
         users += other.users
+        boundaryUsers += other.boundaryUsers
         mismatches += other.mismatches
         byField.merge(other.byField, uniquingKeysWith: +)
         listed = Array((listed + other.listed).sorted { $0.user < $1.user }.prefix(limit))
@@ -55,10 +58,13 @@ public struct Mismatch: Sendable, Equatable, Codable {
     public var utcOffsetMinutes: Int?
     /// The user's fasting protocol (`16:8`, `none`, …), when known.
     public var fastingProtocol: String?
+    /// True for a user of the boundary population every check adds (`BoundaryPopulation`).
+    public var boundaryUser: Bool?
 
     /// A mismatch of all its fields.
     public init(
-        user: String, row: String, field: String, value: String, reference: String, utcOffsetMinutes: Int? = nil, fastingProtocol: String? = nil
+        user: String, row: String, field: String, value: String, reference: String, utcOffsetMinutes: Int? = nil, fastingProtocol: String? = nil,
+        boundaryUser: Bool? = nil
     ) {
         self.user = user
         self.row = row
@@ -67,20 +73,22 @@ public struct Mismatch: Sendable, Equatable, Codable {
         self.reference = reference
         self.utcOffsetMinutes = utcOffsetMinutes
         self.fastingProtocol = fastingProtocol
+        self.boundaryUser = boundaryUser
     }
 
     private enum CodingKeys: String, CodingKey {
         case user, row, field, value, reference
         case utcOffsetMinutes = "utc_offset_min"
         case fastingProtocol = "protocol"
+        case boundaryUser = "boundary_user"
     }
 
     /// The user's index in the scenario (`u0000042` is 42), nil for an id of another form.
     public var userIndex: Int? { user.first == "u" ? Int(user.dropFirst()) : nil }
 
-    /// `UTC offset +345 min, protocol 16:8`, or nil when neither is known.
+    /// `UTC offset +345 min, protocol 16:8` (after `boundary user, ` for one), or nil when nothing is known.
     public var profileText: String? {
-        let parts = [utcOffsetMinutes.map { "UTC offset \($0 < 0 ? "" : "+")\($0) min" }, fastingProtocol.map { "protocol \($0)" }].compactMap { $0 }
+        let parts = [boundaryUser == true ? "boundary user" : nil, utcOffsetMinutes.map { "UTC offset \($0 < 0 ? "" : "+")\($0) min" }, fastingProtocol.map { "protocol \($0)" }].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 

@@ -347,6 +347,8 @@ private struct CheckDocument: Codable {
     var implementations: [String]
     var sample: Double
     var users: Int
+    /// Absent when 0 (shards other than 0, results before the boundary population).
+    var boundary_users: Int?
     var mismatches: Int
     var by_field: [String: Int]
     var listed: [Mismatch]
@@ -358,6 +360,7 @@ private struct CheckDocument: Codable {
         implementations = report.implementations
         sample = report.sample
         users = report.users
+        boundary_users = report.boundaryUsers > 0 ? report.boundaryUsers : nil
         mismatches = report.mismatches
         by_field = report.byField
         listed = report.listed
@@ -367,13 +370,14 @@ private struct CheckDocument: Codable {
 
     func report() throws -> CheckReport {
         guard sample > 0, sample <= 1 else { throw ResultDecodingError(message: "check.sample must be in (0, 1], not \(sample)") }
-        guard users >= 0, mismatches >= 0, by_field.values.allSatisfy({ $0 >= 0 }) else {
+        guard users >= 0, boundary_users ?? 0 >= 0, mismatches >= 0, by_field.values.allSatisfy({ $0 >= 0 }) else {
             throw ResultDecodingError(message: "check counts must not be negative")
         }
         var report = CheckReport(sample: sample)
         report.against = against
         report.implementations = implementations
         report.users = users
+        report.boundaryUsers = boundary_users ?? 0
         report.mismatches = mismatches
         report.byField = by_field
         report.listed = listed

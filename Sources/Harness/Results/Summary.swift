@@ -122,7 +122,7 @@ public enum Summary {
     static func render(_ check: CheckReport, style: TextStyle) -> [String] {
         let what = check.implementations.isEmpty ? "the reference" : check.implementations.joined(separator: ", ")
         let share = check.sample < 1 ? " (\(fixed(check.sample * 100, 2)) % sample)" : ""
-        let verdict = "checked \(what) against the \(check.against) on \(count(check.users)) users\(share) in \(fixed(check.seconds, 2)) s: "
+        let verdict = "checked \(what) against the \(check.against) on \(count(check.users)) users\(share)\(check.boundaryUsers > 0 ? " and \(check.boundaryUsers) boundary users" : "") in \(fixed(check.seconds, 2)) s: "
             + "\(count(check.mismatches)) mismatches"
         var lines = [check.mismatches == 0 ? verdict : style.red(verdict)]
         lines.append("  " + check.boundaries.line)
