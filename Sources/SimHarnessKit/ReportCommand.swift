@@ -12,8 +12,8 @@ struct ReportCommand: AsyncParsableCommand {
             --markdown a table for a pull-request comment or $GITHUB_STEP_SUMMARY, --junit a JUnit XML file (one test \
             case per threshold and per compared metric), --openmetrics the final metrics for a Pushgateway or a textfile \
             collector, --hdr-log the series' latency histograms in HdrHistogram's interval-log format. --compare or --baseline adds the change of each metric (🔴/🟢 beyond its tolerance); --history \
-            adds trend lines over the results in a folder. Exit status: 0 written, 2 unreadable input, 3 an output could \
-            not be written, 64 usage error.
+            adds trend lines over the results in a folder. Exit status: 0 written, 2 unreadable input or a bad option, 3 an \
+            output could not be written.
             """
     )
 

@@ -12,8 +12,8 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             The scenario's load: section sets the load model (fixed volume, duration, arrival rate, ramping, soak) and \
             its thresholds: section the pass/fail rules; without --scenario, runs the embedded smoke scenario (about 10 s). \
-            Exit status: 0 every threshold held, 1 a threshold failed (or aborted the run), 2 invalid scenario, \
-            3 internal error, 130 interrupted (Ctrl-C; the summary covers what was done), 64 usage error (an option or its value).
+            Exit status: 0 every threshold held, 1 a threshold failed (or aborted the run), 2 invalid scenario or \
+            a bad option (or its value), 3 internal error, 130 interrupted (Ctrl-C; the summary covers what was done).
             """
     )
 

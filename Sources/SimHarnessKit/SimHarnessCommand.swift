@@ -10,7 +10,7 @@ import SpecKernel
 public enum SimHarness {
     /// The whole `simharness` tool: every command, the SPEC reference implementations.
     public static func main() async {
-        await SimHarnessCommand.main()
+        await SimHarnessCommand.mainWithHarnessExits()
     }
 
     /// A command line that load-tests your implementations: `run`, `baseline`, `merge`, `generate`
@@ -30,7 +30,7 @@ public enum SimHarness {
         let implementations = Implementations(
             fasting: fasting ?? reference.fasting, steps: steps ?? reference.steps, payments: payments ?? reference.payments
         )
-        await Session.$implementations.withValue(implementations) { await CustomHarnessCommand.main() }
+        await Session.$implementations.withValue(implementations) { await CustomHarnessCommand.mainWithHarnessExits() }
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every command reads its options the same way: a bad value is a usage error (status 64) that
+/// Every command reads its options the same way: a bad value is a usage error (status 2) that
 /// names the option and what it allows.
 @Suite("Options are typed alike in every command", .timeLimit(.minutes(2)))
 struct OptionConsistencyTests {
@@ -23,8 +23,30 @@ struct OptionConsistencyTests {
         // When a command gets a value its option does not allow
         let sut = try SimHarnessProcess.run(arguments)
         // Then it stops before doing anything, with the usage status and a message naming the option
-        #expect(sut.status == 64, "\(sut.stderr)")
+        #expect(sut.status == 2, "\(sut.stderr)")
         #expect(sut.stderr.contains(option), "\(sut.stderr)")
+        #expect(sut.stderr.contains(message), "\(sut.stderr)")
+    }
+
+    @Test("every command exits 2 for an unknown option, a missing value or a bad one, with the reason on stderr", arguments: [
+        (["run", "--bogus"], "Unknown option '--bogus'"),
+        (["analyze", "--input", "x", "--out", "y", "--bogus"], "Unknown option '--bogus'"),
+        (["generate", "--scenario", "smoke", "--out", "/tmp/unused-generate", "--bogus"], "Unknown option '--bogus'"),
+        (["merge", "--bogus"], "Unknown option '--bogus'"),
+        (["report", "r.json", "--bogus"], "Unknown option '--bogus'"),
+        (["baseline", "check", "--bogus"], "Unknown option '--bogus'"),
+        (["baseline", "record", "--bogus"], "Unknown option '--bogus'"),
+        (["simulate", "--bogus"], "Unknown option '--bogus'"),
+        (["simulate", "--seeds", "-5"], "--seeds"),
+        (["simulate", "--seeds", "x"], "--seeds must be an integer"),
+        (["--bogus"], "Unknown option '--bogus'"),
+        (["nosuchcommand"], "nosuchcommand"),
+    ])
+    func badOptionOfEveryCommand(arguments: [String], message: String) throws {
+        // When a command is given an option it does not know, or a value it does not allow
+        let sut = try SimHarnessProcess.run(arguments)
+        // Then it exits 2 (not ArgumentParser's 64) and says why
+        #expect(sut.status == 2, "\(sut.stderr)")
         #expect(sut.stderr.contains(message), "\(sut.stderr)")
     }
 
