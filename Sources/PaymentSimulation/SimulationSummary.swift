@@ -68,9 +68,9 @@ public struct SimulationSummary: Sendable {
             lines.append("  recent history of the payment:")
             lines += violation.history.map { "    \($0)" }
         }
-        lines.append("  reproduce: \(failing.configuration.reproduction(store: store))")
+        lines.append("  reproduce: \(failing.configuration.reproduction())")
         if let shrunk, shrunk.violation != nil {
-            lines.append("  shrunk:    \(shrunk.configuration.reproduction(store: store))")
+            lines.append("  shrunk:    \(shrunk.configuration.reproduction())")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -89,10 +89,10 @@ public struct SimulationSummary: Sendable {
             var entry: [String: Any] = [
                 "seed": hex(failing.configuration.seed), "invariant": violation.invariant.rawValue, "message": violation.message,
                 "step": violation.step, "time_ms": violation.timeMillis, "history": violation.history,
-                "reproduce": failing.configuration.reproduction(store: store),
+                "reproduce": failing.configuration.reproduction(),
             ]
             if let payment = violation.payment { entry["payment"] = payment }
-            if let shrunk, shrunk.violation != nil { entry["shrunk"] = shrunk.configuration.reproduction(store: store) }
+            if let shrunk, shrunk.violation != nil { entry["shrunk"] = shrunk.configuration.reproduction() }
             violations.append(entry)
         }
         object["violations"] = violations

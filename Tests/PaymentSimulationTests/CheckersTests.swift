@@ -129,6 +129,7 @@ final class DefectiveStore: DurablePaymentStore {
     }
     func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? { inner.fingerprint(user: user, key: key) }
     func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? { inner.capturedCharge(user: user, charge: charge) }
+    func settledRefunds(of charge: UInt32) throws -> Int64 { inner.settledRefunds(of: charge) }
     func unfinished() throws -> [PaymentRecord] { inner.unfinished() }
     func records() throws -> [PaymentRecord] {
         guard defect == .dropsReasons else { return inner.records() }
