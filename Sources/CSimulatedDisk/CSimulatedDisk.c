@@ -105,7 +105,8 @@ static void power_loss(sd_disk *disk, int keep_permille, int torn) {
     for (int n = 0; n < MAX_FILES; n++) {
         sd_file *f = &disk->files[n];
         if (!f->exists || f->log_count == 0) continue;
-        // Keep a seeded subset, then write it in a seeded order; the last kept write may tear.
+        // Keep a seeded subset, then write it in a seeded order; with `torn`, the last kept write of
+        // more than one sector reaches the medium in part.
         int64_t kept = 0;
         for (int64_t i = 0; i < f->log_count; i++) {
             if ((int)(next_random(disk) % 1000) < keep_permille) f->log[kept++] = f->log[i]; else free(f->log[i].data);
@@ -116,9 +117,11 @@ static void power_loss(sd_disk *disk, int keep_permille, int torn) {
             int64_t j = (int64_t)(next_random(disk) % (uint64_t)(i + 1));
             pending swap = f->log[i]; f->log[i] = f->log[j]; f->log[j] = swap;
         }
+        int64_t tear = -1;  // the last kept write of more than one sector
+        for (int64_t i = kept - 1; torn && i >= 0 && tear < 0; i--) if (f->log[i].length > SECTOR) tear = i;
         for (int64_t i = 0; i < kept; i++) {
             int64_t length = f->log[i].length;
-            if (torn && i == kept - 1 && length > SECTOR) {
+            if (i == tear) {
                 length = SECTOR * (int64_t)(1 + next_random(disk) % (uint64_t)((length - 1) / SECTOR));
                 disk->stats.torn_writes++;
             }
