@@ -18,6 +18,8 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     public private(set) var ioFailure: StoreFailure?
     private let database: any DatabaseWriter
     private let countsRefunds: Bool
+    /// What must outlive the connection (the simulated disk under it).
+    private let owner: AnyObject?
 
     /// The tables of a store.
     public static let tables = ["payments", "keys", "charges", "ledger", "notes", "mark"]
@@ -31,14 +33,15 @@ public final class SQLitePaymentStore: DurablePaymentStore {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         database = try DatabasePool(path: path, configuration: configuration)
         countsRefunds = true
+        owner = nil
         try setUp(create: create, path: path)
     }
 
     /// Opens (or creates) the store at the URI filename `uri` (such as a `SimulatedDisk`'s) on one
     /// connection, which holds the file alone: exclusive locking, so WAL mode needs no shared memory;
-    /// `synchronous = FULL`. `countsRefunds` false plants a defect (tests): a refund is not counted
-    /// against its charge.
-    public init(uri: String, countsRefunds: Bool = true) throws {
+    /// `synchronous = FULL`. `owner` (the disk under it) is kept until the connection is closed.
+    /// `countsRefunds` false plants a defect (tests): a refund is not counted against its charge.
+    public init(uri: String, owner: AnyObject? = nil, countsRefunds: Bool = true) throws {
         var configuration = Configuration()
         configuration.label = "payments"
         configuration.prepareDatabase { db in
@@ -46,8 +49,11 @@ public final class SQLitePaymentStore: DurablePaymentStore {
         }
         database = try DatabaseQueue(path: uri, configuration: configuration)
         self.countsRefunds = countsRefunds
+        self.owner = owner
         try setUp(create: true, path: uri)
     }
+
+    deinit { try? (database as? DatabaseQueue)?.close() }
 
     /// Closes the connection; the store refuses everything after.
     public func close() {

@@ -16,7 +16,7 @@ final class DiskHost {
     init(seed: UInt64, flaws: Set<ServiceFlaw>) throws(SimulationError) {
         disk = SimulatedDisk(seed: seed)
         countsRefunds = !flaws.contains(.sqliteUncountedRefund)
-        do { store = try SQLitePaymentStore(uri: disk.uri(of: Self.file), countsRefunds: countsRefunds) } catch {
+        do { store = try SQLitePaymentStore(uri: disk.uri(of: Self.file), owner: disk, countsRefunds: countsRefunds) } catch {
             throw .unusableFile("the simulated disk: \(error)")
         }
     }
@@ -35,6 +35,6 @@ final class DiskHost {
     /// cannot be opened (the owner tries again later).
     func comeUp() throws {
         disk.restorePower()
-        store = try SQLitePaymentStore(uri: disk.uri(of: Self.file), countsRefunds: countsRefunds)
+        store = try SQLitePaymentStore(uri: disk.uri(of: Self.file), owner: disk, countsRefunds: countsRefunds)
     }
 }

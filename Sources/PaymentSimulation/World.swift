@@ -424,6 +424,8 @@ final class World {
                     return
                 }
                 attach(host.store)
+                // A dead store could not say what was in progress when it died: the new one does.
+                if let unfinished = try? store.unfinished() { for record in unfinished { touchedUsers.insert(record.request.user) } }
             }
         }
         let service = PaymentService(
