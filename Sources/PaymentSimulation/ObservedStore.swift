@@ -83,15 +83,9 @@ final class ObservedStore: DurablePaymentStore {
     /// Reads back `request`'s user's balances and, for a refund, its charge: the store's own view.
     /// A read that fails checks nothing (the settlement itself went through).
     private func checkMoney(of request: ServiceRequest, settled payment: UInt32) {
-        for entry in (try? inner.ledger(of: request.user)) ?? [] where entry.refundedMinor > entry.capturedMinor {
-            return report(.negativeBalance, """
-                user \(request.user) \(entry.currency.code): the store holds captured \(entry.capturedMinor), \
-                refunded \(entry.refundedMinor)
-                """, payment)
-        }
         guard request.payment.kind == .refund, let target = request.payment.refundOf,
               let charge = try? inner.capturedCharge(user: request.user, charge: target),
-              let settled = try? inner.settledRefunds(of: target) else { return }
+              let settled = try? inner.settledRefunds(of: target) else { return checkBalances(of: request.user, settled: payment) }
         if charge.refundedMinor > charge.amountMinor || settled > charge.amountMinor {
             return report(.refundExceedsCharge, """
                 charge \(target) of \(charge.amountMinor): its row counts \(charge.refundedMinor) refunded, its settled refunds \
@@ -99,7 +93,17 @@ final class ObservedStore: DurablePaymentStore {
                 """, payment)
         }
         if charge.refundedMinor != settled {
-            report(.chargeMiscounted, "charge \(target): its row counts \(charge.refundedMinor) refunded, its settled refunds total \(settled)", payment)
+            return report(.chargeMiscounted, "charge \(target): its row counts \(charge.refundedMinor) refunded, its settled refunds total \(settled)", payment)
+        }
+        checkBalances(of: request.user, settled: payment)
+    }
+
+    private func checkBalances(of user: UInt32, settled payment: UInt32) {
+        for entry in (try? inner.ledger(of: user)) ?? [] where entry.refundedMinor > entry.capturedMinor {
+            return report(.negativeBalance, """
+                user \(user) \(entry.currency.code): the store holds captured \(entry.capturedMinor), \
+                refunded \(entry.refundedMinor)
+                """, payment)
         }
     }
 }
