@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "PaymentSimulationTests",
-            dependencies: ["PaymentSimulation", "PaymentService", "PaymentsCore", "TestSupport"]
+            dependencies: ["PaymentSimulation", "PaymentService", "PaymentsCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "SpecKernelTests", dependencies: ["SpecKernel", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(

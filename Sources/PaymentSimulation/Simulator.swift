@@ -102,12 +102,12 @@ public enum Simulator {
             guard differences.isEmpty else { throw .badOption("--resume: \(path) holds another world: " + differences.joined(separator: "; ")) }
             let actions = try truth.load()
             let submissions = Workload.make(configuration)
-            let run = record.kills.count
+            let previous = record.kills.count  // the run that was killed
             do {
                 try StoreAudit.check(
-                    database.contents(), actions, submissions: submissions, configuration: configuration, runs: run + 1, store: path, truth: truthPath)
-                let lastWrite = StoreMark.step(of: run, in: try database.lastMark())
-                record.kills.append(actions.filter { $0.run == run }.map(\.step).reduce(lastWrite, max))
+                    database.contents(), actions, submissions: submissions, configuration: configuration, runs: previous + 1, store: path, truth: truthPath)
+                let lastWrite = StoreMark.step(of: previous, in: try database.lastMark())
+                record.kills.append(actions.filter { $0.run == previous }.map(\.step).reduce(lastWrite, max))
             } catch let error as SimulationError {
                 throw error
             } catch {

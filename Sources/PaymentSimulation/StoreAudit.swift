@@ -18,10 +18,12 @@ enum StoreAudit {
     ) throws(SimulationError) {
         let maxAttempts = ServiceConfiguration().policy.maxAttempts
         var admitted: [UInt32: PaymentRecord] = [:]
+        if let beyond = contents.records.map(\.request.payment.id).filter({ Int($0) >= submissions.count }).min() {
+            throw .unusableFile("\(store): payments row \(beyond): the world has \(submissions.count) payments (ids 0...\(submissions.count - 1))")
+        }
         for record in contents.records {
             let id = record.request.payment.id
             let place = "\(store): payments row \(id)"
-            guard Int(id) < submissions.count else { throw .unusableFile("\(place): the world has \(submissions.count) payments (ids 0...\(submissions.count - 1))") }
             if let field = difference(record.request, submissions[Int(id)].request) {
                 throw .unusableFile("\(place): \(field.name) is \(field.stored), the world's payment \(id) has \(field.expected)")
             }
@@ -110,8 +112,10 @@ enum StoreAudit {
         var present: Set<UInt64> = []
         for row in ledger {
             let slot = UInt64(row.user) << 8 | UInt64(row.entry.currency.rawValue)
-            guard booked.contains(slot), row.entry.capturedMinor >= 0, row.entry.refundedMinor >= 0 else {
-                throw .unusableFile("\(store): ledger row (user \(row.user), \(row.entry.currency.code)): no payment of the store booked it")
+            let place = "\(store): ledger row (user \(row.user), \(row.entry.currency.code))"
+            guard booked.contains(slot) else { throw .unusableFile("\(place): no payment of the store booked it") }
+            guard row.entry.capturedMinor >= 0, row.entry.refundedMinor >= 0 else {
+                throw .unusableFile("\(place): captured \(row.entry.capturedMinor) and refunded \(row.entry.refundedMinor) may not be negative")
             }
             present.insert(slot)
         }

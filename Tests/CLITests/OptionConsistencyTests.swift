@@ -32,8 +32,8 @@ struct OptionConsistencyTests {
         (["run", "--bogus"], "Unknown option '--bogus'"),
         (["analyze", "--input", "x", "--out", "y", "--bogus"], "Unknown option '--bogus'"),
         (["generate", "--scenario", "smoke", "--out", "/tmp/unused-generate", "--bogus"], "Unknown option '--bogus'"),
-        (["merge", "--bogus"], "Unknown option '--bogus'"),
-        (["report", "r.json", "--bogus"], "Unknown option '--bogus'"),
+        (["merge", "r.json", "--bogus"], "Unknown option '--bogus'"),
+        (["report", "r.json", "--markdown", "-", "--bogus"], "Unknown option '--bogus'"),
         (["baseline", "check", "--bogus"], "Unknown option '--bogus'"),
         (["baseline", "record", "--bogus"], "Unknown option '--bogus'"),
         (["simulate", "--bogus"], "Unknown option '--bogus'"),
@@ -48,6 +48,18 @@ struct OptionConsistencyTests {
         // Then it exits 2 (not ArgumentParser's 64) and says why
         #expect(sut.status == 2, "\(sut.stderr)")
         #expect(sut.stderr.contains(message), "\(sut.stderr)")
+    }
+
+    @Test("generate exits 3 when its output cannot be written, as run and report do")
+    func generateCannotWrite() throws {
+        // Given an output directory under a regular file
+        let scratch = try ScratchDirectory(prefix: "cli-tests")
+        try "x".write(toFile: scratch.file("file"), atomically: true, encoding: .utf8)
+        // When generate is asked to write there
+        let sut = try SimHarnessProcess.run(["generate", "--scenario", "smoke", "--users", "2", "--days", "1", "--out", scratch.file("file/out")])
+        // Then it exits 3, the status of an output that cannot be written
+        #expect(sut.status == 3, "\(sut.stderr)")
+        #expect(sut.stderr.contains("simharness generate: cannot create the output directory"), "\(sut.stderr)")
     }
 
     @Test("--version prints the tool's version, the one the manifest records, and the commit built")
