@@ -118,10 +118,12 @@ public enum Simulator {
         configuration.kills = record.kills
         let run = record.kills.count
         truth.run = run
-        return try World(configuration: configuration, store: database, truth: truth, resumed: resume, stamp: { step in
+        let report = try World(configuration: configuration, store: database, truth: truth, resumed: resume, stamp: { step in
             database.mark = StoreMark.encode(run: run, step: step)
             truth.step = step
         }).run(trace: trace)
+        if let failure = truth.failure { throw failure }
+        return report
     }
 
     /// Runs worlds `first ..< first + count` (seeds), at most `jobs` at a time, and returns their
