@@ -40,12 +40,14 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     /// Opens (or creates) the store at the URI filename `uri` (such as a `SimulatedDisk`'s) on one
     /// connection, which holds the file alone: exclusive locking, so WAL mode needs no shared memory;
     /// `synchronous = FULL`. `owner` (the disk under it) is kept until the connection is closed.
-    /// `countsRefunds` false plants a defect (tests): a refund is not counted against its charge.
-    public init(uri: String, owner: AnyObject? = nil, countsRefunds: Bool = true) throws {
+    /// Planted defects (tests): `countsRefunds` false, a refund is not counted against its charge;
+    /// `syncsCommits` false, `synchronous = NORMAL`.
+    public init(uri: String, owner: AnyObject? = nil, countsRefunds: Bool = true, syncsCommits: Bool = true) throws {
         var configuration = Configuration()
         configuration.label = "payments"
+        let synchronous = syncsCommits ? "FULL" : "NORMAL"
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = \(synchronous)")
         }
         database = try DatabaseQueue(path: uri, configuration: configuration)
         self.countsRefunds = countsRefunds

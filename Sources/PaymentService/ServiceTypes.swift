@@ -118,4 +118,7 @@ public enum ServiceFlaw: String, CaseIterable, Sendable {
     /// The SQLite store does not count a refund against its charge (a store defect; other stores
     /// ignore it).
     case sqliteUncountedRefund = "sqlite-uncounted-refund"
+    /// The SQLite store on a simulated disk syncs with `synchronous = NORMAL`: in WAL mode a
+    /// commit is not synced until a checkpoint (a store defect; other stores ignore it).
+    case sqliteSynchronousNormal = "sqlite-synchronous-normal"
 }

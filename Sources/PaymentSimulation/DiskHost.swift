@@ -10,13 +10,13 @@ final class DiskHost {
 
     let disk: SimulatedDisk
     private(set) var store: SQLitePaymentStore
-    private let countsRefunds: Bool
+    private let flaws: Set<ServiceFlaw>
 
-    /// A machine with an empty disk drawing from `seed`; `flaws` may plant the store's defect.
+    /// A machine with an empty disk drawing from `seed`; `flaws` may plant the store's defects.
     init(seed: UInt64, flaws: Set<ServiceFlaw>) throws(SimulationError) {
         disk = SimulatedDisk(seed: seed)
-        countsRefunds = !flaws.contains(.sqliteUncountedRefund)
-        do { store = try SQLitePaymentStore(uri: disk.uri(of: Self.file), owner: disk, countsRefunds: countsRefunds) } catch {
+        self.flaws = flaws
+        do { store = try Self.open(disk, flaws) } catch {
             throw .unusableFile("the simulated disk: \(error)")
         }
     }
@@ -35,6 +35,12 @@ final class DiskHost {
     /// cannot be opened (the owner tries again later).
     func comeUp() throws {
         disk.restorePower()
-        store = try SQLitePaymentStore(uri: disk.uri(of: Self.file), owner: disk, countsRefunds: countsRefunds)
+        store = try Self.open(disk, flaws)
+    }
+
+    private static func open(_ disk: SimulatedDisk, _ flaws: Set<ServiceFlaw>) throws -> SQLitePaymentStore {
+        try SQLitePaymentStore(
+            uri: disk.uri(of: file), owner: disk, countsRefunds: !flaws.contains(.sqliteUncountedRefund),
+            syncsCommits: !flaws.contains(.sqliteSynchronousNormal))
     }
 }

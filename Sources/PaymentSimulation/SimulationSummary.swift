@@ -27,6 +27,8 @@ public struct SimulationSummary: Sendable {
     public var shrunk: WorldReport?
     /// The store the worlds used.
     public var store: StoreKind
+    /// Worlds that ran on the simulated disk.
+    public var diskWorlds = 0
 
     /// Adds up `reports`.
     public init(_ reports: [WorldReport], store: StoreKind, shrunk: WorldReport? = nil) {
@@ -34,6 +36,7 @@ public struct SimulationSummary: Sendable {
         self.shrunk = shrunk
         for report in reports {
             worlds += 1
+            if report.configuration.store == .disk { diskWorlds += 1 }
             seeds = seeds.map { min($0.lowerBound, report.configuration.seed)...max($0.upperBound, report.configuration.seed) }
                 ?? report.configuration.seed...report.configuration.seed
             steps += report.steps
@@ -52,7 +55,8 @@ public struct SimulationSummary: Sendable {
     public func render() -> String {
         var lines: [String] = []
         let range = seeds.map { $0.lowerBound == $0.upperBound ? "seed \(hex($0.lowerBound))" : "seeds \(hex($0.lowerBound))…\(hex($0.upperBound))" } ?? "no seed"
-        lines.append("simulate: \(worlds) world\(worlds == 1 ? "" : "s") (\(range)), store \(store.rawValue)")
+        lines.append("simulate: \(worlds) world\(worlds == 1 ? "" : "s") (\(range)), store \(store.rawValue)"
+            + (store == .mixed ? " (\(diskWorlds) on the simulated disk)" : ""))
         lines.append("  steps \(steps), crashes \(crashes), recoveries \(recoveries)")
         let faultText = FaultKind.allCases.filter { faults[$0, default: 0] > 0 }.map { "\($0.rawValue) \(faults[$0]!)" }
         lines.append("  faults injected: " + (faultText.isEmpty ? "none" : faultText.joined(separator: ", ")))

@@ -28,6 +28,45 @@ struct DiskWorldTests {
         }
     }
 
+    @Test("power lost at every sync point of a small world: the service restarts from the disk and keeps every invariant", arguments: [0, 500, 1000])
+    func powerLossAtEverySync(keptPermille: Int) throws {
+        // Given a small world on the disk without other faults, and the syncs it makes
+        let configuration = WorldConfiguration(seed: 21, payments: 12, clients: 3, faults: FaultMix(), store: .disk)
+        let clean = try DiskHost(seed: 1, flaws: [])
+        let before = clean.disk.statistics.syncs
+        #expect(try World(configuration: configuration, store: clean.store, truth: nil, resumed: false, host: clean).run().violation == nil)
+        let syncs = clean.disk.statistics.syncs - before
+        #expect(syncs >= 12)
+        for point in 0..<syncs {
+            // When the power is lost at that sync, a share of the writes not synced surviving
+            let host = try DiskHost(seed: UInt64(point), flaws: [])
+            host.disk.cutPowerAtSync(after: point, keptPermille: keptPermille)
+            let sut = try World(configuration: configuration, store: host.store, truth: nil, resumed: false, host: host).run()
+            // Then the machine went down there (and at the end, to read what is durable), came up, and every invariant held
+            #expect(host.disk.statistics.powerLosses == 2, "sync \(point)")
+            #expect(sut.crashes == 1 && sut.recoveries >= 1, "sync \(point)")
+            #expect(sut.violation == nil, "sync \(point): \(String(describing: sut.violation))")
+        }
+    }
+
+    @Test("synchronous = NORMAL is caught: a power loss takes back a step the service already acted on")
+    func synchronousNormal() async throws {
+        // Given worlds on the disk whose store syncs commits only at checkpoints, with power losses
+        let make: @Sendable (UInt64) -> WorldConfiguration = {
+            WorldConfiguration(seed: $0, payments: 300, faults: try? FaultMix(parsing: "power=0.02"), flaws: [.sqliteSynchronousNormal], store: .disk)
+        }
+        // When they run, and the same worlds with the store's own FULL
+        let reports = try await Simulator.swarm(seeds: 0, count: 30, jobs: 2, store: .init(kind: .disk), make: make)
+        let full = try await Simulator.swarm(seeds: 0, count: reports.count, jobs: 2, store: .init(kind: .disk)) { seed in
+            var configuration = make(seed)
+            configuration.flaws = []
+            return configuration
+        }
+        // Then one breaks an invariant under NORMAL, and none under FULL
+        #expect(reports.last?.violation != nil)
+        #expect(full.count == reports.count && full.allSatisfy { $0.violation == nil })
+    }
+
     @Test("a world on the disk is deterministic, and its line names the store")
     func deterministic() throws {
         // Given a world on the disk with the seed's own mix of faults, the disk's among them
