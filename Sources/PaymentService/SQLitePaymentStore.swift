@@ -47,7 +47,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
         configuration.label = "payments"
         let synchronous = syncsCommits ? "FULL" : "NORMAL"
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = \(synchronous)")
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = \(synchronous); PRAGMA wal_autocheckpoint = 100; PRAGMA secure_delete = OFF")
         }
         database = try DatabaseQueue(path: uri, configuration: configuration)
         self.countsRefunds = countsRefunds
@@ -122,20 +122,19 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     private enum Phase: Int, CaseIterable { case requested = 0, attemptSent = 1, final = 2 }
 
     public func record(of payment: UInt32) throws -> PaymentRecord? {
-        try reading { db in try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM payments WHERE id = ?"), arguments: [payment]) }
-            .map(Self.record(from:))
+        try reading { db in try db.first("SELECT * FROM payments WHERE id = ?", [payment], Self.record(from:)) }
     }
 
     public func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? {
         try reading { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM keys WHERE user = ? AND key = ?"), arguments: [user, key])
-        }.map { try Self.key(from: $0).fingerprint }
+            try db.first("SELECT * FROM keys WHERE user = ? AND key = ?", [user, key]) { try Self.key(from: $0).fingerprint }
+        }
     }
 
     public func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? {
         try reading { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM charges WHERE id = ? AND user = ?"), arguments: [charge, user])
-        }.map { try Self.charge(from: $0).charge }
+            try db.first("SELECT * FROM charges WHERE id = ? AND user = ?", [charge, user]) { try Self.charge(from: $0).charge }
+        }
     }
 
     public func settledRefunds(of charge: UInt32) throws -> Int64 {
@@ -163,9 +162,9 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     }
 
     public func ledger(of user: UInt32) throws -> [LedgerEntry] {
-        try reading { db in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM ledger WHERE user = ?"), arguments: [user]) }
-            .map { try Self.ledgerRow(from: $0).entry }
-            .sorted { $0.currency.code < $1.currency.code }
+        try reading { db in
+            try db.all("SELECT * FROM ledger WHERE user = ?", [user]) { try Self.ledgerRow(from: $0).entry }
+        }.sorted { $0.currency.code < $1.currency.code }
     }
 
     public func latestInstant() throws -> Int64 {
@@ -257,7 +256,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
 
     public func settle(payment: UInt32, _ outcome: PaymentOutcome) throws {
         try writing { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM payments WHERE id = ?"), arguments: [payment]) else {
+            guard let record = try db.first("SELECT * FROM payments WHERE id = ?", [payment], Self.record(from:)) else {
                 throw StoreFailure("payment \(payment) was never admitted")
             }
             try db.run(
@@ -265,7 +264,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
                             outcome.latencyMillis, payment])
             try failpoint?(.settle)
             try stamp(db)
-            let request = try Self.record(from: row).request
+            let request = record.request
             guard let amount = request.payment.amountMinor, let currency = request.payment.currency else { return }
             switch outcome.state {
             case .captured:
@@ -292,8 +291,9 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     }
 
     private static func record(from row: Row) throws -> PaymentRecord {
-        let id = try StoreRow(row, "payments").integer("id", as: UInt32.self)
-        let row = StoreRow(row, "payments row \(id)")
+        let first = StoreRow(row, "payments")
+        let id = try first.integer("id", as: UInt32.self)
+        let row = first.at("payments row \(id)")
         let scriptText = try row.text("script")
         guard let script = GatewayScript(parsing: scriptText) else { throw row.failure("script", "holds '\(scriptText.prefix(40))', not a gateway script") }
         let payment = PaymentRequest(
@@ -316,23 +316,25 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     private static func key(from row: Row) throws -> KeyRow {
         let place = StoreRow(row, "keys")
         let user: UInt32 = try place.integer("user"), key: UInt32 = try place.integer("key")
-        let checked = StoreRow(row, "keys row (user \(user), key \(key))")
+        let checked = place.at("keys row (user \(user), key \(key))")
         return KeyRow(user: user, key: key, fingerprint: PaymentFingerprint(
             kind: try checked.enumCase("kind", PaymentKind.self), amountMinor: try checked.integer("amount"),
             currency: try checked.enumCase("currency", Currency.self), refundOf: try checked.optionalInteger("refund_of")))
     }
 
     private static func charge(from row: Row) throws -> ChargeRow {
-        let id: UInt32 = try StoreRow(row, "charges").integer("id")
-        let checked = StoreRow(row, "charges row \(id)")
+        let first = StoreRow(row, "charges")
+        let id: UInt32 = try first.integer("id")
+        let checked = first.at("charges row \(id)")
         return ChargeRow(id: id, user: try checked.integer("user"), charge: CapturedCharge(
             amountMinor: try checked.integer("amount"), currency: try checked.enumCase("currency", Currency.self),
             refundedMinor: try checked.integer("refunded")))
     }
 
     private static func ledgerRow(from row: Row) throws -> LedgerRow {
-        let user: UInt32 = try StoreRow(row, "ledger").integer("user")
-        let checked = StoreRow(row, "ledger row of user \(user)")
+        let first = StoreRow(row, "ledger")
+        let user: UInt32 = try first.integer("user")
+        let checked = first.at("ledger row of user \(user)")
         return LedgerRow(user: user, entry: LedgerEntry(
             currency: try checked.enumCase("currency", Currency.self), capturedMinor: try checked.integer("captured"),
             refundedMinor: try checked.integer("refunded")))
@@ -369,5 +371,21 @@ extension Database {
     /// Runs `sql`, a statement prepared once per connection, with `arguments`.
     fileprivate func run(sql: String, arguments: StatementArguments) throws {
         try cachedStatement(sql: sql).execute(arguments: arguments)
+    }
+
+    /// The first row of `sql` (prepared once per connection) decoded in place, without a copy. The
+    /// cursor, which resets the statement as it goes, ends with this call: an open statement would
+    /// keep a failed transaction from rolling back.
+    fileprivate func first<T>(_ sql: String, _ arguments: StatementArguments, _ decode: (Row) throws -> T) throws -> T? {
+        let rows = try Row.fetchCursor(cachedStatement(sql: sql), arguments: arguments)
+        return try rows.next().map(decode)
+    }
+
+    /// Every row of `sql` decoded in place, as `first`.
+    fileprivate func all<T>(_ sql: String, _ arguments: StatementArguments, _ decode: (Row) throws -> T) throws -> [T] {
+        let rows = try Row.fetchCursor(cachedStatement(sql: sql), arguments: arguments)
+        var values: [T] = []
+        while let row = try rows.next() { values.append(try decode(row)) }
+        return values
     }
 }

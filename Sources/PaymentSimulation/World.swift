@@ -130,7 +130,7 @@ final class World {
         clients = Array(repeating: Client(), count: submissions.count)
         attempts = AttemptTable(payments: submissions.count, attemptsPerPayment: ServiceConfiguration().policy.maxAttempts)
         observed = ObservedStore(
-            inner: store, checksRollback: configuration.faults[.storage] > 0 || host != nil,
+            inner: store, checksRollback: configuration.faults[.storage] > 0 || (host != nil && configuration.faults[.full] > 0),
             report: { [unowned self] invariant, message, payment in self.fail(invariant, message, payment: payment) },
             gatewayActions: { [unowned self] payment in self.gateway.actions[payment] ?? 0 })
         attach(store)
