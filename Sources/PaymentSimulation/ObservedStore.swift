@@ -1,10 +1,10 @@
 import PaymentService
 import PaymentsCore
 
-/// The service's store, watched: after each write it reads back what the store holds and checks
-/// what the write must keep true (balances per user and currency never negative, a refunded
-/// charge's count equal to its settled refunds and within it, one settlement per payment), and
-/// after a write that failed, that nothing of it was left behind.
+/// The service's store, watched: after each write it checks what the write must keep true, reading
+/// back what the store holds (one settlement per payment; after a refund, its charge's count equal
+/// to the refunds settled against it and within it, and the user's balance in every currency never
+/// negative), and after a write that failed, that nothing of it was left behind.
 final class ObservedStore: DurablePaymentStore {
     typealias Report = (Invariant, String, UInt32?) -> Void
 
@@ -77,11 +77,11 @@ final class ObservedStore: DurablePaymentStore {
         let moved = gatewayActions(payment) > 0
         if booked && !moved { report(.bookedWithoutMoney, "payment \(payment) was booked \(outcome.state.rawValue) but the gateway never acted", payment) }
         if moved && !booked { report(.moneyWithoutBooking, "payment \(payment) was settled \(World.describe(outcome)) but the gateway acted", payment) }
-        if booked { checkMoney(of: before.request, settled: payment) }
+        if outcome.state == .refunded { checkMoney(of: before.request, settled: payment) }
     }
 
-    /// Reads back `request`'s user's balances and, for a refund, its charge: the store's own view.
-    /// A read that fails checks nothing (the settlement itself went through).
+    /// After a refund (the only booking that lowers a balance), reads back its charge and its user's
+    /// balances: the store's own view. A read that fails checks nothing (the settlement went through).
     private func checkMoney(of request: ServiceRequest, settled payment: UInt32) {
         guard request.payment.kind == .refund, let target = request.payment.refundOf,
               let charge = try? inner.capturedCharge(user: request.user, charge: target),
