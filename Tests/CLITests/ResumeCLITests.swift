@@ -61,6 +61,31 @@ struct ResumeCLITests {
         #expect(sut.stderr.contains("payments.sqlite.gateway does not exist"), "\(sut.stderr)")
     }
 
+    @Test("killed twice and resumed to its end, a world prints its history, and the replay runs the same last run")
+    func historyOfTwoKills() async {
+        // Given a world killed twice with SIGKILL, resumed each time, then run to its end (in a process of its own)
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            let directory = try ScratchDirectory(prefix: "cli-tests")
+            let world = Self.world + ["--db", directory.file("payments.sqlite")]
+            let first = try ProcessKillTests.runAndKill(world + ["--progress-steps", "25"], afterLines: 4)
+            let second = try ProcessKillTests.runAndKill(world + ["--resume", "--progress-steps", "25"], afterLines: 8)
+            let last = try SimHarnessProcess.run(world + ["--resume"])
+            // When the replay line of its summary is run as printed
+            let line = last.stdout.split(separator: "\n").first { $0.hasPrefix("  history: ") }.map(String.init) ?? ""
+            let replay = line.components(separatedBy: "replay: simharness ").last ?? ""
+            let again = try SimHarnessProcess.run(replay.split(separator: " ").map(String.init))
+            // (What is compared is printed: a failed exit test's output is not kept.)
+            let summary = { (stdout: String) in stdout.split(separator: "\n").filter { $0.hasPrefix("  steps") || $0.hasPrefix("  faults") || $0.hasPrefix("  payments") } }
+            print("killed \(first.killed) \(second.killed); statuses \(last.status) \(again.status); \(line)")
+            print("last: \(summary(last.stdout))")
+            print("replay: \(summary(again.stdout))")
+        }
+        // Then both kills are in the history, and the replay's last run is the resumed run, step for step
+        let lines = result.map { String(decoding: $0.standardOutputContent, as: UTF8.self) }?.split(separator: "\n").map(String.init) ?? []
+        #expect(lines.first?.range(of: #"^killed true true; statuses 0 0;   history: runs killed after steps \d+, \d+; replay: "#, options: .regularExpression) != nil, "\(lines)")
+        #expect(lines.count == 3 && lines[1].contains("steps") && lines[1].dropFirst("last: ".count) == lines[2].dropFirst("replay: ".count), "\(lines)")
+    }
+
     @Test("after a kill and a resume that finds a planted bug, the printed line replays the whole history to the same violation")
     func reproduceAfterResume() async {
         // Given a world whose service forgets to ask the gateway after a restart (a bug only a crash or a kill shows),
