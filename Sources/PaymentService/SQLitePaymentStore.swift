@@ -47,7 +47,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
         configuration.label = "payments"
         let synchronous = syncsCommits ? "FULL" : "NORMAL"
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = \(synchronous); PRAGMA wal_autocheckpoint = 100; PRAGMA secure_delete = OFF")
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; PRAGMA synchronous = \(synchronous); PRAGMA wal_autocheckpoint = 100; PRAGMA secure_delete = OFF")
         }
         database = try DatabaseQueue(path: uri, configuration: configuration)
         self.countsRefunds = countsRefunds
