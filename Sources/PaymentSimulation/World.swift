@@ -522,7 +522,8 @@ final class World {
     /// SPEC §4's invariants per user, and the batch processor's outcomes for the same answers.
     private func checkUsers(_ records: [PaymentRecord], _ ledger: [LedgerRow]) {
         // Stable: each user's records stay in admission order.
-        let byUser = records.enumerated().sorted { ($0.element.request.user, $0.offset) < ($1.element.request.user, $1.offset) }.map(\.element)
+        // The indices are sorted, not the records: a record is large, and a sort moves its elements.
+        let byUser = records.indices.sorted { (records[$0].request.user, $0) < (records[$1].request.user, $1) }.map { records[$0] }
         var ledgers: [UInt32: UserLedger] = [:]
         for row in ledger {
             ledgers[row.user, default: UserLedger()].capture(row.entry.capturedMinor, in: row.entry.currency)
