@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "BenchmarkWorkloads", targets: ["BenchmarkWorkloads"]),
         .library(name: "PaymentService", targets: ["PaymentService"]),
         .library(name: "PaymentSimulation", targets: ["PaymentSimulation"]),
+        .library(name: "SimulatedDisk", targets: ["SimulatedDisk"]),
         .library(name: "Reports", targets: ["Reports"]),
     ],
     traits: [
@@ -44,6 +45,8 @@ let package = Package(
         .systemLibrary(name: "CGlibcMalloc", path: "Sources/CGlibcMalloc"),
         .target(name: "CPrefetch"),
         .target(name: "CChecksum"),
+        .target(name: "CSimulatedDisk", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "SimulatedDisk", dependencies: ["CSimulatedDisk"]),
         .target(
             name: "CAllocationCounter",
             cSettings: [.define("ALLOCATION_COUNTER_DISABLED", .when(traits: ["Jemalloc"]))]
@@ -78,7 +81,7 @@ let package = Package(
         .target(name: "PaymentService", dependencies: ["PaymentsCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PaymentSimulation",
-            dependencies: ["PaymentService", "PaymentsCore", "ParallelWork"]
+            dependencies: ["PaymentService", "PaymentsCore", "ParallelWork", "SimulatedDisk"]
         ),
         .target(name: "ParallelWork"),
         .target(name: "Reports", dependencies: ["Harness", "ProcessMetrics", "PaymentsCore", "Simulation", "CZlib"]),
@@ -107,6 +110,7 @@ let package = Package(
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
+        .testTarget(name: "SimulatedDiskTests", dependencies: ["SimulatedDisk", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "PaymentSimulationTests",

@@ -6,9 +6,10 @@
 #             report, both making their program fail; and a contended Mutex, which TSan reports unless
 #             suppressed (the reason for scripts/tsan-suppressions.txt), silent under the suppressions
 #   thread    ThreadSanitizer over the concurrent code's tests: the analyze engine (AnalysisTests),
-#             OrderedParallel, the harness pipeline and run = generate + analyze, generate --jobs
-#             (TSAN_SUITES); build in .build-tsan
-#   address   AddressSanitizer over the Datasets and Analysis suites (ASAN_SUITES); build in .build-asan
+#             OrderedParallel, the harness pipeline and run = generate + analyze, generate --jobs,
+#             worlds on simulated disks side by side (TSAN_SUITES); build in .build-tsan
+#   address   AddressSanitizer over the Datasets and Analysis suites and the simulated disk's C VFS
+#             (ASAN_SUITES); build in .build-asan
 # Each sanitizer stops the test process at its first report (halt_on_error=1), so a report fails the
 # test run and the script; the log is searched for reports as well, in case one came from a child
 # process. Exit status 0 when all passed, 1 otherwise, 64 for a bad argument.
@@ -18,8 +19,8 @@ cd "$root"
 logs="$root/.build/sanitizers"
 mkdir -p "$logs"
 suppressions="$root/scripts/tsan-suppressions.txt"
-TSAN_SUITES=${TSAN_SUITES:-'AnalysisTests|ParallelWorkTests|PipelineTests|EquivalenceTests|DeterminismTests'}
-ASAN_SUITES=${ASAN_SUITES:-'DatasetsTests|AnalysisTests'}
+TSAN_SUITES=${TSAN_SUITES:-'AnalysisTests|ParallelWorkTests|PipelineTests|EquivalenceTests|DeterminismTests|DiskWorldTests|SimulatedDiskTests'}
+ASAN_SUITES=${ASAN_SUITES:-'DatasetsTests|AnalysisTests|SimulatedDiskTests|DiskWorldTests'}
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 print_suppressions=1 suppressions=$suppressions"
 # Leak checking stays off: the test runner and the Swift runtime keep allocations to the end on purpose.
 export ASAN_OPTIONS="halt_on_error=1 detect_leaks=0 detect_stack_use_after_return=0"

@@ -49,6 +49,9 @@ public protocol DurablePaymentStore: AnyObject {
     func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint?
     /// `user`'s captured charge `charge`, nil when there is none.
     func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge?
+    /// The sum of the refunds settled against `charge`, from the payments' own records (not the
+    /// charge's running count): what a checker compares that count with.
+    func settledRefunds(of charge: UInt32) throws -> Int64
     /// Every payment not settled yet, in admission order (what recovery resumes).
     func unfinished() throws -> [PaymentRecord]
     /// Every payment, in admission order.
@@ -93,6 +96,7 @@ public final class MemoryDurableStore: DurablePaymentStore {
     @exclusivity(unchecked) private var charges: [UInt32: (user: UInt32, charge: CapturedCharge)] = [:]
     @exclusivity(unchecked) private var entries: [UserCurrency: LedgerEntry] = [:]
     @exclusivity(unchecked) private var latest: Int64 = 0
+    @exclusivity(unchecked) private var refundsOfCharge: [UInt32: [UInt32]] = [:]
 
     /// An empty store.
     public init() {}
@@ -104,6 +108,13 @@ public final class MemoryDurableStore: DurablePaymentStore {
     public func capturedCharge(user: UInt32, charge: UInt32) -> CapturedCharge? {
         guard let found = charges[charge], found.user == user else { return nil }
         return found.charge
+    }
+
+    public func settledRefunds(of charge: UInt32) -> Int64 {
+        (refundsOfCharge[charge] ?? []).reduce(0) { sum, id in
+            guard let record = payments[id], record.outcome?.state == .refunded else { return sum }
+            return sum + (record.request.payment.amountMinor ?? 0)
+        }
     }
 
     public func unfinished() -> [PaymentRecord] { records().filter { $0.outcome == nil } }
@@ -132,6 +143,7 @@ public final class MemoryDurableStore: DurablePaymentStore {
         if takesKey, let fingerprint = record.request.payment.fingerprint {
             keys[UserKey(user: record.request.user, key: record.request.payment.key)] = fingerprint
         }
+        if record.request.payment.kind == .refund, let target = record.request.payment.refundOf { refundsOfCharge[target, default: []].append(id) }
         latest = max(latest, record.admittedAt)
     }
 

@@ -12,25 +12,66 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     /// write transaction from then on stores it with its changes, so `lastMark()` tells where the last
     /// committed write was made, also after a kill. nil: none is stored.
     public var mark: Int64?
-    private let database: DatabasePool
+    /// The I/O error (a failed sync or read, an unreadable file) after which this store refuses
+    /// everything: what it wrote since its last successful sync may be gone, so its owner must open
+    /// the file again (restart from what is durable); a sync is never retried. nil: none yet.
+    public private(set) var ioFailure: StoreFailure?
+    private let database: any DatabaseWriter
+    private let countsRefunds: Bool
+    /// What must outlive the connection (the simulated disk under it).
+    private let owner: AnyObject?
 
     /// The tables of a store.
     public static let tables = ["payments", "keys", "charges", "ledger", "notes", "mark"]
 
     /// Opens the store at `path`, creating it (and any missing table) when `create`; otherwise a
-    /// file without the store's tables is refused.
+    /// file without the store's tables is refused. WAL mode, `synchronous = FULL`: a transaction
+    /// that returned is on the medium.
     public init(path: String, create: Bool = true) throws {
         var configuration = Configuration()
         configuration.label = "payments"
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         database = try DatabasePool(path: path, configuration: configuration)
+        countsRefunds = true
+        owner = nil
+        try setUp(create: create, path: path)
+    }
+
+    /// Opens (or creates) the store at the URI filename `uri` (such as a `SimulatedDisk`'s) on one
+    /// connection, which holds the file alone: exclusive locking, so WAL mode needs no shared memory;
+    /// `synchronous = FULL`. `owner` (the disk under it) is kept until the connection is closed.
+    /// Planted defects (tests): `countsRefunds` false, a refund is not counted against its charge;
+    /// `syncsCommits` false, `synchronous = NORMAL`.
+    public init(uri: String, owner: AnyObject? = nil, countsRefunds: Bool = true, syncsCommits: Bool = true) throws {
+        var configuration = Configuration()
+        configuration.label = "payments"
+        let synchronous = syncsCommits ? "FULL" : "NORMAL"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; PRAGMA synchronous = \(synchronous); PRAGMA wal_autocheckpoint = 100; PRAGMA secure_delete = OFF")
+        }
+        database = try DatabaseQueue(path: uri, configuration: configuration)
+        self.countsRefunds = countsRefunds
+        self.owner = owner
+        try setUp(create: true, path: uri)
+    }
+
+    deinit { try? (database as? DatabaseQueue)?.close() }
+
+    /// Closes the connection; the store refuses everything after.
+    public func close() {
+        if ioFailure == nil { ioFailure = StoreFailure("the store is closed") }
+        try? (database as? DatabaseQueue)?.close()
+    }
+
+    private func setUp(create: Bool, path: String) throws {
         if !create {
-            let present = try database.read { db in try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+            let present = try reading { db in try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
             if let missing = Self.tables.first(where: { !present.contains($0) }) {
                 throw StoreFailure("\(path): no table \(missing): not a payment store of this version")
             }
             return
         }
-        try database.write { db in
+        try writing { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS payments (
                   id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, user INTEGER NOT NULL, key INTEGER NOT NULL,
@@ -40,6 +81,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
                   state TEXT, reason TEXT, attempts INTEGER NOT NULL, latency INTEGER NOT NULL);
                 CREATE INDEX IF NOT EXISTS payments_unfinished ON payments(phase, seq);
                 CREATE INDEX IF NOT EXISTS payments_seq ON payments(seq);
+                CREATE INDEX IF NOT EXISTS payments_refund_of ON payments(refund_of) WHERE refund_of IS NOT NULL;
                 CREATE TABLE IF NOT EXISTS keys (
                   user INTEGER NOT NULL, key INTEGER NOT NULL, kind INTEGER NOT NULL, amount INTEGER NOT NULL,
                   currency INTEGER NOT NULL, refund_of INTEGER, PRIMARY KEY (user, key));
@@ -55,49 +97,78 @@ public final class SQLitePaymentStore: DurablePaymentStore {
         }
     }
 
+    /// Runs `body` on the connection outside a transaction (each statement is its own).
+    private func reading<T>(_ body: (Database) throws -> T) throws -> T {
+        if let ioFailure { throw ioFailure }
+        do { return try database.writeWithoutTransaction(body) } catch { throw poisoned(by: error) }
+    }
+
+    /// Runs `body` in a write transaction.
+    private func writing(_ body: (Database) throws -> Void) throws {
+        if let ioFailure { throw ioFailure }
+        do { try database.write(body) } catch { throw poisoned(by: error) }
+    }
+
+    /// `error`, after which an I/O error or a corrupt file makes the store refuse everything.
+    private func poisoned(by error: any Error) -> any Error {
+        guard let error = error as? DatabaseError, [.SQLITE_IOERR, .SQLITE_CORRUPT, .SQLITE_CANTOPEN, .SQLITE_NOTADB].contains(error.resultCode) else {
+            return error
+        }
+        let failure = StoreFailure("the store failed (\(error.message ?? "\(error.resultCode)")): restart from what is durable")
+        ioFailure = failure
+        return failure
+    }
+
     private enum Phase: Int, CaseIterable { case requested = 0, attemptSent = 1, final = 2 }
 
     public func record(of payment: UInt32) throws -> PaymentRecord? {
-        try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM payments WHERE id = ?", arguments: [payment]) }
-            .map(Self.record(from:))
+        try reading { db in try db.first("SELECT * FROM payments WHERE id = ?", [payment], Self.record(from:)) }
     }
 
     public func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? {
-        try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM keys WHERE user = ? AND key = ?", arguments: [user, key])
-        }.map { try Self.key(from: $0).fingerprint }
+        try reading { db in
+            try db.first("SELECT * FROM keys WHERE user = ? AND key = ?", [user, key]) { try Self.key(from: $0).fingerprint }
+        }
     }
 
     public func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? {
-        try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM charges WHERE id = ? AND user = ?", arguments: [charge, user])
-        }.map { try Self.charge(from: $0).charge }
+        try reading { db in
+            try db.first("SELECT * FROM charges WHERE id = ? AND user = ?", [charge, user]) { try Self.charge(from: $0).charge }
+        }
+    }
+
+    public func settledRefunds(of charge: UInt32) throws -> Int64 {
+        try reading { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT IFNULL(SUM(amount), 0) AS total FROM payments WHERE refund_of = ? AND kind = ? AND state = ?"),
+                arguments: [charge, PaymentKind.refund.rawValue, PaymentState.refunded.rawValue])
+        }.map { try StoreRow($0, "payments").integer("total", as: Int64.self) } ?? 0
     }
 
     public func unfinished() throws -> [PaymentRecord] {
-        try database.read { db in
+        try reading { db in
             try Row.fetchAll(db, sql: "SELECT * FROM payments WHERE phase != ? ORDER BY seq", arguments: [Phase.final.rawValue])
         }.map(Self.record(from:))
     }
 
     public func records() throws -> [PaymentRecord] {
-        try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM payments ORDER BY seq") }.map(Self.record(from:))
+        try reading { db in try Row.fetchAll(db, sql: "SELECT * FROM payments ORDER BY seq") }.map(Self.record(from:))
     }
 
     public func ledger() throws -> [LedgerRow] {
-        try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM ledger") }
+        try reading { db in try Row.fetchAll(db, sql: "SELECT * FROM ledger") }
             .map(Self.ledgerRow(from:))
             .sorted { $0.user != $1.user ? $0.user < $1.user : $0.entry.currency.code < $1.entry.currency.code }
     }
 
     public func ledger(of user: UInt32) throws -> [LedgerEntry] {
-        try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM ledger WHERE user = ?", arguments: [user]) }
-            .map { try Self.ledgerRow(from: $0).entry }
-            .sorted { $0.currency.code < $1.currency.code }
+        try reading { db in
+            try db.all("SELECT * FROM ledger WHERE user = ?", [user]) { try Self.ledgerRow(from: $0).entry }
+        }.sorted { $0.currency.code < $1.currency.code }
     }
 
     public func latestInstant() throws -> Int64 {
-        try database.read { db in
+        try reading { db in
             try Row.fetchOne(db, sql: "SELECT MAX(MAX(admitted_at), MAX(deadline)) AS latest FROM payments")
         }.map { try StoreRow($0, "payments").optionalInteger("latest", as: Int64.self) ?? 0 } ?? 0
     }
@@ -105,7 +176,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     /// Everything the store holds, read in one transaction: what a resumed owner checks before it
     /// trusts the file.
     public func contents() throws -> StoreContents {
-        try database.read { db in
+        try reading { db in
             StoreContents(
                 records: try Row.fetchAll(db, sql: "SELECT * FROM payments ORDER BY seq").map(Self.record(from:)),
                 keys: try Row.fetchAll(db, sql: "SELECT * FROM keys ORDER BY user, key").map(Self.key(from:)),
@@ -118,7 +189,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     /// that wrote the file and its history).
     public func notes() throws -> [String: String] {
         var notes: [String: String] = [:]
-        for row in try database.read({ db in try Row.fetchAll(db, sql: "SELECT * FROM notes") }) {
+        for row in try reading({ db in try Row.fetchAll(db, sql: "SELECT * FROM notes") }) {
             let checked = StoreRow(row, "notes")
             notes[try checked.text("name")] = try checked.text("value")
         }
@@ -127,39 +198,37 @@ public final class SQLitePaymentStore: DurablePaymentStore {
 
     /// Sets `notes`, adding or replacing each, in one transaction.
     public func setNotes(_ notes: [String: String]) throws {
-        try database.write { db in
+        try writing { db in
             for (name, value) in notes.sorted(by: { $0.key < $1.key }) {
-                try db.execute(
-                    sql: "INSERT INTO notes (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                    arguments: [name, value])
+                try db.run(
+                    sql: "INSERT INTO notes (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", arguments: [name, value])
             }
         }
     }
 
     /// The `mark` of the last committed write that stored one, nil when none did.
     public func lastMark() throws -> Int64? {
-        try database.read { db in try Row.fetchOne(db, sql: "SELECT value FROM mark WHERE id = 0") }
+        try reading { db in try Row.fetchOne(db, sql: "SELECT value FROM mark WHERE id = 0") }
             .map { try StoreRow($0, "mark").integer("value", as: Int64.self) }
     }
 
     /// Stores `mark`, when one is set, in the transaction of `db`.
     private func stamp(_ db: Database) throws {
         guard let mark else { return }
-        try db.execute(sql: "INSERT INTO mark (id, value) VALUES (0, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value", arguments: [mark])
+        try db.run(sql: "INSERT INTO mark (id, value) VALUES (0, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value", arguments: [mark])
     }
 
     public func admit(_ record: PaymentRecord, takesKey: Bool) throws {
         let request = record.request
         let payment = request.payment
         let outcome = record.outcome
-        try database.write { db in
-            try db.execute(
+        try writing { db in
+            try db.run(
                 sql: """
                     INSERT INTO payments (id, seq, user, key, key_length, kind, amount, currency, created_at, refund_of, script,
                       admitted_at, phase, attempt, deadline, state, reason, attempts, latency)
                     VALUES (?, (SELECT IFNULL(MAX(seq), -1) + 1 FROM payments), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, 0, ?, ?, ?, ?)
-                    """,
-                arguments: [
+                    """, arguments: [
                     payment.id, request.user, payment.key, payment.keyLength, payment.kind.rawValue, payment.amountMinor,
                     payment.currency?.rawValue, payment.createdAt, payment.refundOf, payment.script.text, record.admittedAt,
                     (outcome == nil ? Phase.requested : Phase.final).rawValue, outcome?.state.rawValue, outcome?.reason?.rawValue,
@@ -168,19 +237,17 @@ public final class SQLitePaymentStore: DurablePaymentStore {
             try failpoint?(.admit)
             try stamp(db)
             if takesKey, let fingerprint = payment.fingerprint {
-                try db.execute(
-                    sql: "INSERT INTO keys (user, key, kind, amount, currency, refund_of) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [request.user, payment.key, fingerprint.kind.rawValue, fingerprint.amountMinor,
+                try db.run(
+                    sql: "INSERT INTO keys (user, key, kind, amount, currency, refund_of) VALUES (?, ?, ?, ?, ?, ?)", arguments: [request.user, payment.key, fingerprint.kind.rawValue, fingerprint.amountMinor,
                                 fingerprint.currency.rawValue, fingerprint.refundOf])
             }
         }
     }
 
     public func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws {
-        try database.write { db in
-            try db.execute(
-                sql: "UPDATE payments SET phase = ?, attempt = ?, deadline = ? WHERE id = ?",
-                arguments: [Phase.attemptSent.rawValue, attempt, deadline, payment])
+        try writing { db in
+            try db.run(
+                sql: "UPDATE payments SET phase = ?, attempt = ?, deadline = ? WHERE id = ?", arguments: [Phase.attemptSent.rawValue, attempt, deadline, payment])
             guard db.changesCount == 1 else { throw StoreFailure("payment \(payment) was never admitted") }
             try failpoint?(.intent)
             try stamp(db)
@@ -188,46 +255,45 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     }
 
     public func settle(payment: UInt32, _ outcome: PaymentOutcome) throws {
-        try database.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM payments WHERE id = ?", arguments: [payment]) else {
+        try writing { db in
+            guard let record = try db.first("SELECT * FROM payments WHERE id = ?", [payment], Self.record(from:)) else {
                 throw StoreFailure("payment \(payment) was never admitted")
             }
-            try db.execute(
-                sql: "UPDATE payments SET phase = ?, state = ?, reason = ?, attempts = ?, latency = ? WHERE id = ?",
-                arguments: [Phase.final.rawValue, outcome.state.rawValue, outcome.reason?.rawValue, outcome.attempts,
+            try db.run(
+                sql: "UPDATE payments SET phase = ?, state = ?, reason = ?, attempts = ?, latency = ? WHERE id = ?", arguments: [Phase.final.rawValue, outcome.state.rawValue, outcome.reason?.rawValue, outcome.attempts,
                             outcome.latencyMillis, payment])
             try failpoint?(.settle)
             try stamp(db)
-            let request = try Self.record(from: row).request
+            let request = record.request
             guard let amount = request.payment.amountMinor, let currency = request.payment.currency else { return }
             switch outcome.state {
             case .captured:
-                try db.execute(
-                    sql: "INSERT INTO charges (id, user, amount, currency, refunded) VALUES (?, ?, ?, ?, 0)",
-                    arguments: [payment, request.user, amount, currency.rawValue])
-                try db.execute(
+                try db.run(
+                    sql: "INSERT INTO charges (id, user, amount, currency, refunded) VALUES (?, ?, ?, ?, 0)", arguments: [payment, request.user, amount, currency.rawValue])
+                try db.run(
                     sql: """
                         INSERT INTO ledger (user, currency, captured, refunded) VALUES (?, ?, ?, 0)
                         ON CONFLICT (user, currency) DO UPDATE SET captured = captured + excluded.captured
-                        """,
-                    arguments: [request.user, currency.rawValue, amount])
+                        """, arguments: [request.user, currency.rawValue, amount])
             case .refunded:
-                try db.execute(
-                    sql: "UPDATE charges SET refunded = refunded + ? WHERE id = ?", arguments: [amount, request.payment.refundOf])
-                try db.execute(
+                if countsRefunds {
+                    try db.run(
+                        sql: "UPDATE charges SET refunded = refunded + ? WHERE id = ?", arguments: [amount, request.payment.refundOf])
+                }
+                try db.run(
                     sql: """
                         INSERT INTO ledger (user, currency, captured, refunded) VALUES (?, ?, 0, ?)
                         ON CONFLICT (user, currency) DO UPDATE SET refunded = refunded + excluded.refunded
-                        """,
-                    arguments: [request.user, currency.rawValue, amount])
+                        """, arguments: [request.user, currency.rawValue, amount])
             default: break
             }
         }
     }
 
     private static func record(from row: Row) throws -> PaymentRecord {
-        let id = try StoreRow(row, "payments").integer("id", as: UInt32.self)
-        let row = StoreRow(row, "payments row \(id)")
+        let first = StoreRow(row, "payments")
+        let id = try first.integer("id", as: UInt32.self)
+        let row = first.at("payments row \(id)")
         let scriptText = try row.text("script")
         guard let script = GatewayScript(parsing: scriptText) else { throw row.failure("script", "holds '\(scriptText.prefix(40))', not a gateway script") }
         let payment = PaymentRequest(
@@ -250,23 +316,25 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     private static func key(from row: Row) throws -> KeyRow {
         let place = StoreRow(row, "keys")
         let user: UInt32 = try place.integer("user"), key: UInt32 = try place.integer("key")
-        let checked = StoreRow(row, "keys row (user \(user), key \(key))")
+        let checked = place.at("keys row (user \(user), key \(key))")
         return KeyRow(user: user, key: key, fingerprint: PaymentFingerprint(
             kind: try checked.enumCase("kind", PaymentKind.self), amountMinor: try checked.integer("amount"),
             currency: try checked.enumCase("currency", Currency.self), refundOf: try checked.optionalInteger("refund_of")))
     }
 
     private static func charge(from row: Row) throws -> ChargeRow {
-        let id: UInt32 = try StoreRow(row, "charges").integer("id")
-        let checked = StoreRow(row, "charges row \(id)")
+        let first = StoreRow(row, "charges")
+        let id: UInt32 = try first.integer("id")
+        let checked = first.at("charges row \(id)")
         return ChargeRow(id: id, user: try checked.integer("user"), charge: CapturedCharge(
             amountMinor: try checked.integer("amount"), currency: try checked.enumCase("currency", Currency.self),
             refundedMinor: try checked.integer("refunded")))
     }
 
     private static func ledgerRow(from row: Row) throws -> LedgerRow {
-        let user: UInt32 = try StoreRow(row, "ledger").integer("user")
-        let checked = StoreRow(row, "ledger row of user \(user)")
+        let first = StoreRow(row, "ledger")
+        let user: UInt32 = try first.integer("user")
+        let checked = first.at("ledger row of user \(user)")
         return LedgerRow(user: user, entry: LedgerEntry(
             currency: try checked.enumCase("currency", Currency.self), capturedMinor: try checked.integer("captured"),
             refundedMinor: try checked.integer("refunded")))
@@ -297,4 +365,27 @@ public struct StoreContents: Hashable, Sendable {
     public var charges: [ChargeRow]
     /// The ledger, by user and currency number.
     public var ledger: [LedgerRow]
+}
+
+extension Database {
+    /// Runs `sql`, a statement prepared once per connection, with `arguments`.
+    fileprivate func run(sql: String, arguments: StatementArguments) throws {
+        try cachedStatement(sql: sql).execute(arguments: arguments)
+    }
+
+    /// The first row of `sql` (prepared once per connection) decoded in place, without a copy. The
+    /// cursor, which resets the statement as it goes, ends with this call: an open statement would
+    /// keep a failed transaction from rolling back.
+    fileprivate func first<T>(_ sql: String, _ arguments: StatementArguments, _ decode: (Row) throws -> T) throws -> T? {
+        let rows = try Row.fetchCursor(cachedStatement(sql: sql), arguments: arguments)
+        return try rows.next().map(decode)
+    }
+
+    /// Every row of `sql` decoded in place, as `first`.
+    fileprivate func all<T>(_ sql: String, _ arguments: StatementArguments, _ decode: (Row) throws -> T) throws -> [T] {
+        let rows = try Row.fetchCursor(cachedStatement(sql: sql), arguments: arguments)
+        var values: [T] = []
+        while let row = try rows.next() { values.append(try decode(row)) }
+        return values
+    }
 }

@@ -115,4 +115,10 @@ public enum ServiceFlaw: String, CaseIterable, Sendable {
     case fewerAttempts = "fewer-attempts"
     /// A refund goes to the gateway without the refund checks.
     case skipRefundChecks = "skip-refund-checks"
+    /// The SQLite store does not count a refund against its charge (a store defect; other stores
+    /// ignore it).
+    case sqliteUncountedRefund = "sqlite-uncounted-refund"
+    /// The SQLite store on a simulated disk syncs with `synchronous = NORMAL`: in WAL mode a
+    /// commit is not synced until a checkpoint (a store defect; other stores ignore it).
+    case sqliteSynchronousNormal = "sqlite-synchronous-normal"
 }

@@ -8,19 +8,31 @@ struct StoreRow {
     let row: Row
     /// Where the row is, for messages: `payments row 12`.
     let place: String
+    /// The row's column names, read once: GRDB's lookup by name lowercases every name at each call.
+    private let names: [String]
 
     init(_ row: Row, _ place: String) {
         self.row = row
         self.place = place
+        names = Array(row.columnNames)
     }
+
+    private init(_ other: StoreRow, _ place: String) {
+        row = other.row
+        self.place = place
+        names = other.names
+    }
+
+    /// The same row, named `place` in messages.
+    func at(_ place: String) -> StoreRow { StoreRow(self, place) }
 
     func failure(_ column: String, _ why: String) -> StoreFailure {
         StoreFailure("\(place): column \(column) \(why)")
     }
 
     private func value(_ column: String) throws(StoreFailure) -> DatabaseValue {
-        guard row.hasColumn(column) else { throw failure(column, "is missing") }
-        return row[column]
+        guard let index = names.firstIndex(of: column) else { throw failure(column, "is missing") }
+        return row[index]
     }
 
     /// The integer in `column`, nil for NULL.

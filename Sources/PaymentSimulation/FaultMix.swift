@@ -28,6 +28,17 @@ public enum FaultKind: String, CaseIterable, Sendable, Comparable {
     case clock
     /// A payment reuses an earlier idempotency key of its user, with the same or other values.
     case reuse
+    /// The service's machine loses power (a world on a simulated disk): before a service step, or
+    /// at a transaction's sync, which then never happens; a seeded share of the unsynced writes survives.
+    case power
+    /// Power is lost at a transaction's sync and the last write that survives is torn.
+    case torn
+    /// A transaction's sync fails (EIO): the store is dead, the service restarts from what is durable.
+    case fsync
+    /// The disk is full for the next one to three writes of a transaction: it rolls back.
+    case full
+    /// A read after a transaction fails (EIO): the store is dead, the service restarts.
+    case read
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
@@ -47,6 +58,11 @@ public enum FaultKind: String, CaseIterable, Sendable, Comparable {
         case .storage: 10
         case .clock: 11
         case .reuse: 12
+        case .power: 13
+        case .torn: 14
+        case .fsync: 15
+        case .full: 16
+        case .read: 17
         }
     }
 
@@ -56,20 +72,29 @@ public enum FaultKind: String, CaseIterable, Sendable, Comparable {
         case .timeout, .lost, .decline, .retry, .reorder, .reuse: 100
         case .late, .duplicate: 50
         case .outage, .storm: 30
-        case .crash: 5
+        case .crash, .power: 5
+        case .torn, .fsync, .full, .read: 10
         case .storage: 20
         case .clock: 10
         }
     }
 
     /// The most a mix may ask for, in thousandths.
-    var maximumPermille: Int { self == .crash ? 100 : 900 }
+    var maximumPermille: Int { self == .crash || self == .power ? 100 : 900 }
+
+    /// Whether the kind strikes a simulated disk (only worlds on one inject it).
+    public var isDisk: Bool {
+        switch self {
+        case .power, .torn, .fsync, .full, .read: true
+        default: false
+        }
+    }
 }
 
 /// The faults of one world and their rates, in thousandths: per attempt (`timeout`, `lost`,
 /// `decline`), per answer (`late`), per message (`retry`, `reorder`), per request (`duplicate`,
-/// `reuse`), per service step (`crash`, `clock`), per transaction (`storage`), or the share of the
-/// world's time in windows (`outage`, `storm`). Written `timeout=0.1,crash=0.005`; `none`; `all`.
+/// `reuse`), per service step (`crash`, `clock`, `power`), per transaction (`storage`, `power`,
+/// `torn`, `fsync`, `full`, `read`), or the share of the world's time in windows (`outage`, `storm`). Written `timeout=0.1,crash=0.005`; `none`; `all`.
 public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
     private var rates = [Int](repeating: 0, count: FaultKind.allCases.count)
 
@@ -90,11 +115,12 @@ public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
     public subscript(kind: FaultKind) -> Int { rates[kind.ordinal] }
 
     /// Swarm testing: the mix a seed picks, each kind on with even odds at a rate between a fifth
-    /// of and twice its default.
-    public static func swarm(seed: UInt64) -> FaultMix {
+    /// of and twice its default; the disk's kinds only for a world on a simulated `disk` (drawn
+    /// after the others, which are the same either way).
+    public static func swarm(seed: UInt64, disk: Bool = false) -> FaultMix {
         var random = SplitMix64(seed: seed ^ 0x5EED_FA17)
         var rates: [FaultKind: Int] = [:]
-        for kind in FaultKind.allCases where random.next() & 1 == 1 {
+        for kind in FaultKind.allCases.filter({ !$0.isDisk }) + (disk ? FaultKind.allCases.filter(\.isDisk) : []) where random.next() & 1 == 1 {
             let low = max(1, kind.defaultPermille / 5)
             rates[kind] = min(kind.maximumPermille, Int.random(in: low...(2 * kind.defaultPermille), using: &random))
         }

@@ -1,12 +1,15 @@
 import PaymentService
 import PaymentsCore
 
-/// The service's store, watched: after each write it checks what the write must keep true, and
-/// after a write that failed, that nothing of it was left behind.
+/// The service's store, watched: after each write it checks what the write must keep true, reading
+/// back what the store holds (one settlement per payment; after a refund, its charge's count equal
+/// to the refunds settled against it and within it, and the user's balance in every currency never
+/// negative), and after a write that failed, that nothing of it was left behind.
 final class ObservedStore: DurablePaymentStore {
     typealias Report = (Invariant, String, UInt32?) -> Void
 
-    let inner: any DurablePaymentStore
+    /// The store; a world on a simulated disk opens it again after each restart.
+    var inner: any DurablePaymentStore
     private let checksRollback: Bool
     private let report: Report
     private let gatewayActions: (UInt32) -> Int
@@ -29,6 +32,7 @@ final class ObservedStore: DurablePaymentStore {
     func record(of payment: UInt32) throws -> PaymentRecord? { try inner.record(of: payment) }
     func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? { try inner.fingerprint(user: user, key: key) }
     func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? { try inner.capturedCharge(user: user, charge: charge) }
+    func settledRefunds(of charge: UInt32) throws -> Int64 { try inner.settledRefunds(of: charge) }
     func unfinished() throws -> [PaymentRecord] { try inner.unfinished() }
     func records() throws -> [PaymentRecord] { try inner.records() }
     func ledger() throws -> [LedgerRow] { try inner.ledger() }
@@ -73,10 +77,33 @@ final class ObservedStore: DurablePaymentStore {
         let moved = gatewayActions(payment) > 0
         if booked && !moved { report(.bookedWithoutMoney, "payment \(payment) was booked \(outcome.state.rawValue) but the gateway never acted", payment) }
         if moved && !booked { report(.moneyWithoutBooking, "payment \(payment) was settled \(World.describe(outcome)) but the gateway acted", payment) }
-        let request = before.request
-        if outcome.state == .refunded, let target = request.payment.refundOf,
-           let charge = try inner.capturedCharge(user: request.user, charge: target), charge.refundedMinor > charge.amountMinor {
-            report(.refundExceedsCharge, "charge \(target) of \(charge.amountMinor) has \(charge.refundedMinor) refunded", payment)
+        if outcome.state == .refunded { checkMoney(of: before.request, settled: payment) }
+    }
+
+    /// After a refund (the only booking that lowers a balance), reads back its charge and its user's
+    /// balances: the store's own view. A read that fails checks nothing (the settlement went through).
+    private func checkMoney(of request: ServiceRequest, settled payment: UInt32) {
+        guard request.payment.kind == .refund, let target = request.payment.refundOf,
+              let charge = try? inner.capturedCharge(user: request.user, charge: target),
+              let settled = try? inner.settledRefunds(of: target) else { return checkBalances(of: request.user, settled: payment) }
+        if charge.refundedMinor > charge.amountMinor || settled > charge.amountMinor {
+            return report(.refundExceedsCharge, """
+                charge \(target) of \(charge.amountMinor): its row counts \(charge.refundedMinor) refunded, its settled refunds \
+                total \(settled)
+                """, payment)
+        }
+        if charge.refundedMinor != settled {
+            return report(.chargeMiscounted, "charge \(target): its row counts \(charge.refundedMinor) refunded, its settled refunds total \(settled)", payment)
+        }
+        checkBalances(of: request.user, settled: payment)
+    }
+
+    private func checkBalances(of user: UInt32, settled payment: UInt32) {
+        for entry in (try? inner.ledger(of: user)) ?? [] where entry.refundedMinor > entry.capturedMinor {
+            return report(.negativeBalance, """
+                user \(user) \(entry.currency.code): the store holds captured \(entry.capturedMinor), \
+                refunded \(entry.refundedMinor)
+                """, payment)
         }
     }
 }

@@ -57,8 +57,8 @@ final class SimulatedGateway {
     }
 }
 
-/// The gateway's ground truth in a file of its own, one line per action, written before the
-/// gateway answers, so that it survives a killed process: `payment user key kind amount currency
+/// The gateway's ground truth in a file of its own, one line per action, written and synced
+/// before the gateway answers, so that it survives a killed process and a power loss: `payment user key kind amount currency
 /// run step` (currency 255: none), stamped with the run of the world (0 the first, one more at each
 /// `--resume`) and its step at which the gateway acted.
 final class TruthFile {
@@ -80,6 +80,8 @@ final class TruthFile {
     var run = 0
     /// The step stamped on the next action appended (the world sets it at each step).
     var step = 0
+    /// Why an action could not be made durable; the run's result is then not to be trusted.
+    private(set) var failure: SimulationError?
 
     /// Opens (or creates) the file at `path` for appending.
     init(path: String) throws(SimulationError) {
@@ -90,12 +92,18 @@ final class TruthFile {
         handle.seekToEndOfFile()
     }
 
-    /// Appends `action` in one write, stamped with `run` and `step`.
+    /// Appends `action` in one write, stamped with `run` and `step`, and syncs it; a failure is kept
+    /// in `failure` (the sync is not retried).
     func append(_ action: Action) {
         let request = action.request
         let line = "\(action.payment) \(action.user) \(action.key) \(request.kind.rawValue) \(request.amountMinor ?? 0) "
             + "\(request.currency?.rawValue ?? 255) \(run) \(step)\n"
-        handle.write(Data(line.utf8))
+        do {
+            try handle.write(contentsOf: Data(line.utf8))
+            try handle.synchronize()
+        } catch {
+            if failure == nil { failure = .unusableFile("\(path): the gateway's action could not be made durable: \(error)") }
+        }
     }
 
     /// The actions recorded so far; a line that is not an action (a truncated one included) is

@@ -27,6 +27,8 @@ public struct SimulationSummary: Sendable {
     public var shrunk: WorldReport?
     /// The store the worlds used.
     public var store: StoreKind
+    /// Worlds that ran on the simulated disk.
+    public var diskWorlds = 0
     /// The world that ran after a history of kills (a resumed `--db` world, or a `--kills` replay).
     public var resumed: WorldConfiguration?
 
@@ -36,6 +38,7 @@ public struct SimulationSummary: Sendable {
         self.shrunk = shrunk
         for report in reports {
             worlds += 1
+            if report.configuration.store == .disk { diskWorlds += 1 }
             seeds = seeds.map { min($0.lowerBound, report.configuration.seed)...max($0.upperBound, report.configuration.seed) }
                 ?? report.configuration.seed...report.configuration.seed
             steps += report.steps
@@ -55,7 +58,8 @@ public struct SimulationSummary: Sendable {
     public func render() -> String {
         var lines: [String] = []
         let range = seeds.map { $0.lowerBound == $0.upperBound ? "seed \(hex($0.lowerBound))" : "seeds \(hex($0.lowerBound))…\(hex($0.upperBound))" } ?? "no seed"
-        lines.append("simulate: \(worlds) world\(worlds == 1 ? "" : "s") (\(range)), store \(store.rawValue)")
+        lines.append("simulate: \(worlds) world\(worlds == 1 ? "" : "s") (\(range)), store \(store.rawValue)"
+            + (store == .mixed ? " (\(diskWorlds) on the simulated disk)" : ""))
         lines.append("  steps \(steps), crashes \(crashes), recoveries \(recoveries)")
         let faultText = FaultKind.allCases.filter { faults[$0, default: 0] > 0 }.map { "\($0.rawValue) \(faults[$0]!)" }
         lines.append("  faults injected: " + (faultText.isEmpty ? "none" : faultText.joined(separator: ", ")))
@@ -74,9 +78,9 @@ public struct SimulationSummary: Sendable {
             lines.append("  recent history of the payment:")
             lines += violation.history.map { "    \($0)" }
         }
-        lines.append("  reproduce: \(failing.configuration.reproduction(store: store))")
+        lines.append("  reproduce: \(failing.configuration.reproduction())")
         if let shrunk, shrunk.violation != nil {
-            lines.append("  shrunk:    \(shrunk.configuration.reproduction(store: store))")
+            lines.append("  shrunk:    \(shrunk.configuration.reproduction())")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -95,10 +99,10 @@ public struct SimulationSummary: Sendable {
             var entry: [String: Any] = [
                 "seed": hex(failing.configuration.seed), "invariant": violation.invariant.rawValue, "message": violation.message,
                 "step": violation.step, "time_ms": violation.timeMillis, "history": violation.history,
-                "reproduce": failing.configuration.reproduction(store: store),
+                "reproduce": failing.configuration.reproduction(),
             ]
             if let payment = violation.payment { entry["payment"] = payment }
-            if let shrunk, shrunk.violation != nil { entry["shrunk"] = shrunk.configuration.reproduction(store: store) }
+            if let shrunk, shrunk.violation != nil { entry["shrunk"] = shrunk.configuration.reproduction() }
             violations.append(entry)
         }
         object["violations"] = violations

@@ -35,8 +35,13 @@ public enum Simulator {
     private static func run(
         _ configuration: WorldConfiguration, store: StoreChoice, watching: UInt32?, trace: ((Int) -> Void)?
     ) throws(SimulationError) -> WorldReport {
+        if configuration.store == .disk {
+            guard configuration.kills.isEmpty, store.database == nil else { throw .badOption("a world on the simulated disk keeps no --db and replays no --kills") }
+            let host = try DiskHost(seed: configuration.seed ^ 0xD15C_0000_D15C, flaws: configuration.flaws)
+            return try World(configuration: configuration, store: host.store, truth: nil, resumed: false, watching: watching, host: host).run(trace: trace)
+        }
         switch (store.kind, store.database) {
-        case (.memory, _):
+        case (.memory, _), (.disk, _), (.mixed, _):
             guard configuration.kills.isEmpty else { throw .badOption("--kills replays a history of SQLite runs: give --store sqlite") }
             return try World(configuration: configuration, store: MemoryDurableStore(), truth: nil, resumed: false, watching: watching).run(trace: trace)
         case (.sqlite, let path?):
@@ -113,10 +118,12 @@ public enum Simulator {
         configuration.kills = record.kills
         let run = record.kills.count
         truth.run = run
-        return try World(configuration: configuration, store: database, truth: truth, resumed: resume, stamp: { step in
+        let report = try World(configuration: configuration, store: database, truth: truth, resumed: resume, stamp: { step in
             database.mark = StoreMark.encode(run: run, step: step)
             truth.step = step
         }).run(trace: trace)
+        if let failure = truth.failure { throw failure }
+        return report
     }
 
     /// Runs worlds `first ..< first + count` (seeds), at most `jobs` at a time, and returns their

@@ -12,6 +12,10 @@ public enum Invariant: String, CaseIterable, Sendable, Comparable {
     case moneyWithoutBooking = "money-without-booking"
     /// Refunds of a charge exceed it.
     case refundExceedsCharge = "refund-exceeds-charge"
+    /// A charge's count of refunds differs from the refunds settled against it, in the store.
+    case chargeMiscounted = "charge-miscounted"
+    /// A user's refunds exceed their captures in one currency, in the store.
+    case negativeBalance = "negative-balance"
     /// A client got two different final answers for one payment.
     case replayDiffers = "replay-differs"
     /// A failed transaction left part of its writes behind.

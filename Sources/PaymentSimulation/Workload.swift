@@ -17,24 +17,29 @@ public struct WorldConfiguration: Hashable, Sendable {
     /// after which each earlier run was killed, oldest first; the world then ran again from the store
     /// it left. Empty: one run.
     public var kills: [Int]
+    /// Where the service's store lives (never `.mixed`).
+    public var store: StoreKind
 
-    /// A world; `faults` nil picks the seed's own mix (swarm testing).
+    /// A world; `faults` nil picks the seed's own mix (swarm testing), with the disk's faults on `.disk`.
     public init(
-        seed: UInt64, payments: Int = 1_000, clients: Int = 8, faults: FaultMix? = nil, flaws: Set<ServiceFlaw> = [], kills: [Int] = []
+        seed: UInt64, payments: Int = 1_000, clients: Int = 8, faults: FaultMix? = nil, flaws: Set<ServiceFlaw> = [], kills: [Int] = [],
+        store: StoreKind = .memory
     ) {
         self.seed = seed
         self.payments = payments
         self.clients = clients
-        self.faults = faults ?? .swarm(seed: seed)
+        self.faults = faults ?? .swarm(seed: seed, disk: store == .disk)
         self.flaws = flaws
         self.kills = kills
+        self.store = store
     }
 
     /// Users the payments belong to: about six payments each.
     public var users: Int { max(1, (payments + 5) / 6) }
 
     /// The command line that runs this world again, its history of kills included.
-    public func reproduction(store: StoreKind = .memory) -> String {
+    public func reproduction(store: StoreKind? = nil) -> String {
+        let store = store ?? self.store
         var line = "simharness simulate --seed 0x\(String(seed, radix: 16)) --payments \(payments) --clients \(clients) --faults \(faults)"
         if store != .memory { line += " --store \(store.rawValue)" }
         for flaw in flaws.sorted(by: { $0.rawValue < $1.rawValue }) { line += " --flaw \(flaw.rawValue)" }
@@ -49,6 +54,19 @@ public enum StoreKind: String, CaseIterable, Sendable {
     case memory
     /// `SQLitePaymentStore` in a file.
     case sqlite
+    /// `SQLitePaymentStore` on a `SimulatedDisk`, with the disk's faults.
+    case disk
+    /// A swarm's choice: every `diskShare`-th seed on `.disk`, the others in `.memory`.
+    case mixed
+
+    /// One seed in `mixed` out of this many runs on the disk.
+    public static let diskShare: UInt64 = 8
+
+    /// The store of the world of `seed`: this one, or for `.mixed`, `.disk` or `.memory`.
+    public func world(seed: UInt64) -> StoreKind {
+        guard self == .mixed else { return self }
+        return seed % Self.diskShare == 0 ? .disk : .memory
+    }
 }
 
 /// One payment of the workload: who sends it, when, and what.

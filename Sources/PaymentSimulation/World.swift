@@ -1,4 +1,5 @@
 import PaymentService
+import SimulatedDisk
 import PaymentsCore
 
 /// What one world did.
@@ -60,7 +61,9 @@ final class World {
     let configuration: WorldConfiguration
     @exclusivity(unchecked) private(set) var report: WorldReport
     private let submissions: [Submission]
-    private let store: any DurablePaymentStore
+    @exclusivity(unchecked) private var store: any DurablePaymentStore
+    /// The service's machine when the world runs on a simulated disk (`store` is then its store).
+    private let host: DiskHost?
     private var observed: ObservedStore!
     private let gateway: SimulatedGateway
     private let checksReference: Bool
@@ -99,11 +102,12 @@ final class World {
     /// the step runs.
     init(
         configuration: WorldConfiguration, store: any DurablePaymentStore, truth: TruthFile?, resumed: Bool, watching payment: UInt32? = nil,
-        stamp: ((Int) -> Void)? = nil
+        stamp: ((Int) -> Void)? = nil, host: DiskHost? = nil
     ) throws(SimulationError) {
         self.configuration = configuration
         watched = payment
         self.store = store
+        self.host = host
         self.resumed = resumed
         self.stamp = stamp
         checksReference = !resumed
@@ -126,13 +130,10 @@ final class World {
         clients = Array(repeating: Client(), count: submissions.count)
         attempts = AttemptTable(payments: submissions.count, attemptsPerPayment: ServiceConfiguration().policy.maxAttempts)
         observed = ObservedStore(
-            inner: store, checksRollback: configuration.faults[.storage] > 0,
+            inner: store, checksRollback: configuration.faults[.storage] > 0 || (host != nil && configuration.faults[.full] > 0),
             report: { [unowned self] invariant, message, payment in self.fail(invariant, message, payment: payment) },
             gatewayActions: { [unowned self] payment in self.gateway.actions[payment] ?? 0 })
-        store.failpoint = { [unowned self] write in
-            guard self.inject(.storage) else { return }
-            throw StoreFailure("injected: the \(write.rawValue) transaction failed")
-        }
+        attach(store)
         var keys = Set<UInt64>()
         for submission in submissions where !keys.insert(SimulatedGateway.slot(submission.request.user, submission.request.payment.key)).inserted {
             injected[FaultKind.reuse.ordinal] += 1
@@ -142,6 +143,33 @@ final class World {
     }
 
     private var faultsActive: Bool { now < horizon }
+
+    /// Makes `store` the service's, with the faults its transactions meet.
+    private func attach(_ store: any DurablePaymentStore) {
+        self.store = store
+        observed?.inner = store
+        store.failpoint = { [unowned self] write in
+            if let disk = self.host?.disk, self.report.crashes < Self.maximumCrashes { self.armDisk(disk) }
+            guard self.inject(.storage) else { return }
+            throw StoreFailure("injected: the \(write.rawValue) transaction failed")
+        }
+    }
+
+    /// The disk's faults for the transaction under way: at its sync, power is lost (the last write
+    /// perhaps torn) or the sync fails; or its writes meet a full disk; or the next read fails.
+    private func armDisk(_ disk: SimulatedDisk) {
+        if inject(.power) {
+            disk.cutPowerAtSync(keptPermille: random.below(1001))
+        } else if inject(.torn) {
+            disk.cutPowerAtSync(keptPermille: random.below(1001), torn: true)
+        } else if inject(.fsync) {
+            disk.failSyncs(1)
+        } else if inject(.full) {
+            disk.fill(writes: 1 + random.below(3))
+        } else if inject(.read) {
+            disk.failReads(1)
+        }
+    }
 
     /// Whether a fault of `kind` strikes now (at its rate, before the horizon); counts it if so.
     private func inject(_ kind: FaultKind) -> Bool {
@@ -298,6 +326,10 @@ final class World {
             crash()
             return
         }
+        if host != nil, report.crashes < Self.maximumCrashes, inject(.power) {
+            crash(keptPermille: random.below(1001))
+            return
+        }
         if inject(.clock) {
             pausedUntil = now + Int64(300 + random.below(2_700))
             postpone(event)
@@ -318,6 +350,8 @@ final class World {
         effects.removeAll(keepingCapacity: true)
         service.handle(input, now: now, effects: &effects)
         apply(effects)
+        // A dead store (power lost at a sync, a failed sync or read) is never retried: restart.
+        if let host, host.hasFailed, self.service != nil { crash(keptPermille: random.below(1001)) }
     }
 
     private func apply(_ effects: [ServiceEffect]) {
@@ -369,16 +403,31 @@ final class World {
         schedule(.service(.answer(payment: payment, attempt: call.attempt, response), incarnation: incarnation), at: arrival)
     }
 
-    private func crash() {
+    /// The service crashes; on a simulated disk its machine goes down, keeping `keptPermille` of
+    /// the unsynced writes (1000: a killed process).
+    private func crash(keptPermille: Int = 1000) {
         if watched != nil { remember(nil) }
         report.crashes += 1
         service = nil
         incarnation += 1
         if let unfinished = try? store.unfinished() { for record in unfinished { touchedUsers.insert(record.request.user) } }
+        host?.goDown(keptPermille: keptPermille)
         schedule(.restart, at: now + Int64(50 + random.below(450)))
     }
 
     private func restart() {
+        if let host {
+            if host.hasFailed && !host.disk.isDown { host.goDown(keptPermille: random.below(1001)) }  // it died recovering
+            if host.disk.isDown {
+                do { try host.comeUp() } catch {
+                    schedule(.restart, at: now + 100)
+                    return
+                }
+                attach(host.store)
+                // A dead store could not say what was in progress when it died: the new one does.
+                if let unfinished = try? store.unfinished() { for record in unfinished { touchedUsers.insert(record.request.user) } }
+            }
+        }
         let service = PaymentService(
             store: observed, configuration: ServiceConfiguration(flaws: configuration.flaws),
             random: SplitMix64(seed: configuration.seed &+ UInt64(incarnation) &* 0x9E37_79B9_7F4A_7C15))
@@ -403,6 +452,11 @@ final class World {
     // MARK: - End of the world
 
     private func checkEnd() {
+        if let host {  // the end is read from what is durable, without the faults still armed
+            host.goDown(keptPermille: 1000)
+            do { try host.comeUp() } catch { return fail(.noFinalState, "the store cannot be opened at the end of the world: \(error)", payment: nil) }
+            attach(host.store)
+        }
         guard let records = try? store.records(), let ledger = try? store.ledger() else {
             return fail(.noFinalState, "the store cannot be read at the end of the world", payment: nil)
         }
@@ -468,7 +522,8 @@ final class World {
     /// SPEC §4's invariants per user, and the batch processor's outcomes for the same answers.
     private func checkUsers(_ records: [PaymentRecord], _ ledger: [LedgerRow]) {
         // Stable: each user's records stay in admission order.
-        let byUser = records.enumerated().sorted { ($0.element.request.user, $0.offset) < ($1.element.request.user, $1.offset) }.map(\.element)
+        // The indices are sorted, not the records: a record is large, and a sort moves its elements.
+        let byUser = records.indices.sorted { (records[$0].request.user, $0) < (records[$1].request.user, $1) }.map { records[$0] }
         var ledgers: [UInt32: UserLedger] = [:]
         for row in ledger {
             ledgers[row.user, default: UserLedger()].capture(row.entry.capturedMinor, in: row.entry.currency)

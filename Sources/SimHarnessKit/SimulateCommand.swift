@@ -42,7 +42,7 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Write the summary as JSON to this file ('-' for stdout).")
     var json: String?
 
-    @Option(help: "The service's durable store: memory or sqlite.")
+    @Option(help: "The service's durable store: memory, sqlite (a file), disk (SQLite on a simulated disk with its faults), or mixed (every 8th seed on disk, the rest in memory).")
     var store = "memory"
 
     @Option(help: "With --store sqlite and one seed: keep the store in this file (the gateway's truth in FILE.gateway).")
@@ -73,10 +73,10 @@ struct SimulateCommand: AsyncParsableCommand {
             if let single = plan.single {
                 reports = [try Simulator.run(plan.configuration(single), store: plan.store, trace: plan.trace)]
             } else {
-                let (payments, clients, faults, flaws) = (plan.payments, plan.clients, plan.faults, plan.flaws)
+                let (payments, clients, faults, flaws, kind) = (plan.payments, plan.clients, plan.faults, plan.flaws, plan.store.kind)
                 reports = try await Simulator.swarm(
                     seeds: plan.first, count: plan.count, jobs: plan.jobs, store: plan.store,
-                    make: { WorldConfiguration(seed: $0, payments: payments, clients: clients, faults: faults, flaws: flaws) },
+                    make: { WorldConfiguration(seed: $0, payments: payments, clients: clients, faults: faults, flaws: flaws, store: kind.world(seed: $0)) },
                     proceed: { limit.map { ContinuousClock.now - started < $0 } ?? true })
             }
         } catch {
@@ -123,7 +123,7 @@ struct SimulateCommand: AsyncParsableCommand {
                 guard let flaw = ServiceFlaw(rawValue: name) else { throw .badOption("--flaw: unknown flaw '\(name)'") }
                 flaws.insert(flaw)
             }
-            guard let kind = StoreKind(rawValue: options.store) else { throw .badOption("--store must be memory or sqlite, not '\(options.store)'") }
+            guard let kind = StoreKind(rawValue: options.store) else { throw .badOption("--store must be memory, sqlite, disk or mixed, not '\(options.store)'") }
             store = Simulator.StoreChoice(kind: kind, database: options.db, resume: options.resume)
             switch (options.seed, options.seeds) {
             case (let seed?, nil):
@@ -157,7 +157,7 @@ struct SimulateCommand: AsyncParsableCommand {
         }
 
         func configuration(_ seed: UInt64) -> WorldConfiguration {
-            WorldConfiguration(seed: seed, payments: payments, clients: clients, faults: faults, flaws: flaws, kills: kills)
+            WorldConfiguration(seed: seed, payments: payments, clients: clients, faults: faults, flaws: flaws, kills: kills, store: store.kind.world(seed: seed))
         }
 
         static func integer(_ text: String, _ name: String, in range: ClosedRange<Int>) throws(SimulationError) -> Int {

@@ -16,6 +16,25 @@ struct SimulateCLITests {
         #expect(sut.stdout.contains("violations: 0"))
     }
 
+    @Test("a mixed swarm runs every 8th world on the simulated disk; the planted SQLite defect's line reproduces it on the disk")
+    func mixedSwarm() throws {
+        // Given CI's kind of swarm, with and without the SQLite store's planted defect
+        // When each runs
+        let quiet = try SimHarnessProcess.run(["simulate", "--seeds", "9", "--payments", "150", "--store", "mixed", "--jobs", "2"])
+        let flawed = try SimHarnessProcess.run(["simulate", "--seeds", "9", "--payments", "300", "--store", "mixed", "--flaw", "sqlite-uncounted-refund"])
+        // Then the quiet one counts its disk worlds and exits 0; the flawed one is caught on the disk, and its line fails alike
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stdout.contains("simulate: 9 worlds (seeds 0x0…0x8), store mixed (2 on the simulated disk)"), "\(quiet.stdout)")
+        #expect(flawed.status == 1)
+        #expect(flawed.stdout.contains("VIOLATION of charge-miscounted"), "\(flawed.stdout)")
+        let line = try #require(flawed.stdout.split(separator: "\n").first { $0.contains("reproduce: ") })
+        let arguments = line.split(separator: " ").map(String.init).drop { $0 != "simharness" }.dropFirst()
+        #expect(arguments.contains("disk"))
+        let again = try SimHarnessProcess.run(Array(arguments))
+        #expect(again.status == 1)
+        #expect(again.stdout.contains("VIOLATION of charge-miscounted"))
+    }
+
     @Test("a violation exits 1 with the line that reproduces it and a shrunk one; both fail the same way")
     func reproduction() throws {
         // Given a service with a planted defect
@@ -63,7 +82,8 @@ struct SimulateCLITests {
         (["--resume"], "--resume needs --db FILE"),
         (["--seed", "1", "--db", "x.sqlite"], "--db needs --store sqlite"),
         (["--seeds", "2", "--store", "sqlite", "--db", "x.sqlite"], "--db keeps one world: give --seed"),
-        (["--store", "disk"], "--store must be memory or sqlite"),
+        (["--store", "tape"], "--store must be memory, sqlite, disk or mixed"),
+        (["--seed", "1", "--store", "disk", "--db", "x.sqlite"], "--db needs --store sqlite"),
         (["--time-limit", "soon"], "--time-limit must be a positive duration"),
         (["--time-limit", "9999999999999999h"], "--time-limit must be a positive duration"),
         (["--jobs", "0"], "--jobs must be an integer"),

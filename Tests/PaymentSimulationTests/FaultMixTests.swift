@@ -46,10 +46,10 @@ struct FaultMixTests {
     @Test("swarm testing: a seed picks its own mix, the same every time, within each kind's bounds")
     func swarm() {
         // Given many seeds
-        let mixes = (0..<200 as Range<UInt64>).map(FaultMix.swarm(seed:))
+        let mixes = (0..<200 as Range<UInt64>).map { FaultMix.swarm(seed: $0, disk: true) }
         // When their mixes are drawn again
         // Then they are the same, they differ from seed to seed, and every kind is sometimes on and sometimes off
-        #expect(mixes == (0..<200 as Range<UInt64>).map(FaultMix.swarm(seed:)))
+        #expect(mixes == (0..<200 as Range<UInt64>).map { FaultMix.swarm(seed: $0, disk: true) })
         #expect(Set(mixes).count > 150)
         for kind in FaultKind.allCases {
             let rates = mixes.map { $0[kind] }

@@ -1,0 +1,46 @@
+import PaymentService
+import SimulatedDisk
+
+/// The service's machine in a world on a simulated disk: the disk and `SQLitePaymentStore` opened
+/// on it. When the machine goes down (a kill, a power loss, or the store's fatal I/O error) the
+/// connection is closed while the disk refuses every operation, so nothing it still caches reaches
+/// the disk; when it comes up, the store is opened again from what the disk holds.
+final class DiskHost {
+    static let file = "payments.sqlite"
+
+    let disk: SimulatedDisk
+    private(set) var store: SQLitePaymentStore
+    private let flaws: Set<ServiceFlaw>
+
+    /// A machine with an empty disk drawing from `seed`; `flaws` may plant the store's defects.
+    init(seed: UInt64, flaws: Set<ServiceFlaw>) throws(SimulationError) {
+        disk = SimulatedDisk(seed: seed)
+        self.flaws = flaws
+        do { store = try Self.open(disk, flaws) } catch {
+            throw .unusableFile("the simulated disk: \(error)")
+        }
+    }
+
+    /// Whether the machine must restart: the power is off or the store met a fatal I/O error.
+    var hasFailed: Bool { disk.isDown || store.ioFailure != nil }
+
+    /// The machine goes down: of the writes not synced, a `keptPermille` share survives (1000: a
+    /// killed process, whose writes the operating system still holds).
+    func goDown(keptPermille: Int) {
+        disk.cutPower(keptPermille: keptPermille)
+        store.close()
+    }
+
+    /// The machine comes up: power back, the store opened from what is durable. Throws when it
+    /// cannot be opened (the owner tries again later).
+    func comeUp() throws {
+        disk.restorePower()
+        store = try Self.open(disk, flaws)
+    }
+
+    private static func open(_ disk: SimulatedDisk, _ flaws: Set<ServiceFlaw>) throws -> SQLitePaymentStore {
+        try SQLitePaymentStore(
+            uri: disk.uri(of: file), owner: disk, countsRefunds: !flaws.contains(.sqliteUncountedRefund),
+            syncsCommits: !flaws.contains(.sqliteSynchronousNormal))
+    }
+}
