@@ -19,7 +19,6 @@ let package = Package(
         .library(name: "BenchmarkWorkloads", targets: ["BenchmarkWorkloads"]),
         .library(name: "PaymentService", targets: ["PaymentService"]),
         .library(name: "PaymentSimulation", targets: ["PaymentSimulation"]),
-        .library(name: "SimulatedDisk", targets: ["SimulatedDisk"]),
         .library(name: "Reports", targets: ["Reports"]),
     ],
     traits: [
