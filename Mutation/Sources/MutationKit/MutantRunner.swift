@@ -19,23 +19,31 @@ public struct MutantRunner: Sendable {
         self.timeoutSeconds = timeoutSeconds
     }
 
-    /// The exit status of one run with mutant `id` active (0: none); `log` receives its output.
+    /// The exit status of one run with mutant `id` active (0: none; 128 + N: killed by signal N);
+    /// `log` receives its output. (posix_spawn and waitpid: Foundation's `Process` can miss the end
+    /// of a child waited for off the main thread.)
     public func status(ofMutant id: Int, log: String = "/dev/null") throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["-s", "KILL", "\(timeoutSeconds)", executable] + arguments
+        let arguments = ["/usr/bin/timeout", "-s", "KILL", "\(timeoutSeconds)", executable] + self.arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SIMHARNESS_MUTANT"] = String(id)
-        process.environment = environment
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        defer { try? output.close() }
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0]!, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw MutationError("could not start \(executable): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { throw MutationError("waitpid failed: errno \(errno)") }
+        }
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
     /// Runs every mutant of `mutants`, `jobs` at a time; `progress` is told each result as it comes.

@@ -187,7 +187,9 @@ final class SchemataRewriter: SyntaxRewriter {
             } else if let initializer = syntax.as(InitializerDeclSyntax.self) {
                 let labels = initializer.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()
                 names.append("init(\(labels))")
-            } else if let variable = syntax.as(VariableDeclSyntax.self), let binding = variable.bindings.first {
+            } else if let variable = syntax.as(VariableDeclSyntax.self), variable.parent?.is(MemberBlockItemSyntax.self) == true,
+                let binding = variable.bindings.first
+            {
                 names.append(binding.pattern.trimmedDescription)
             } else if let subscriptDecl = syntax.as(SubscriptDeclSyntax.self) {
                 names.append("subscript\(subscriptDecl.parameterClause.trimmedDescription.filter { !$0.isWhitespace })")

@@ -4,11 +4,12 @@ import MutationKit
 /// simharness-mutate: the mutation score of SimHarness's reference algorithms (docs/mutation.md).
 let usage = """
     usage: simharness-mutate list [--repo DIR] [--out DIR]
-           simharness-mutate run [--repo DIR] [--out DIR] [--scenario NAME|FILE] [--sample N] [--seed TEXT] [--only ID,…]
+           simharness-mutate run [--repo DIR] [--out DIR] [--scenario NAME|FILE] [--sample N] [--seed TEXT] [--only ID,…] [--keys FILE]
                                  [--jobs N] [--timeout SECONDS] [--configuration debug|release] [--equivalents FILE] [-- RUN-ARGS…]
       list  generates the schemata package (default DIR/.build-mutants) and prints every mutant: id, file:line, key
       run   generates and builds it, checks that the original passes, then runs `run --scenario NAME` once per mutant
-            (SIMHARNESS_MUTANT=id) and prints the score and the survivors. Exit 0: every survivor is listed as equivalent;
+            (SIMHARNESS_MUTANT=id) and prints the score and the survivors; --only and --keys (a file in the format of
+            Mutation/equivalent-mutants.txt) choose mutants, --sample draws that many of them by --seed. Exit 0: every survivor is listed as equivalent;
             1: a survivor is not; 2: bad input, or the original fails the scenario.
     """
 
@@ -24,6 +25,7 @@ struct Options {
     var timeout: Int?
     var configuration = "debug"
     var equivalents: String?
+    var keys: String?
     var runArguments: [String] = []
 
     init(_ arguments: [String]) throws {
@@ -49,6 +51,7 @@ struct Options {
                 guard ["debug", "release"].contains(value) else { throw MutationError("--configuration: debug or release, not \(value)") }
                 configuration = value
             case "--equivalents": equivalents = value
+            case "--keys": keys = value
             default: throw MutationError("unknown option \(argument)\n\(usage)")
             }
         }
@@ -137,6 +140,10 @@ func main() throws -> Int32 {
         let unknown = Set(only).subtracting(mutants.map(\.id))
         guard unknown.isEmpty else { throw MutationError("--only: no mutant \(unknown.sorted())") }
         selected = mutants.filter { only.contains($0.id) }
+    }
+    if let keys = options.keys {
+        let listed = try Equivalents(parsing: String(contentsOfFile: keys, encoding: .utf8), file: keys).reasons.keys
+        selected = selected.filter { listed.contains($0.key) }
     }
     if let sample = options.sample { selected = MutantSample.draw(sample, of: selected, seed: options.seed) }
     say("mutation: running \(selected.count) of \(mutants.count) mutants, \(options.jobs) at a time (seed \(options.seed))…")
