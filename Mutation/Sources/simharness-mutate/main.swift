@@ -5,7 +5,7 @@ import MutationKit
 let usage = """
     usage: simharness-mutate list [--repo DIR] [--out DIR]
            simharness-mutate run [--repo DIR] [--out DIR] [--scenario NAME|FILE] [--sample N] [--seed TEXT] [--only ID,…] [--keys FILE]
-                                 [--jobs N] [--timeout SECONDS] [--configuration debug|release] [--equivalents FILE] [-- RUN-ARGS…]
+                                 [--jobs N] [--timeout SECONDS] [--configuration debug|release] [--equivalents FILE] [--no-build] [-- RUN-ARGS…]
       list  generates the schemata package (default DIR/.build-mutants) and prints every mutant: id, file:line, key
       run   generates and builds it, checks that the original passes, then runs `run --scenario NAME` once per mutant
             (SIMHARNESS_MUTANT=id) and prints the score and the survivors; --only and --keys (a file in the format of
@@ -26,6 +26,7 @@ struct Options {
     var configuration = "debug"
     var equivalents: String?
     var keys: String?
+    var build = true
     var runArguments: [String] = []
 
     init(_ arguments: [String]) throws {
@@ -33,6 +34,10 @@ struct Options {
         guard let command = rest.popFirst(), ["list", "run"].contains(command) else { throw MutationError(usage) }
         self.command = command
         while let argument = rest.popFirst() {
+            if argument == "--no-build" {
+                build = false
+                continue
+            }
             if argument == "--" {
                 runArguments = Array(rest)
                 break
@@ -108,7 +113,7 @@ func main() throws -> Int32 {
     let configuration = ["-c", options.configuration] + (options.configuration == "release" ? ["-Xswiftc", "-enable-testing"] : [])
     let buildLog = directory.appending(path: "build.log")
     say("mutation: \(mutants.count) mutants generated in \(directory.path); building (\(options.configuration))…")
-    guard try shell(["swift", "build", "--package-path", directory.path] + configuration, log: buildLog) == 0 else {
+    guard try !options.build || shell(["swift", "build", "--package-path", directory.path] + configuration, log: buildLog) == 0 else {
         say(tail(buildLog))
         throw MutationError("the schemata package did not build (log: \(buildLog.path))")
     }
