@@ -38,6 +38,7 @@ public struct Score: Sendable {
     public var killed: Int { results.count { $0.verdict == .killed || $0.verdict == .timedOut } }
     public var survivors: [MutantResult] { results.filter { $0.verdict == .survived } }
     public var equivalent: Int { results.count { $0.verdict == .equivalent } }
+    public var timedOut: Int { results.count { $0.verdict == .timedOut } }
 
     /// The report: the figures, then each survivor with `file:line` and its change.
     public var report: String {
@@ -45,8 +46,8 @@ public struct Score: Sendable {
         let percent = judged == 0 ? 100 : 100 * Double(killed) / Double(judged)
         var lines = [
             String(
-                format: "mutation score: %d mutants, %d killed, %d survived, %d equivalent (%.1f %% of the non-equivalent killed), %.1f minutes",
-                results.count, killed, survivors.count, equivalent, percent, seconds / 60
+                format: "mutation score: %d mutants, %d killed (%d of them timed out), %d survived, %d equivalent (%.1f %% of the non-equivalent killed), %.1f minutes",
+                results.count, killed, timedOut, survivors.count, equivalent, percent, seconds / 60
             )
         ]
         if !survivors.isEmpty {

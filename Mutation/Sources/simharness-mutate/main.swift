@@ -136,7 +136,7 @@ func main() throws -> Int32 {
         say("mutation: the original code fails `run --scenario \(options.scenario)` (exit \(baseline)): no mutant can be judged")
         return 2
     }
-    if options.timeout == nil { runner.timeoutSeconds = max(30, Int(10 * baselineSeconds)) }
+    if options.timeout == nil { runner.timeoutSeconds = max(10, Int(20 * baselineSeconds)) }
     say(String(format: "mutation: the original passes `run --scenario %@` in %.1f s; a mutant's run is killed after %d s",
                  options.scenario, baselineSeconds, runner.timeoutSeconds))
 

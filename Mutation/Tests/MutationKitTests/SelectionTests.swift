@@ -58,7 +58,7 @@ import Testing
         let sut = Score(results: results, seconds: 90).report
 
         // Then the figures and the survivor's file:line and change are printed
-        #expect(sut.contains("3 mutants, 1 killed, 1 survived, 1 equivalent (50.0 % of the non-equivalent killed), 1.5 minutes"))
+        #expect(sut.contains("3 mutants, 1 killed (0 of them timed out), 1 survived, 1 equivalent (50.0 % of the non-equivalent killed), 1.5 minutes"))
         #expect(sut.contains("  A/B.swift:2 f(): < -> <=  [A/B.swift f() < -> <= #1]"))
     }
 }
