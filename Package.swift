@@ -92,13 +92,15 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
+        .plugin(name: "BuildCommit", capability: .buildTool()),
         .target(
             name: "SimHarnessKit",
             dependencies: [
                 "Analysis", "Datasets", "Simulation", "Harness", "ProcessMetrics", "CGlibcMalloc", "PaymentService", "PaymentSimulation",
                 "Reports", "UserAlgorithms", "SpecKernel", "HealthCore", "PaymentsCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["BuildCommit"]
         ),
         .executableTarget(name: "simharness", dependencies: ["SimHarnessKit"]),
         .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Simulation"], path: "Tests/TestSupport"),
@@ -108,7 +110,7 @@ let package = Package(
         .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "PaymentSimulationTests",
-            dependencies: ["PaymentSimulation", "PaymentService", "PaymentsCore", "TestSupport"]
+            dependencies: ["PaymentSimulation", "PaymentService", "PaymentsCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "SpecKernelTests", dependencies: ["SpecKernel", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(

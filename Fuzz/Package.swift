@@ -22,6 +22,7 @@ let package = Package(
         .executableTarget(name: "FuzzScenario", dependencies: ["FuzzSupport", simharness("Simulation"), simharness("Harness")]),
         .executableTarget(name: "FuzzResultJSON", dependencies: ["FuzzSupport", simharness("Harness")]),
         .executableTarget(name: "FuzzBaselineJSON", dependencies: ["FuzzSupport", simharness("Harness")]),
+        .executableTarget(name: "FuzzStoreLoading", dependencies: ["FuzzSupport", simharness("PaymentSimulation")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The performance gate (README: "Performance baselines and the CI gate"). Steps, run in this order by `all` (the default):
+# The performance gate (`docs/performance.md`: "The performance gate"). Steps, run in this order by `all` (the default):
 #   xctest      release XCTest performance tests (the PerformanceTests package) against their Baselines/
 #   benchmarks  package-benchmark p90 threshold check against Benchmarks/Benchmarks/Thresholds
 #   bites       inject known regressions (allocations, +10 % peak memory, +10 % allocated bytes, slowdown)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The reports as people and CI systems see them (README "simharness report"):
+# The reports as people and CI systems see them (`docs/ci-and-gates.md`, "The reports, checked as people and CI systems read them"):
 #   scripts/report-check.sh [check|bites|all] [OUT]      default: all, OUT .build/report-check
 #   check  runs a short scenario three times, renders every report (with --compare and --history),
 #          opens the HTML in headless Chromium (screenshots at 1280 and 390 px; the rendered DOM must
@@ -50,7 +50,8 @@ check() {
   # A paced load the debug build cannot keep up with: response time, lag and dropped events show.
   printf 'name: report-check\nseed: 5\nusers: 300\ndays: 7\nload:\n  model: arrival_rate\n  rate: 400000\n  duration: 3s\nthresholds:\n  - invariant_violations == 0\n' > "$out/check.yaml"
   for n in 1 2; do "$bin" run --scenario "$out/check.yaml" --json "$out/history/$n.json" --progress never > /dev/null; done
-  "$bin" run --scenario "$out/check.yaml" --report-dir "$out/run" --progress never > /dev/null
+  # With the differential check: its suite is in the JUnit file the schema checks.
+  "$bin" run --scenario "$out/check.yaml" --report-dir "$out/run" --progress never --check-against reference > /dev/null
   "$bin" report "$out/run/result.json" --compare "$out/history/2.json" --history "$out/history" \
     --html "$out/report.html" --markdown "$out/summary.md" --junit "$out/junit.xml" --openmetrics "$out/metrics.txt" \
     --hdr-log "$out/latency.hlog"

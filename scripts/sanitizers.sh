@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sanitizer runs of the unit tests (README: "Sanitizers").
+# Sanitizer runs of the unit tests (`docs/ci-and-gates.md`: "Sanitizers").
 #   scripts/sanitizers.sh [selftest|thread|address|all]     default: all (selftest, thread, address)
 #   selftest  planted defects, each built alone with swiftc (seconds, no package build): a data race
 #             that ThreadSanitizer must report and an out-of-bounds read that AddressSanitizer must

@@ -24,11 +24,17 @@ public struct Meal: Hashable, Sendable {
 
 /// Why a meal row is rejected, in the order the checks run (SPEC §2).
 public enum MealRejection: String, CaseIterable, Sendable {
+    /// A field the SPEC's grammar does not allow (SPEC §0).
     case malformed
+    /// No accepted user of that id.
     case unknownUser = "unknown_user"
+    /// `end < start`.
     case endBeforeStart = "end_before_start"
+    /// `end − start` over 14,400 s.
     case tooLong = "too_long"
+    /// `kcal` or a macro below 0.
     case negativeValue = "negative_value"
+    /// A `meal_id` already accepted.
     case duplicate
 
     /// The longest accepted meal, in seconds.

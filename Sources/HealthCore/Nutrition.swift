@@ -1,9 +1,14 @@
 /// Why a body measurement or energy figure cannot be used.
 public enum BodyMetricError: Error, Equatable, Sendable {
+    /// A weight (kg) of 0 or less.
     case nonPositiveWeight(Double)
+    /// A height (cm) of 0 or less.
     case nonPositiveHeight(Double)
+    /// An age (years) of 0 or less.
     case nonPositiveAge(Int)
+    /// A meal's `kcal` of 0 or less: it has no macro ratios.
     case nonPositiveCalories(Double)
+    /// A macro (g) below 0.
     case negativeMacro(Double)
 }
 
@@ -58,7 +63,16 @@ public struct MacroRatios: Equatable, Sendable {
 /// Body-mass index and its WHO category.
 public struct BodyMassIndex: Equatable, Sendable {
     /// The WHO categories: below 18.5, below 25, below 30, and 30 or more.
-    public enum Category: String, Sendable { case underweight, normal, overweight, obese }
+    public enum Category: String, Sendable {
+        /// Below 18.5.
+        case underweight
+        /// From 18.5 to below 25.
+        case normal
+        /// From 25 to below 30.
+        case overweight
+        /// 30 or more.
+        case obese
+    }
 
     /// kg/m².
     public let value: Double

@@ -1,6 +1,8 @@
 /// The device that recorded a step sample; a higher rank wins where samples overlap (SPEC §3).
 public enum StepSource: UInt8, CaseIterable, Sendable {
+    /// A phone: counts only where no watch sample covers the instant.
     case phone = 0
+    /// A watch: outranks a phone.
     case watch = 1
 
     /// The spelling in dataset files.
@@ -37,10 +39,15 @@ public struct StepSample: Hashable, Sendable {
 
 /// Why a step row is rejected, in the order the checks run (SPEC §3).
 public enum StepRejection: String, CaseIterable, Sendable {
+    /// A field the SPEC's grammar does not allow (SPEC §0).
     case malformed
+    /// No accepted user of that id.
     case unknownUser = "unknown_user"
+    /// `end <= start`, or `end − start` over 86,400 s.
     case badInterval = "bad_interval"
+    /// `count` below 0.
     case negativeValue = "negative_value"
+    /// A `sample_id` already accepted.
     case duplicate
 
     /// The longest accepted sample, in seconds.

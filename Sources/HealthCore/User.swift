@@ -1,6 +1,15 @@
 /// An intermittent-fasting protocol and its eating-window limit (SPEC §1).
 public enum FastingProtocol: UInt8, CaseIterable, Sendable {
-    case sixteenEight, eighteenSix, twentyFour, omad, none
+    /// `16:8`: an eating window of at most 8 hours.
+    case sixteenEight
+    /// `18:6`: an eating window of at most 6 hours.
+    case eighteenSix
+    /// `20:4`: an eating window of at most 4 hours.
+    case twentyFour
+    /// `omad`, one meal a day: an eating window of at most 1 hour.
+    case omad
+    /// `none`: no protocol; the user's days are not evaluated.
+    case none
 
     /// The spelling used in dataset files.
     public var name: String { spelling.description }
@@ -37,7 +46,15 @@ public enum FastingProtocol: UInt8, CaseIterable, Sendable {
 
 /// Physical activity level and its energy multiplier (SPEC §1).
 public enum ActivityLevel: String, CaseIterable, Sendable {
-    case sedentary, light, moderate, active
+    /// `sedentary`: × 1.2.
+    case sedentary
+    /// `light`: × 1.375.
+    case light
+    /// `moderate`: × 1.55.
+    case moderate
+    /// `active`: × 1.725.
+    case active
+    /// `very_active`: × 1.9.
     case veryActive = "very_active"
 
 
@@ -55,7 +72,10 @@ public enum ActivityLevel: String, CaseIterable, Sendable {
 
 /// The sex of the revised Harris–Benedict formula (SPEC §1).
 public enum Sex: String, CaseIterable, Sendable {
-    case male, female
+    /// The male formula.
+    case male
+    /// The female formula.
+    case female
 
 }
 

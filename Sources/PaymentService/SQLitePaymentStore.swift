@@ -3,16 +3,33 @@ import PaymentsCore
 
 /// The durable store in a SQLite file through GRDB: WAL mode, one transaction per state change
 /// (admission, the intent of each attempt, the final outcome with its booking), so a killed process
-/// leaves every payment at its last committed step and nothing half-written.
+/// leaves every payment at its last committed step and nothing half-written. Everything read from
+/// the file is checked (types, ranges, known cases): a hostile file gives a `StoreFailure` naming
+/// the table, row and column, never a trap.
 public final class SQLitePaymentStore: DurablePaymentStore {
     public var failpoint: ((StoreWrite) throws -> Void)?
+    /// A number the store's owner sets to say where it is (a simulated world: its run and step); each
+    /// write transaction from then on stores it with its changes, so `lastMark()` tells where the last
+    /// committed write was made, also after a kill. nil: none is stored.
+    public var mark: Int64?
     private let database: DatabasePool
 
-    /// Opens (or creates) the store at `path`.
-    public init(path: String) throws {
+    /// The tables of a store.
+    public static let tables = ["payments", "keys", "charges", "ledger", "notes", "mark"]
+
+    /// Opens the store at `path`, creating it (and any missing table) when `create`; otherwise a
+    /// file without the store's tables is refused.
+    public init(path: String, create: Bool = true) throws {
         var configuration = Configuration()
         configuration.label = "payments"
         database = try DatabasePool(path: path, configuration: configuration)
+        if !create {
+            let present = try database.read { db in try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+            if let missing = Self.tables.first(where: { !present.contains($0) }) {
+                throw StoreFailure("\(path): no table \(missing): not a payment store of this version")
+            }
+            return
+        }
         try database.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS payments (
@@ -32,11 +49,13 @@ public final class SQLitePaymentStore: DurablePaymentStore {
                 CREATE TABLE IF NOT EXISTS ledger (
                   user INTEGER NOT NULL, currency INTEGER NOT NULL, captured INTEGER NOT NULL, refunded INTEGER NOT NULL,
                   PRIMARY KEY (user, currency));
+                CREATE TABLE IF NOT EXISTS notes (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE IF NOT EXISTS mark (id INTEGER PRIMARY KEY CHECK (id = 0), value INTEGER NOT NULL);
                 """)
         }
     }
 
-    private enum Phase: Int { case requested = 0, attemptSent = 1, final = 2 }
+    private enum Phase: Int, CaseIterable { case requested = 0, attemptSent = 1, final = 2 }
 
     public func record(of payment: UInt32) throws -> PaymentRecord? {
         try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM payments WHERE id = ?", arguments: [payment]) }
@@ -46,19 +65,13 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     public func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? {
         try database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM keys WHERE user = ? AND key = ?", arguments: [user, key])
-        }.map { row in
-            PaymentFingerprint(
-                kind: PaymentKind(rawValue: row["kind"])!, amountMinor: row["amount"], currency: Currency(rawValue: row["currency"])!,
-                refundOf: row["refund_of"])
-        }
+        }.map { try Self.key(from: $0).fingerprint }
     }
 
     public func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? {
         try database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM charges WHERE id = ? AND user = ?", arguments: [charge, user])
-        }.map { row in
-            CapturedCharge(amountMinor: row["amount"], currency: Currency(rawValue: row["currency"])!, refundedMinor: row["refunded"])
-        }
+        }.map { try Self.charge(from: $0).charge }
     }
 
     public func unfinished() throws -> [PaymentRecord] {
@@ -73,25 +86,66 @@ public final class SQLitePaymentStore: DurablePaymentStore {
 
     public func ledger() throws -> [LedgerRow] {
         try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM ledger") }
-            .map { row in
-                LedgerRow(user: row["user"], entry: LedgerEntry(
-                    currency: Currency(rawValue: row["currency"])!, capturedMinor: row["captured"], refundedMinor: row["refunded"]))
-            }
+            .map(Self.ledgerRow(from:))
             .sorted { $0.user != $1.user ? $0.user < $1.user : $0.entry.currency.code < $1.entry.currency.code }
     }
 
     public func ledger(of user: UInt32) throws -> [LedgerEntry] {
         try database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM ledger WHERE user = ?", arguments: [user]) }
-            .map { row in
-                LedgerEntry(currency: Currency(rawValue: row["currency"])!, capturedMinor: row["captured"], refundedMinor: row["refunded"])
-            }
+            .map { try Self.ledgerRow(from: $0).entry }
             .sorted { $0.currency.code < $1.currency.code }
     }
 
     public func latestInstant() throws -> Int64 {
         try database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MAX(MAX(admitted_at), MAX(deadline)) FROM payments") ?? 0
+            try Row.fetchOne(db, sql: "SELECT MAX(MAX(admitted_at), MAX(deadline)) AS latest FROM payments")
+        }.map { try StoreRow($0, "payments").optionalInteger("latest", as: Int64.self) ?? 0 } ?? 0
+    }
+
+    /// Everything the store holds, read in one transaction: what a resumed owner checks before it
+    /// trusts the file.
+    public func contents() throws -> StoreContents {
+        try database.read { db in
+            StoreContents(
+                records: try Row.fetchAll(db, sql: "SELECT * FROM payments ORDER BY seq").map(Self.record(from:)),
+                keys: try Row.fetchAll(db, sql: "SELECT * FROM keys ORDER BY user, key").map(Self.key(from:)),
+                charges: try Row.fetchAll(db, sql: "SELECT * FROM charges ORDER BY id").map(Self.charge(from:)),
+                ledger: try Row.fetchAll(db, sql: "SELECT * FROM ledger ORDER BY user, currency").map(Self.ledgerRow(from:)))
         }
+    }
+
+    /// The notes the store's owner keeps beside the payments, by name (a simulated world: the world
+    /// that wrote the file and its history).
+    public func notes() throws -> [String: String] {
+        var notes: [String: String] = [:]
+        for row in try database.read({ db in try Row.fetchAll(db, sql: "SELECT * FROM notes") }) {
+            let checked = StoreRow(row, "notes")
+            notes[try checked.text("name")] = try checked.text("value")
+        }
+        return notes
+    }
+
+    /// Sets `notes`, adding or replacing each, in one transaction.
+    public func setNotes(_ notes: [String: String]) throws {
+        try database.write { db in
+            for (name, value) in notes.sorted(by: { $0.key < $1.key }) {
+                try db.execute(
+                    sql: "INSERT INTO notes (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                    arguments: [name, value])
+            }
+        }
+    }
+
+    /// The `mark` of the last committed write that stored one, nil when none did.
+    public func lastMark() throws -> Int64? {
+        try database.read { db in try Row.fetchOne(db, sql: "SELECT value FROM mark WHERE id = 0") }
+            .map { try StoreRow($0, "mark").integer("value", as: Int64.self) }
+    }
+
+    /// Stores `mark`, when one is set, in the transaction of `db`.
+    private func stamp(_ db: Database) throws {
+        guard let mark else { return }
+        try db.execute(sql: "INSERT INTO mark (id, value) VALUES (0, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value", arguments: [mark])
     }
 
     public func admit(_ record: PaymentRecord, takesKey: Bool) throws {
@@ -112,6 +166,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
                     outcome?.attempts ?? 0, outcome?.latencyMillis ?? 0,
                 ])
             try failpoint?(.admit)
+            try stamp(db)
             if takesKey, let fingerprint = payment.fingerprint {
                 try db.execute(
                     sql: "INSERT INTO keys (user, key, kind, amount, currency, refund_of) VALUES (?, ?, ?, ?, ?, ?)",
@@ -128,6 +183,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
                 arguments: [Phase.attemptSent.rawValue, attempt, deadline, payment])
             guard db.changesCount == 1 else { throw StoreFailure("payment \(payment) was never admitted") }
             try failpoint?(.intent)
+            try stamp(db)
         }
     }
 
@@ -141,7 +197,8 @@ public final class SQLitePaymentStore: DurablePaymentStore {
                 arguments: [Phase.final.rawValue, outcome.state.rawValue, outcome.reason?.rawValue, outcome.attempts,
                             outcome.latencyMillis, payment])
             try failpoint?(.settle)
-            let request = Self.record(from: row).request
+            try stamp(db)
+            let request = try Self.record(from: row).request
             guard let amount = request.payment.amountMinor, let currency = request.payment.currency else { return }
             switch outcome.state {
             case .captured:
@@ -168,27 +225,76 @@ public final class SQLitePaymentStore: DurablePaymentStore {
         }
     }
 
-    private static func record(from row: Row) -> PaymentRecord {
+    private static func record(from row: Row) throws -> PaymentRecord {
+        let id = try StoreRow(row, "payments").integer("id", as: UInt32.self)
+        let row = StoreRow(row, "payments row \(id)")
+        let scriptText = try row.text("script")
+        guard let script = GatewayScript(parsing: scriptText) else { throw row.failure("script", "holds '\(scriptText.prefix(40))', not a gateway script") }
         let payment = PaymentRequest(
-            id: row["id"], key: row["key"], keyLength: row["key_length"], kind: PaymentKind(rawValue: row["kind"])!,
-            amountMinor: row["amount"], currency: (row["currency"] as UInt8?).flatMap(Currency.init(rawValue:)),
-            createdAt: row["created_at"], refundOf: row["refund_of"], script: GatewayScript(parsing: row["script"]))
+            id: id, key: try row.integer("key"), keyLength: try row.integer("key_length"), kind: try row.enumCase("kind", PaymentKind.self),
+            amountMinor: try row.optionalInteger("amount"), currency: try row.optionalEnumCase("currency", Currency.self),
+            createdAt: try row.integer("created_at"), refundOf: try row.optionalInteger("refund_of"), script: script)
         let progress: PaymentProgress
-        switch Phase(rawValue: row["phase"])! {
+        switch try row.enumCase("phase", Phase.self) {
         case .requested: progress = .requested
-        case .attemptSent: progress = .attemptSent(attempt: row["attempt"], deadline: row["deadline"])
+        case .attemptSent: progress = .attemptSent(attempt: try row.integer("attempt"), deadline: try row.integer("deadline"))
         case .final:
             progress = .final(PaymentOutcome(
-                state: PaymentState(rawValue: row["state"])!, reason: (row["reason"] as String?).flatMap(PaymentRejection.init(rawValue:)),
-                attempts: row["attempts"], latencyMillis: row["latency"]))
+                state: try row.enumCase("state", PaymentState.self), reason: try row.optionalEnumCase("reason", PaymentRejection.self),
+                attempts: try row.integer("attempts"), latencyMillis: try row.integer("latency")))
         }
-        return PaymentRecord(request: ServiceRequest(user: row["user"], payment: payment), progress: progress, admittedAt: row["admitted_at"])
+        return PaymentRecord(
+            request: ServiceRequest(user: try row.integer("user"), payment: payment), progress: progress, admittedAt: try row.integer("admitted_at"))
+    }
+
+    private static func key(from row: Row) throws -> KeyRow {
+        let place = StoreRow(row, "keys")
+        let user: UInt32 = try place.integer("user"), key: UInt32 = try place.integer("key")
+        let checked = StoreRow(row, "keys row (user \(user), key \(key))")
+        return KeyRow(user: user, key: key, fingerprint: PaymentFingerprint(
+            kind: try checked.enumCase("kind", PaymentKind.self), amountMinor: try checked.integer("amount"),
+            currency: try checked.enumCase("currency", Currency.self), refundOf: try checked.optionalInteger("refund_of")))
+    }
+
+    private static func charge(from row: Row) throws -> ChargeRow {
+        let id: UInt32 = try StoreRow(row, "charges").integer("id")
+        let checked = StoreRow(row, "charges row \(id)")
+        return ChargeRow(id: id, user: try checked.integer("user"), charge: CapturedCharge(
+            amountMinor: try checked.integer("amount"), currency: try checked.enumCase("currency", Currency.self),
+            refundedMinor: try checked.integer("refunded")))
+    }
+
+    private static func ledgerRow(from row: Row) throws -> LedgerRow {
+        let user: UInt32 = try StoreRow(row, "ledger").integer("user")
+        let checked = StoreRow(row, "ledger row of user \(user)")
+        return LedgerRow(user: user, entry: LedgerEntry(
+            currency: try checked.enumCase("currency", Currency.self), capturedMinor: try checked.integer("captured"),
+            refundedMinor: try checked.integer("refunded")))
     }
 }
 
-extension GatewayScript {
-    /// The script written as `script.text` (`T;L;D`); an empty text is an empty script.
-    init(parsing text: String) {
-        self.init(text.split(separator: ";").compactMap { token in GatewayResponse.allCases.first { String($0.token) == token } })
-    }
+/// A row of the keys table: what `user`'s `key` was first used for.
+public struct KeyRow: Hashable, Sendable {
+    public var user: UInt32
+    public var key: UInt32
+    public var fingerprint: PaymentFingerprint
+}
+
+/// A row of the charges table: captured charge `id` of `user`.
+public struct ChargeRow: Hashable, Sendable {
+    public var id: UInt32
+    public var user: UInt32
+    public var charge: CapturedCharge
+}
+
+/// Everything a store holds.
+public struct StoreContents: Hashable, Sendable {
+    /// Every payment, in admission order.
+    public var records: [PaymentRecord]
+    /// The keys table, by user and key.
+    public var keys: [KeyRow]
+    /// The charges table, by id.
+    public var charges: [ChargeRow]
+    /// The ledger, by user and currency number.
+    public var ledger: [LedgerRow]
 }

@@ -58,17 +58,28 @@ final class SimulatedGateway {
 }
 
 /// The gateway's ground truth in a file of its own, one line per action, written before the
-/// gateway answers, so that it survives a killed process.
+/// gateway answers, so that it survives a killed process: `payment user key kind amount currency
+/// run step` (currency 255: none), stamped with the run of the world (0 the first, one more at each
+/// `--resume`) and its step at which the gateway acted.
 final class TruthFile {
     struct Action {
         var payment: UInt32
         var user: UInt32
         var key: UInt32
         var request: PaymentRequest
+        var run = 0
+        var step = 0
     }
+
+    /// Fields of a line.
+    static let fields = ["payment", "user", "key", "kind", "amount", "currency", "run", "step"]
 
     let path: String
     private let handle: FileHandle
+    /// The run stamped on the actions appended.
+    var run = 0
+    /// The step stamped on the next action appended (the world sets it at each step).
+    var step = 0
 
     /// Opens (or creates) the file at `path` for appending.
     init(path: String) throws(SimulationError) {
@@ -79,29 +90,48 @@ final class TruthFile {
         handle.seekToEndOfFile()
     }
 
-    /// Appends `action` in one write.
+    /// Appends `action` in one write, stamped with `run` and `step`.
     func append(_ action: Action) {
         let request = action.request
-        let line = "\(action.payment) \(action.user) \(action.key) \(request.kind.rawValue) \(request.amountMinor ?? 0) \(request.currency?.rawValue ?? 255)\n"
+        let line = "\(action.payment) \(action.user) \(action.key) \(request.kind.rawValue) \(request.amountMinor ?? 0) "
+            + "\(request.currency?.rawValue ?? 255) \(run) \(step)\n"
         handle.write(Data(line.utf8))
     }
 
-    /// The actions recorded so far.
+    /// The actions recorded so far; a line that is not an action (a truncated one included) is
+    /// refused with its number, field and value.
     func load() throws(SimulationError) -> [Action] {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw .unusableFile("\(path): cannot read the gateway's truth file")
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unusableFile("\(path): cannot read the gateway's truth file") }
+        guard data.last.map({ $0 == UInt8(ascii: "\n") }) ?? true else {
+            throw .unusableFile("\(path): truncated: its last line has no end of line")
         }
         var actions: [Action] = []
-        for (number, line) in text.split(separator: "\n").enumerated() {
-            let fields = line.split(separator: " ").map { Int64($0) }
-            guard fields.count == 6, fields.allSatisfy({ $0 != nil }), let kind = PaymentKind(rawValue: UInt8(clamping: fields[3]!)) else {
-                throw .unusableFile("\(path):\(number + 1): not a gateway action: '\(line)'")
-            }
-            let request = PaymentRequest(
-                id: UInt32(clamping: fields[0]!), key: UInt32(clamping: fields[2]!), keyLength: 1, kind: kind, amountMinor: fields[4]!,
-                currency: Currency(rawValue: UInt8(clamping: fields[5]!)), createdAt: 0, refundOf: nil, script: GatewayScript([]))
-            actions.append(Action(payment: request.id, user: UInt32(clamping: fields[1]!), key: request.key, request: request))
+        for (index, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast().enumerated() {
+            actions.append(try action(String(decoding: line, as: UTF8.self), number: index + 1))
         }
         return actions
+    }
+
+    private func action(_ line: String, number: Int) throws(SimulationError) -> Action {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+        guard fields.count == Self.fields.count else {
+            throw .unusableFile("\(path):\(number): not a gateway action (\(Self.fields.count) numbers: \(Self.fields.joined(separator: " "))): '\(line.prefix(80))'")
+        }
+        func field<T: FixedWidthInteger>(_ index: Int, _ type: T.Type = T.self) throws(SimulationError) -> T {
+            guard let value = T(fields[index]) else {
+                throw .unusableFile("\(path):\(number): \(Self.fields[index]) is '\(fields[index].prefix(40))', not an integer in \(T.min)...\(T.max)")
+            }
+            return value
+        }
+        let kindNumber: UInt8 = try field(3), currencyNumber: UInt8 = try field(5)
+        guard let kind = PaymentKind(rawValue: kindNumber) else { throw .unusableFile("\(path):\(number): kind \(kindNumber) is no payment kind") }
+        let currency = currencyNumber == 255 ? nil : Currency(rawValue: currencyNumber)
+        guard currencyNumber == 255 || currency != nil else { throw .unusableFile("\(path):\(number): currency \(currencyNumber) is no currency") }
+        let run: Int = try field(6), step: Int = try field(7), amount: Int64 = try field(4)
+        guard run >= 0, step >= 0, amount >= 0 else { throw .unusableFile("\(path):\(number): a negative amount, run or step: '\(line.prefix(80))'") }
+        let request = PaymentRequest(
+            id: try field(0), key: try field(2), keyLength: 1, kind: kind, amountMinor: amount, currency: currency, createdAt: 0, refundOf: nil,
+            script: GatewayScript([]))
+        return Action(payment: request.id, user: try field(1), key: request.key, request: request, run: run, step: step)
     }
 }

@@ -27,6 +27,8 @@ public struct SimulationSummary: Sendable {
     public var shrunk: WorldReport?
     /// The store the worlds used.
     public var store: StoreKind
+    /// The world that ran after a history of kills (a resumed `--db` world, or a `--kills` replay).
+    public var resumed: WorldConfiguration?
 
     /// Adds up `reports`.
     public init(_ reports: [WorldReport], store: StoreKind, shrunk: WorldReport? = nil) {
@@ -42,6 +44,7 @@ public struct SimulationSummary: Sendable {
             faults.merge(report.faults, uniquingKeysWith: +)
             states.merge(report.states, uniquingKeysWith: +)
             if report.violation != nil, failing == nil { failing = report }
+            if !report.configuration.kills.isEmpty { resumed = report.configuration }
         }
     }
 
@@ -57,6 +60,9 @@ public struct SimulationSummary: Sendable {
         let faultText = FaultKind.allCases.filter { faults[$0, default: 0] > 0 }.map { "\($0.rawValue) \(faults[$0]!)" }
         lines.append("  faults injected: " + (faultText.isEmpty ? "none" : faultText.joined(separator: ", ")))
         lines.append("  payments: " + PaymentState.allCases.map { "\($0.rawValue) \(states[$0, default: 0])" }.joined(separator: ", "))
+        if let resumed {
+            lines.append("  history: runs killed after steps \(resumed.kills.map(String.init).joined(separator: ", ")); replay: \(resumed.reproduction(store: store))")
+        }
         guard let failing, let violation = failing.violation else {
             lines.append("  violations: 0")
             return lines.joined(separator: "\n") + "\n"

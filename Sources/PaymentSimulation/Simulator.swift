@@ -37,27 +37,86 @@ public enum Simulator {
     ) throws(SimulationError) -> WorldReport {
         switch (store.kind, store.database) {
         case (.memory, _):
+            guard configuration.kills.isEmpty else { throw .badOption("--kills replays a history of SQLite runs: give --store sqlite") }
             return try World(configuration: configuration, store: MemoryDurableStore(), truth: nil, resumed: false, watching: watching).run(trace: trace)
         case (.sqlite, let path?):
-            let exists = FileManager.default.fileExists(atPath: path)
-            if exists && !store.resume { throw .badOption("--db \(path) exists: give --resume to continue it, or a new path") }
-            if !exists && store.resume { throw .badOption("--resume: \(path) does not exist") }
-            let database: SQLitePaymentStore
-            do { database = try SQLitePaymentStore(path: path) } catch { throw .unusableFile("\(path): \(error)") }
-            let truth = try TruthFile(path: path + ".gateway")
-            return try World(configuration: configuration, store: database, truth: truth, resumed: store.resume).run(trace: trace)
+            guard configuration.kills.isEmpty else { throw .badOption("--kills replays a history on a store of its own, not on --db") }
+            return try runOnFile(configuration, path: path, resume: store.resume, trace: trace)
         case (.sqlite, nil):
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simharness-\(UUID().uuidString)")
             do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
                 throw .unusableFile("cannot create \(directory.path): \(error)")
             }
             defer { try? FileManager.default.removeItem(at: directory) }
+            let path = directory.appendingPathComponent("payments.sqlite").path
             let database: SQLitePaymentStore
-            do { database = try SQLitePaymentStore(path: directory.appendingPathComponent("payments.sqlite").path) } catch {
-                throw .unusableFile("\(directory.path): \(error)")
+            do { database = try SQLitePaymentStore(path: path) } catch { throw .unusableFile("\(directory.path): \(error)") }
+            guard !configuration.kills.isEmpty else {
+                return try World(configuration: configuration, store: database, truth: nil, resumed: false, watching: watching).run(trace: trace)
             }
-            return try World(configuration: configuration, store: database, truth: nil, resumed: false, watching: watching).run(trace: trace)
+            // The history: each earlier run stopped where it was killed, then the last one to its end.
+            for (run, step) in configuration.kills.enumerated() {
+                let truth = try TruthFile(path: path + ".gateway")
+                truth.run = run
+                _ = try World(configuration: configuration, store: database, truth: truth, resumed: run > 0, stamp: { truth.step = $0 })
+                    .run(stoppingAfter: step)
+            }
+            let truth = try TruthFile(path: path + ".gateway")
+            truth.run = configuration.kills.count
+            return try World(configuration: configuration, store: database, truth: truth, resumed: true, watching: watching, stamp: { truth.step = $0 })
+                .run(trace: trace)
         }
+    }
+
+    /// Runs `configuration`'s world over the store in `path` and the truth file beside it: a new one,
+    /// or (`resume`) the one a killed run left, once it is shown to be this world's (its notes) and
+    /// sound (`StoreAudit`). The store records the step after which the previous run last wrote, so
+    /// the report's configuration carries the whole history (`kills`).
+    private static func runOnFile(
+        _ configuration: WorldConfiguration, path: String, resume: Bool, trace: ((Int) -> Void)?
+    ) throws(SimulationError) -> WorldReport {
+        let truthPath = path + ".gateway"
+        let exists = FileManager.default.fileExists(atPath: path)
+        if exists && !resume { throw .badOption("--db \(path) exists: give --resume to continue it, or a new path") }
+        if !exists && resume { throw .badOption("--resume: \(path) does not exist") }
+        if resume && !FileManager.default.fileExists(atPath: truthPath) { throw .badOption("--resume: \(truthPath) does not exist") }
+        var configuration = configuration
+        let database: SQLitePaymentStore
+        var record = WorldRecord(configuration)
+        do {
+            database = try SQLitePaymentStore(path: path, create: !resume)
+            if resume { record = try WorldRecord(notes: database.notes(), path: path) }
+        } catch let error as SimulationError {
+            throw error
+        } catch {
+            throw .unusableFile("\(path): \(error)")
+        }
+        let truth = try TruthFile(path: truthPath)
+        if resume {
+            let differences = record.differences(from: configuration)
+            guard differences.isEmpty else { throw .badOption("--resume: \(path) holds another world: " + differences.joined(separator: "; ")) }
+            let actions = try truth.load()
+            let submissions = Workload.make(configuration)
+            let previous = record.kills.count  // the run that was killed
+            do {
+                try StoreAudit.check(
+                    database.contents(), actions, submissions: submissions, configuration: configuration, runs: previous + 1, store: path, truth: truthPath)
+                let lastWrite = StoreMark.step(of: previous, in: try database.lastMark())
+                record.kills.append(actions.filter { $0.run == previous }.map(\.step).reduce(lastWrite, max))
+            } catch let error as SimulationError {
+                throw error
+            } catch {
+                throw .unusableFile("\(path): \(error)")
+            }
+        }
+        do { try database.setNotes(record.notes) } catch { throw .unusableFile("\(path): cannot write the world's notes: \(error)") }
+        configuration.kills = record.kills
+        let run = record.kills.count
+        truth.run = run
+        return try World(configuration: configuration, store: database, truth: truth, resumed: resume, stamp: { step in
+            database.mark = StoreMark.encode(run: run, step: step)
+            truth.step = step
+        }).run(trace: trace)
     }
 
     /// Runs worlds `first ..< first + count` (seeds), at most `jobs` at a time, and returns their

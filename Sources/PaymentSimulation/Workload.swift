@@ -13,24 +13,32 @@ public struct WorldConfiguration: Hashable, Sendable {
     public var faults: FaultMix
     /// Defects planted in the service (tests only).
     public var flaws: Set<ServiceFlaw>
+    /// The history of a world over a store that outlives its runs (`--db`, `--resume`): the step
+    /// after which each earlier run was killed, oldest first; the world then ran again from the store
+    /// it left. Empty: one run.
+    public var kills: [Int]
 
     /// A world; `faults` nil picks the seed's own mix (swarm testing).
-    public init(seed: UInt64, payments: Int = 1_000, clients: Int = 8, faults: FaultMix? = nil, flaws: Set<ServiceFlaw> = []) {
+    public init(
+        seed: UInt64, payments: Int = 1_000, clients: Int = 8, faults: FaultMix? = nil, flaws: Set<ServiceFlaw> = [], kills: [Int] = []
+    ) {
         self.seed = seed
         self.payments = payments
         self.clients = clients
         self.faults = faults ?? .swarm(seed: seed)
         self.flaws = flaws
+        self.kills = kills
     }
 
     /// Users the payments belong to: about six payments each.
     public var users: Int { max(1, (payments + 5) / 6) }
 
-    /// The command line that runs this world again.
+    /// The command line that runs this world again, its history of kills included.
     public func reproduction(store: StoreKind = .memory) -> String {
         var line = "simharness simulate --seed 0x\(String(seed, radix: 16)) --payments \(payments) --clients \(clients) --faults \(faults)"
         if store != .memory { line += " --store \(store.rawValue)" }
         for flaw in flaws.sorted(by: { $0.rawValue < $1.rawValue }) { line += " --flaw \(flaw.rawValue)" }
+        if !kills.isEmpty { line += " --kills " + kills.map(String.init).joined(separator: ",") }
         return line
     }
 }

@@ -88,23 +88,33 @@ final class World {
     /// The payment whose history is kept (nil: none, the fast way); see `Simulator.run`.
     private let watched: UInt32?
     @exclusivity(unchecked) private var history: [Trace] = []
+    /// Told each step's number before it runs (a `--db` world: to stamp its durable writes).
+    private let stamp: ((Int) -> Void)?
 
     /// A world over `store`; `truth` keeps the gateway's actions in a file; the events of the
     /// `watching` payment are kept, for the history of a violation. A `resumed` world
     /// continues a store and truth file that a killed process left: its clock starts after the
     /// store's latest instant, and its outcomes are not compared with the batch processor's (the
-    /// answers the service saw before the kill are gone).
+    /// answers the service saw before the kill are gone). `stamp` hears each step's number before
+    /// the step runs.
     init(
-        configuration: WorldConfiguration, store: any DurablePaymentStore, truth: TruthFile?, resumed: Bool, watching payment: UInt32? = nil
+        configuration: WorldConfiguration, store: any DurablePaymentStore, truth: TruthFile?, resumed: Bool, watching payment: UInt32? = nil,
+        stamp: ((Int) -> Void)? = nil
     ) throws(SimulationError) {
         self.configuration = configuration
         watched = payment
         self.store = store
         self.resumed = resumed
+        self.stamp = stamp
         checksReference = !resumed
-        let startAt: Int64
-        do { startAt = resumed ? try store.latestInstant() + 1 : 0 } catch {
-            throw .unusableFile("the store cannot be read: \(error)")
+        var startAt: Int64 = 0
+        if resumed {
+            let latest: Int64
+            do { latest = try store.latestInstant() } catch { throw .unusableFile("the store cannot be read: \(error)") }
+            guard (0..<StoreAudit.latestInstant).contains(latest) else {
+                throw .unusableFile("the store's latest instant is \(latest), not in 0...\(StoreAudit.latestInstant)")
+            }
+            startAt = latest + 1
         }
         report = WorldReport(configuration: configuration)
         submissions = Workload.make(configuration)
@@ -154,18 +164,21 @@ final class World {
         return result
     }
 
-    /// Runs the world to its end, or to its first violation.
-    func run(trace: ((Int) -> Void)? = nil) -> WorldReport {
+    /// Runs the world to its end, or to its first violation; or only its first `steps` steps, as a
+    /// run that was killed then (no end-of-world checks).
+    func run(trace: ((Int) -> Void)? = nil, stoppingAfter steps: Int? = nil) -> WorldReport {
+        let last = steps ?? .max
         // Submissions are in time order: each schedules the next, which keeps the queue short.
         if let first = submissions.first { schedule(.submit(0), at: start + first.at) }
         schedule(.restart, at: start)
-        while report.violation == nil, let next = queue.popMin() {
+        while report.violation == nil, report.steps < last, let next = queue.popMin() {
             now = start + Int64(next.order >> 20)
             let slot = next.slot
             freeSlots.append(slot)
             guard let event = pending[slot] else { continue }  // cancelled: a timeout that an answer made moot
             pending[slot] = nil
             report.steps += 1
+            stamp?(report.steps)
             trace?(report.steps)
             if watched != nil { remember(event) }
             if now > horizon + Self.stallMillis {
@@ -174,7 +187,7 @@ final class World {
             }
             dispatch(event)
         }
-        if report.violation == nil { checkEnd() }
+        if report.violation == nil, steps == nil { checkEnd() }
         for kind in FaultKind.allCases where injected[kind.ordinal] > 0 { report.faults[kind] = injected[kind.ordinal] }
         return report
     }
@@ -270,7 +283,7 @@ final class World {
             return
         }
         if first != outcome {
-            fail(.replayDiffers, "payment \(payment) was answered \(Self.describe(outcome)), after \(Self.describe(first)) first", payment: payment)
+            fail(.replayDiffers, "payment \(payment) was answered twice, differently: \(first.differences(from: outcome, "first", "then"))", payment: payment)
         }
     }
 
@@ -346,7 +359,7 @@ final class World {
         }
         attempts[payment, call.attempt].gatewayActed = acted
         if acted, gateway.actions[payment, default: 0] > 1 {
-            return fail(.chargedTwice, "the gateway moved money \(gateway.actions[payment]!) times for payment \(payment)", payment: payment)
+            return fail(.chargedTwice, "the gateway moved money \(gateway.actions[payment, default: 0]) times for payment \(payment)", payment: payment)
         }
         guard response == .approved || response == .declined else { return }
         var arrival = now + delay()
@@ -395,7 +408,11 @@ final class World {
         }
         var outcomes = [PaymentOutcome?](repeating: nil, count: submissions.count)  // payment ids are 0..<count
         for record in records {
-            outcomes[Int(record.request.payment.id)] = record.outcome
+            let id = record.request.payment.id
+            guard outcomes.indices.contains(Int(id)) else {
+                return fail(.noFinalState, "the store holds payment \(id), which no client of this world submitted", payment: nil)
+            }
+            outcomes[Int(id)] = record.outcome
             if let state = record.outcome?.state { report.states[state, default: 0] += 1 }
         }
         if let unfinished = records.first(where: { $0.outcome == nil }) {
@@ -414,7 +431,7 @@ final class World {
             guard let outcome = outcomes[index] else { return fail(.noFinalState, "payment \(id) has no final state in the store", payment: id) }
             guard let answer = client.answer else { return fail(.noFinalState, "payment \(id) got no final answer", payment: id) }
             if answer != outcome {
-                return fail(.answerDiffersFromStore, "payment \(id) was answered \(Self.describe(answer)), the store holds \(Self.describe(outcome))", payment: id)
+                return fail(.answerDiffersFromStore, "payment \(id): \(answer.differences(from: outcome, "answered", "the store holds"))", payment: id)
             }
         }
     }
@@ -424,7 +441,9 @@ final class World {
             let id = record.request.payment.id
             let booked = record.outcome?.state == .captured || record.outcome?.state == .refunded
             let moved = (gateway.actions[id] ?? 0) > 0
-            if booked && !moved { return fail(.bookedWithoutMoney, "payment \(id) is \(record.outcome!.state.rawValue) but the gateway never acted", payment: id) }
+            if booked && !moved {
+                return fail(.bookedWithoutMoney, "payment \(id) is \(record.outcome.map(\.state.rawValue) ?? "unfinished") but the gateway never acted", payment: id)
+            }
             if moved && !booked {
                 return fail(.moneyWithoutBooking, "the gateway acted for payment \(id), which the store holds as \(record.outcome.map(Self.describe) ?? "unfinished")", payment: id)
             }
@@ -453,7 +472,7 @@ final class World {
         var ledgers: [UInt32: UserLedger] = [:]
         for row in ledger {
             ledgers[row.user, default: UserLedger()].capture(row.entry.capturedMinor, in: row.entry.currency)
-            ledgers[row.user]!.refund(row.entry.refundedMinor, in: row.entry.currency)
+            ledgers[row.user, default: UserLedger()].refund(row.entry.refundedMinor, in: row.entry.currency)
         }
         var first = byUser.startIndex
         while first < byUser.endIndex {
@@ -469,11 +488,12 @@ final class World {
             var reference = PaymentProcessor(
                 policy: ServiceConfiguration().policy, gateway: replay, random: SplitMix64(seed: 0), clock: ManualClock())
             for record in records {
-                let expected = reference.process(record.request.payment), actual = record.outcome!
+                guard let actual = record.outcome else { continue }  // checkEnd stopped at an unfinished payment already
+                let expected = reference.process(record.request.payment)
                 if expected.state != actual.state || expected.reason != actual.reason || expected.attempts != actual.attempts {
                     return fail(.differsFromReference, """
-                        payment \(record.request.payment.id) ended \(Self.describe(actual)); the batch processor gives \(Self.describe(expected)) \
-                        for the same gateway answers
+                        payment \(record.request.payment.id) for the same gateway answers: \
+                        \(actual.differences(from: expected, "the service ended", "the batch processor gives", fields: [.state, .reason, .attempts]))
                         """, payment: record.request.payment.id)
                 }
             }

@@ -1,6 +1,29 @@
 /// A supported ISO 4217 currency and its minor-unit exponent (SPEC §0).
 public enum Currency: UInt8, CaseIterable, Sendable {
-    case usd, eur, gbp, chf, cad, aud, sek, inr, brl, jpy, kwd, bhd
+    /// USD, US dollar: exponent 2.
+    case usd
+    /// EUR, Euro: exponent 2.
+    case eur
+    /// GBP, Pound sterling: exponent 2.
+    case gbp
+    /// CHF, Swiss franc: exponent 2.
+    case chf
+    /// CAD, Canadian dollar: exponent 2.
+    case cad
+    /// AUD, Australian dollar: exponent 2.
+    case aud
+    /// SEK, Swedish krona: exponent 2.
+    case sek
+    /// INR, Indian rupee: exponent 2.
+    case inr
+    /// BRL, Brazilian real: exponent 2.
+    case brl
+    /// JPY, Japanese yen: exponent 0.
+    case jpy
+    /// KWD, Kuwaiti dinar: exponent 3.
+    case kwd
+    /// BHD, Bahraini dinar: exponent 3.
+    case bhd
 
     /// The three-letter code, as written in dataset files.
     public var code: String { codeLiteral.description }
@@ -52,7 +75,10 @@ public enum Currency: UInt8, CaseIterable, Sendable {
 
 /// Whether a payment takes money (`charge`) or returns it (`refund`).
 public enum PaymentKind: UInt8, CaseIterable, Sendable {
-    case charge, refund
+    /// Takes money from the user.
+    case charge
+    /// Returns money from a captured charge (`refund_of`).
+    case refund
 
     /// The spelling in dataset files.
     public var name: String { self == .charge ? "charge" : "refund" }

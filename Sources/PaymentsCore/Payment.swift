@@ -45,20 +45,41 @@ public struct PaymentRequest: Hashable, Sendable {
 
 /// The final state of a payment (SPEC §4 step 5).
 public enum PaymentState: String, CaseIterable, Sendable {
-    case captured, refunded, declined, failed, deduplicated, rejected
+    /// A charge the gateway approved: its amount is in the ledger.
+    case captured
+    /// A refund the gateway approved: its amount is in the ledger.
+    case refunded
+    /// The gateway declined it.
+    case declined
+    /// Every attempt timed out and reconciling found the gateway had not acted.
+    case failed
+    /// A repeat of an earlier payment's idempotency key with the same values: no gateway call.
+    case deduplicated
+    /// Refused before the gateway, with a reason.
+    case rejected
 }
 
 /// Why a payment is rejected, in the order the checks run (SPEC §4).
 public enum PaymentRejection: String, CaseIterable, Sendable {
+    /// A field the SPEC's grammar does not allow (SPEC §0).
     case malformed
+    /// No accepted user of that id.
     case unknownUser = "unknown_user"
+    /// An empty idempotency key, or one longer than 255 Unicode scalars.
     case missingKey = "missing_key"
+    /// A currency code outside SPEC §0's list.
     case unsupportedCurrency = "unsupported_currency"
+    /// An amount of 0 or less, or not a 64-bit integer.
     case invalidAmount = "invalid_amount"
+    /// More than 1,000,000 major units.
     case overLimit = "over_limit"
+    /// A key the user used before, with other values.
     case idempotencyConflict = "idempotency_conflict"
+    /// A refund of no captured charge of the user processed earlier.
     case unknownCharge = "unknown_charge"
+    /// A refund in another currency than its charge.
     case currencyMismatch = "currency_mismatch"
+    /// Refunds that would exceed their charge.
     case refundExceeds = "refund_exceeds"
 
     /// The longest accepted idempotency key, in Unicode scalars.

@@ -39,7 +39,9 @@ public struct RetryPolicy: Hashable, Sendable {
 
 /// A clock of simulated time that only moves when told to.
 public protocol SimulatedClock {
+    /// Simulated milliseconds since the clock started.
     var nowMillis: Int64 { get }
+    /// Moves the clock on by `byMillis` simulated milliseconds.
     mutating func advance(byMillis: Int64)
 }
 

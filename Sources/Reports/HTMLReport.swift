@@ -13,6 +13,7 @@ public enum HTMLReport {
         for chart in charts(context) { body += "<figure>\(chart)</figure>" }
         body += "</section>"
         if context.history.count > 1 { body += history(context) }
+        if let check = result.check { body += CheckSection.html(check) }
         body += details(result)
         return """
             <!DOCTYPE html>
@@ -30,7 +31,9 @@ public enum HTMLReport {
     private static func verdict(_ context: ReportContext) -> String {
         let result = context.result
         let passed = context.passed
-        var html = #"<header class="verdict \#(passed ? "pass" : "fail")"><h1>\#(passed ? "Passed" : "Failed")</h1>"#
+        let warned = passed && !context.warnings.isEmpty
+        let (verdictClass, heading) = !passed ? ("fail", "Failed") : warned ? ("warn", "Passed with a warning") : ("pass", "Passed")
+        var html = #"<header class="verdict \#(verdictClass)"><h1>\#(heading)</h1>"#
         html += "<p>Scenario <b>\(escaped(result.scenario))</b>, seed \(result.seed), \(result.users) users × \(result.days) days, load \(escaped(result.load)), "
         html += "\(result.shards.joined(separator: ", ")) · \(Summary.compact(result.durationSeconds)) s · \(result.status.rawValue) · output digest <code>\(result.digestText)</code></p>"
         var problems: [String] = []
@@ -40,8 +43,10 @@ public enum HTMLReport {
             problems += reference.report.regressions.map { $0.message(Summary.compact) }
             if reference.report.sameOutputs == false { problems.append("the output digest differs from \(reference.label)'s") }
         }
+        problems += context.warnings.map { "warning: " + $0 }
         if !problems.isEmpty { html += "<ul>" + problems.map { "<li>\(escaped($0))</li>" }.joined() + "</ul>" }
         html += "</header>"
+        if let line = ReportContext.boundariesLine(result) { html += "<p class=\"boundaries\">\(escaped(line))</p>" }
         if !result.thresholds.isEmpty {
             html += "<h2>Thresholds</h2><table><thead><tr><th>threshold</th><th>measured</th><th>verdict</th></tr></thead><tbody>"
             for outcome in result.thresholds {
@@ -50,7 +55,7 @@ public enum HTMLReport {
             }
             html += "</tbody></table>"
         }
-        html += "<h2>Key metrics</h2><table><thead><tr><th>metric</th><th>this run</th>"
+        html += "<h2>Key metrics</h2><table><thead><tr><th>metric</th><th>\(escaped(context.label))</th>"
         if let reference = context.reference { html += "<th>\(escaped(reference.label))</th><th>change</th><th></th>" }
         html += "</tr></thead><tbody>"
         for metric in ReportContext.keyMetrics {
@@ -59,11 +64,20 @@ public enum HTMLReport {
             if context.reference != nil {
                 let comparison = context.comparison(of: metric)
                 html += "<td class=\"number\">\(comparison.map { Summary.compact($0.baseline) } ?? "—")</td>"
-                html += "<td class=\"number\">\(comparison?.changeText ?? "—")</td><td>\(comparison?.mark ?? "")</td>"
+                html += "<td class=\"number\">\(comparison?.changeText ?? "—")</td><td>\(comparison?.markHTML ?? "")</td>"
             }
             html += "</tr>"
         }
-        return html + "</tbody></table>"
+        html += "</tbody></table>"
+        if let reference = context.reference, !reference.counts.isEmpty {
+            html += "<h2>Counts</h2><table><thead><tr><th>count</th><th>\(escaped(context.label))</th><th>\(escaped(reference.label))</th><th>change</th></tr></thead><tbody>"
+            for count in reference.counts {
+                html += "<tr><td><code>\(count.metric)</code></td><td class=\"number\">\(Summary.compact(count.value))</td>"
+                html += "<td class=\"number\">\(Summary.compact(count.reference))</td><td class=\"number\">\(count.changeText)</td></tr>"
+            }
+            html += "</tbody></table>"
+        }
+        return html
     }
 
     private static func details(_ result: RunResult) -> String {
@@ -83,7 +97,7 @@ public enum HTMLReport {
     private static func charts(_ context: ReportContext) -> [String] {
         let result = context.result
         let other = context.reference?.run
-        let runs = [("this run", result)] + (other.map { [("\(context.reference!.label)", $0)] } ?? [])
+        let runs = [(context.label, result)] + (other.map { [("\(context.reference!.label)", $0)] } ?? [])
         var charts: [String] = []
         let streams = ["meals", "steps", "payments", "total"]
         charts.append(SVGChart.bars(
@@ -107,13 +121,18 @@ public enum HTMLReport {
                 series: latencySeries, yFormat: SVGChart.compactNumber
             ))
         }
-        charts += overTime(result, other: other, otherLabel: context.reference?.label)
+        charts += overTime(result, other: other, labels: (context.label, context.reference?.label ?? ""))
         let samples = result.process.rssSamples
         if samples.count > 1 {
+            let memory = runs.enumerated().filter { $0.element.1.process.rssSamples.count > 1 }.map { index, run in
+                SVGChart.Series(
+                    name: other == nil ? "RSS" : "RSS (\(run.0))", points: run.1.process.rssSamples.map { ($0.seconds, Double($0.bytes) / 1e6) },
+                    dashed: index > 0, color: index
+                )
+            }
             charts.append(SVGChart.lines(
                 id: "memory", title: "Resident memory over time", xAxis: .linear(title: "seconds since the start"), yTitle: "MB",
-                series: [SVGChart.Series(name: "RSS", points: samples.map { ($0.seconds, Double($0.bytes) / 1e6) })],
-                yFormat: SVGChart.compactNumber
+                series: memory, yFormat: SVGChart.compactNumber
             ))
         }
         charts.append(SVGChart.bars(
@@ -149,12 +168,16 @@ public enum HTMLReport {
     }
 
     /// The charts of the time series: throughput per stream against the target, service and
-    /// response time, how far behind schedule and what was dropped, and CPU use.
-    private static func overTime(_ result: RunResult, other: RunResult?, otherLabel: String?) -> [String] {
+    /// response time, how far behind schedule, what was dropped, and CPU use; the other run's
+    /// lines dashed beside this one's. `labels`: this run's and the other run's names.
+    private static func overTime(_ result: RunResult, other: RunResult?, labels: (this: String, other: String)) -> [String] {
         let series = result.series
         guard !series.intervals.isEmpty else { return [] }
-        let width = series.intervalSeconds
-        func at(_ interval: IntervalFigures) -> Double { (Double(interval.index) + 0.5) * width }
+        let compared = other.flatMap { $0.series.intervals.isEmpty ? nil : $0 }
+        let runs = [(labels.this, result)] + (compared.map { [(labels.other, $0)] } ?? [])
+        func at(_ interval: IntervalFigures, _ run: RunResult) -> Double { (Double(interval.index) + 0.5) * run.series.intervalSeconds }
+        /// `name`, or `name (label)` for the other run.
+        func named(_ name: String, _ index: Int) -> String { index == 0 ? name : "\(name) (\(runs[index].0))" }
         var charts: [String] = []
         // Rates of an interval the run covered less than half of (its last) say more about the
         // batches than about the rate: they are left out.
@@ -164,19 +187,17 @@ public enum HTMLReport {
         }
         let rated = covered(result)
         var throughput = IntervalFigures.streams.enumerated().map { stream, name in
-            SVGChart.Series(name: name, points: rated.map { (at($0.interval), Double($0.interval.events[stream]) / $0.seconds) }, color: stream)
+            SVGChart.Series(name: name, points: rated.map { (at($0.interval, result), Double($0.interval.events[stream]) / $0.seconds) }, color: stream)
         }
         if series.intervals.contains(where: { $0.targetEvents != nil }) {
             throughput.append(SVGChart.Series(
-                name: "target", points: rated.compactMap { i in i.interval.targetEvents.map { (at(i.interval), $0 / i.seconds) } },
+                name: "target", points: rated.compactMap { i in i.interval.targetEvents.map { (at(i.interval, result), $0 / i.seconds) } },
                 dashed: true, color: 5
             ))
         }
-        if let other, let otherLabel, !other.series.intervals.isEmpty {
-            let otherWidth = other.series.intervalSeconds
+        if let compared {
             throughput.append(SVGChart.Series(
-                name: "total (\(otherLabel))",
-                points: covered(other).map { ((Double($0.interval.index) + 0.5) * otherWidth, Double($0.interval.events[3]) / $0.seconds) },
+                name: named("total", 1), points: covered(compared).map { (at($0.interval, compared), Double($0.interval.events[3]) / $0.seconds) },
                 dashed: true, color: 3
             ))
         }
@@ -184,17 +205,22 @@ public enum HTMLReport {
             id: "throughput-over-time", title: "Throughput over time", xAxis: .linear(title: "seconds since the start"),
             yTitle: "events per second", series: throughput, yFormat: SVGChart.compactNumber
         ))
-        var latency = [(50.0, "p50"), (99.0, "p99")].enumerated().map { index, percentile in
-            SVGChart.Series(
-                name: "service \(percentile.1)", points: series.intervals.map { (at($0), Double($0.serviceLatency[3].percentile(percentile.0)) / 1e3) },
-                color: index
-            )
-        }
-        if series.intervals.contains(where: { $0.responseLatency.count > 0 }) {
-            latency += [(50.0, "p50"), (99.0, "p99")].enumerated().map { index, percentile in
+        var latency: [SVGChart.Series] = []
+        for (index, run) in runs.enumerated() {
+            let intervals = run.1.series.intervals
+            latency += [(50.0, "p50"), (99.0, "p99")].enumerated().map { color, percentile in
                 SVGChart.Series(
-                    name: "response \(percentile.1)", points: series.intervals.map { (at($0), Double($0.responseLatency.percentile(percentile.0)) / 1e3) },
-                    dashed: true, color: index
+                    name: named("service \(percentile.1)", index),
+                    points: intervals.map { (at($0, run.1), Double($0.serviceLatency[3].percentile(percentile.0)) / 1e3) },
+                    dashed: index > 0, color: color + 2 * index
+                )
+            }
+            guard intervals.contains(where: { $0.responseLatency.count > 0 }) else { continue }
+            latency += [(50.0, "p50"), (99.0, "p99")].enumerated().map { color, percentile in
+                SVGChart.Series(
+                    name: named("response \(percentile.1)", index),
+                    points: intervals.map { (at($0, run.1), Double($0.responseLatency.percentile(percentile.0)) / 1e3) },
+                    dashed: true, color: color + 2 * index
                 )
             }
         }
@@ -203,12 +229,24 @@ public enum HTMLReport {
             yTitle: "milliseconds per batch", series: latency, yFormat: SVGChart.compactNumber
         ))
         if series.intervals.contains(where: { $0.targetEvents != nil }) {
+            let paced = runs.enumerated().filter { $0.element.1.series.intervals.contains { $0.targetEvents != nil } }
             charts.append(SVGChart.lines(
-                id: "schedule-over-time", title: "Paced load: behind schedule and dropped", xAxis: .linear(title: "seconds since the start"),
-                yTitle: "seconds behind · dropped events / 1000", series: [
-                    SVGChart.Series(name: "seconds behind schedule", points: series.intervals.map { (at($0), $0.behindScheduleSeconds) }, color: 0),
-                    SVGChart.Series(name: "dropped events (thousands)", points: series.intervals.map { (at($0), Double($0.dropped[3]) / 1e3) }, color: 1),
-                ], yFormat: SVGChart.compactNumber
+                id: "schedule-over-time", title: "Paced load: behind schedule", xAxis: .linear(title: "seconds since the start"),
+                yTitle: "seconds behind schedule", series: paced.map { index, run in
+                    SVGChart.Series(
+                        name: named("behind schedule", index), points: run.1.series.intervals.map { (at($0, run.1), $0.behindScheduleSeconds) },
+                        dashed: index > 0, color: index
+                    )
+                }, yFormat: SVGChart.compactNumber
+            ))
+            charts.append(SVGChart.lines(
+                id: "dropped-over-time", title: "Paced load: events dropped", xAxis: .linear(title: "seconds since the start"),
+                yTitle: "events dropped per interval", series: paced.map { index, run in
+                    SVGChart.Series(
+                        name: named("dropped", index), points: run.1.series.intervals.map { (at($0, run.1), Double($0.dropped[3])) },
+                        dashed: index > 0, color: index
+                    )
+                }, yFormat: SVGChart.compactNumber
             ))
         }
         let samples = result.process.rssSamples.filter { $0.cpuSeconds != nil }
@@ -252,7 +290,10 @@ public enum HTMLReport {
         main{max-width:1240px;margin:0 auto;padding:16px}
         h1{margin:0 0 4px;font-size:28px}h2{font-size:20px;margin:28px 0 8px}
         .verdict{border-radius:8px;padding:14px 18px}.verdict.pass{background:#dafbe1;border:2px solid #1a7f37}
-        .verdict.fail{background:#ffebe9;border:2px solid #d1242f}
+        .verdict.fail{background:#ffebe9;border:2px solid #d1242f}.verdict.warn{background:#fff8c5;border:2px solid #9a6700}
+        p.fail{color:#d1242f;font-weight:600}
+        .mark::before{content:"";display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px;background:currentColor}
+        .mark.regressed{color:#d1242f;font-weight:600}.mark.improved{color:#1a7f37;font-weight:600}
         table{border-collapse:collapse;width:100%;max-width:100%;display:block;overflow-x:auto}
         th,td{text-align:left;padding:4px 10px;border-bottom:1px solid #d0d7de}td.number{text-align:right;font-variant-numeric:tabular-nums}
         td.pass{color:#1a7f37;font-weight:600}td.fail{color:#d1242f;font-weight:600}

@@ -25,6 +25,14 @@ public enum JUnitReport {
             }
             suites.append(Suite(name: "compared with \(reference.label)", cases: cases))
         }
+        if let check = result.check { suites.append(checkSuite(check)) }
+        if let warning = result.scheduleWarning {
+            suites.append(Suite(name: "schedule", cases: [Case(name: "the paced load kept its schedule", skippedMessage: "WARNING: " + warning.text)]))
+        }
+        if let line = ReportContext.boundariesLine(result) {
+            // Informational: a boundary the workload never reached is a blind spot, not a failure.
+            suites.append(Suite(name: "SPEC boundaries", cases: [Case(name: line)]))
+        }
         suites.append(Suite(name: "invariants", cases: [
             Case(name: "SPEC invariants hold",
                  failure: result.metrics.invariantViolations == 0 ? nil
@@ -46,8 +54,8 @@ public enum JUnitReport {
                     xml += opening + ">\n"
                     xml += #"      <failure message="\#(escaped(failure))" type="regression">\#(escaped(failure))</failure>"# + "\n"
                     xml += "    </testcase>\n"
-                } else if testCase.skipped {
-                    xml += opening + ">\n      <skipped message=\"no value in this run\"/>\n    </testcase>\n"
+                } else if let message = testCase.skippedMessage {
+                    xml += opening + ">\n      <skipped message=\"\(escaped(message))\"/>\n    </testcase>\n"
                 } else {
                     xml += opening + "/>\n"
                 }
@@ -57,10 +65,40 @@ public enum JUnitReport {
         return xml + "</testsuites>\n"
     }
 
+    /// The differential check: a failing case per mismatch listed (with the user's UTC offset and
+    /// protocol), one for those not listed, or one passing case when nothing differs.
+    private static func checkSuite(_ check: CheckReport) -> Suite {
+        let name = "check against the \(check.against)"
+        guard check.mismatches > 0 else { return Suite(name: name, cases: [Case(name: "no mismatch on \(check.users) users")]) }
+        var cases = check.listed.map { m in
+            Case(name: "\(m.user) \(m.row) \(m.field)",
+                 failure: "\(m.field) of \(m.user) \(m.row): implementation \(m.value), reference \(m.reference)" + (m.profileText.map { " (\($0))" } ?? ""))
+        }
+        if check.mismatches > check.listed.count {
+            let byField = check.byField.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            cases.append(Case(name: "mismatches not listed", failure: "\(check.mismatches - check.listed.count) more mismatches; by field: \(byField)"))
+        }
+        return Suite(name: name, cases: cases)
+    }
+
     private struct Case {
         var name: String
         var failure: String?
-        var skipped = false
+        /// Why the case was skipped (a metric without a value, a warning), nil when it ran.
+        var skippedMessage: String?
+
+        init(name: String, failure: String? = nil, skipped: Bool = false) {
+            self.name = name
+            self.failure = failure
+            skippedMessage = skipped ? "no value in this run" : nil
+        }
+
+        init(name: String, skippedMessage: String) {
+            self.name = name
+            self.skippedMessage = skippedMessage
+        }
+
+        var skipped: Bool { skippedMessage != nil }
     }
 
     private struct Suite {

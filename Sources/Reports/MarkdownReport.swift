@@ -8,7 +8,7 @@ public enum MarkdownReport {
     public static func render(_ context: ReportContext) -> String {
         let result = context.result
         var lines: [String] = []
-        let verdict = context.passed ? "🟢 passed" : "🔴 failed"
+        let verdict = !context.passed ? "🔴 failed" : context.warnings.isEmpty ? "🟢 passed" : "🟡 passed with a warning"
         lines.append("### SimHarness · \(result.scenario): \(verdict)")
         lines.append("")
         lines.append(
@@ -17,8 +17,16 @@ public enum MarkdownReport {
                 + "\(result.status.rawValue) · output digest `\(result.digestText)`"
         )
         lines.append("")
+        for warning in context.warnings {
+            lines.append("**Warning:** \(cell(warning))")
+            lines.append("")
+        }
+        if let line = ReportContext.boundariesLine(result) {
+            lines.append(cell(line))
+            lines.append("")
+        }
         let reference = context.reference
-        lines.append(reference.map { "| metric | this run | \(cell($0.label)) | change | |" } ?? "| metric | this run |")
+        lines.append(reference.map { "| metric | \(cell(context.label)) | \(cell($0.label)) | change | |" } ?? "| metric | this run |")
         lines.append(reference == nil ? "| --- | ---: |" : "| --- | ---: | ---: | ---: | :---: |")
         for metric in ReportContext.keyMetrics {
             guard let value = MetricCatalog.value(of: metric, in: result) else { continue }
@@ -37,6 +45,15 @@ public enum MarkdownReport {
                 lines.append("| `\(cell(outcome.threshold.text))` | \(outcome.value.map(Summary.compact) ?? "no value") | \(outcome.passed ? "🟢" : "🔴") |")
             }
         }
+        if let reference, !reference.counts.isEmpty {
+            lines.append("")
+            lines.append("| count | \(cell(context.label)) | \(cell(reference.label)) | change |")
+            lines.append("| --- | ---: | ---: | ---: |")
+            for count in reference.counts {
+                lines.append("| `\(count.metric)` | \(Summary.compact(count.value)) | \(Summary.compact(count.reference)) | \(count.changeText) |")
+            }
+        }
+        if let check = result.check { lines += CheckSection.markdown(check) }
         if let reference {
             let moved = reference.report.comparisons.filter { $0.verdict == .regressed || $0.verdict == .improved }
                 .filter { !ReportContext.keyMetrics.contains($0.metric) }
@@ -56,7 +73,7 @@ public enum MarkdownReport {
     }
 
     /// Text safe inside a table cell.
-    private static func cell(_ text: String) -> String {
+    static func cell(_ text: String) -> String {
         text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
     }
 }

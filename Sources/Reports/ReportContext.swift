@@ -1,4 +1,5 @@
 import Harness
+import PaymentsCore
 import ProcessMetrics
 import Simulation
 
@@ -11,6 +12,8 @@ public struct ReportContext: Sendable {
     public var reference: Reference?
     /// Earlier runs, oldest first, for trend lines.
     public var history: [RunResult]
+    /// What the run is called beside another one (`spike · pr-123`).
+    public var label = "this run"
 
     /// A comparison with a baseline or with another run.
     public struct Reference: Sendable {
@@ -20,7 +23,32 @@ public struct ReportContext: Sendable {
         public var report: BaselineReport
         /// The other run, when the reference is a run (drawn beside this one in the charts).
         public var run: RunResult?
+        /// The counts of both runs, when the reference is a run: compared as figures, whether or
+        /// not the runs did the same work.
+        public var counts: [CountComparison] = []
     }
+
+    /// A count of this run beside the other run's.
+    public struct CountComparison: Sendable, Equatable {
+        /// The metric (`total.events`).
+        public var metric: String
+        /// This run's value.
+        public var value: Double
+        /// The other run's.
+        public var reference: Double
+
+        /// `+12.5 %`, `0.0 %`, or `—` from 0.
+        public var changeText: String {
+            MetricComparison(metric: metric, direction: .exact, baseline: reference, measured: value, tolerance: .exact).changeText
+        }
+    }
+
+    /// The counts `report --compare` sets side by side (those both runs have; `payments.rejected`
+    /// names both the rejected rows and the payments in that final state, the same count).
+    public static let countMetrics = [
+        "users", "total.events", "meals.events", "steps.events", "payments.events", "dropped_events",
+        "meals.rejected", "steps.rejected", "payments.rejected",
+    ] + PaymentState.allCases.filter { $0 != .rejected }.map { "payments.\($0.rawValue)" } + ["invariant_violations"]
 
     /// A report of `result` alone.
     public init(result: RunResult, history: [RunResult] = []) {
@@ -40,6 +68,10 @@ public struct ReportContext: Sendable {
             let before = try BaselineMeasurement(results: [other], deterministic: sameWork, calibration: calibration, machine: machine)
             let now = try BaselineMeasurement(results: [result], deterministic: sameWork, calibration: calibration, machine: machine)
             reference = Reference(label: label, report: BaselineReport(baseline: before, current: now), run: other)
+            reference?.counts = Self.countMetrics.compactMap { metric in
+                guard let value = MetricCatalog.value(of: metric, in: result), let theirs = MetricCatalog.value(of: metric, in: other) else { return nil }
+                return CountComparison(metric: metric, value: value, reference: theirs)
+            }
         } catch {
             throw ReportError(message: error.message)
         }
@@ -62,10 +94,16 @@ public struct ReportContext: Sendable {
         }
     }
 
+    /// `SPEC boundaries exercised: N of M` and the entries not reached, when the run was checked.
+    public static func boundariesLine(_ result: RunResult) -> String? { result.check?.boundaries.line }
+
     /// Whether every threshold held, no invariant broke and nothing regressed against the reference.
     public var passed: Bool {
         result.passed && result.metrics.invariantViolations == 0 && result.status != .aborted && reference?.report.passed != false
     }
+
+    /// Warnings that do not fail the run: a paced load that missed its schedule unjudged.
+    public var warnings: [String] { result.scheduleWarning.map { [$0.text] } ?? [] }
 
     /// The metrics a short report leads with, in this order (those the run has).
     public static let keyMetrics = [
@@ -121,11 +159,20 @@ extension MetricComparison {
         return value == 0 ? "0.0 %" : (value > 0 ? "+" : "") + "\(value) %"
     }
 
-    /// 🔴 for a regression, 🟢 for an improvement beyond the tolerance, nothing otherwise.
+    /// 🔴 for a regression, 🟢 for an improvement beyond the tolerance, nothing otherwise (Markdown).
     var mark: String {
         switch verdict {
         case .regressed: "🔴"
         case .improved: "🟢"
+        case .held, .notCompared: ""
+        }
+    }
+
+    /// The verdict in words after a dot drawn by CSS, for HTML: no glyph that needs an emoji font.
+    var markHTML: String {
+        switch verdict {
+        case .regressed: #"<span class="mark regressed">regressed</span>"#
+        case .improved: #"<span class="mark improved">improved</span>"#
         case .held, .notCompared: ""
         }
     }

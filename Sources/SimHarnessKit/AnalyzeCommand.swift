@@ -13,8 +13,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
             Reads users, meals, steps and payments files (CSV or NDJSON, optionally .gz, or a SQLite file) \
             and writes fasting_summary.csv, fasting_daily.csv, steps_daily.csv, payments_outcomes.csv, \
             payments_ledger.csv, totals.json and rejections.csv.
-            Exit status: 0 done (rejected rows are not an error), 2 input refused (nothing written), \
-            1 any other failure, 64 usage error.
+            Exit status: 0 done (rejected rows are not an error), 2 input refused (nothing written) \
+            or a bad option, 1 any other failure.
             """
     )
 
@@ -49,9 +49,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
             let rejected = totals.files.values.reduce(0) { $0 + $1.rejectedCount }
             print("analyzed \(read) rows (\(rejected) rejected) in \(String(format3: seconds)) s; results in \(out)")
         } catch let refusal as InputRefusal {
-            throw failure("analyze", "input refused: \(refusal)", status: 2)
+            throw failure("analyze", "input refused: \(refusal)", status: HarnessExit.invalidInput)
         } catch {
-            throw failure("analyze", "\(error)", status: 1)
+            throw failure("analyze", "\(error)", status: HarnessExit.failed)
         }
     }
 }

@@ -10,7 +10,7 @@ struct BaselineCommand: AsyncParsableCommand {
             Both run one fixed-volume pass of the scenario's users × days several times and keep the medians, with \
             the machine's description and a calibration score, so that times recorded on one machine are scaled \
             to another. Exit status: 0 recorded / no regression (improvements are reported, never failures), \
-            1 regression, 2 invalid scenario or baseline file, 3 internal error, 130 interrupted, 64 usage error.
+            1 regression, 2 invalid scenario or baseline file or a bad option, 3 internal error, 130 interrupted.
             """,
         subcommands: [BaselineRecordCommand.self, BaselineCheckCommand.self]
     )

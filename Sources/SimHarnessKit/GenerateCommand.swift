@@ -8,7 +8,7 @@ struct GenerateCommand: AsyncParsableCommand {
         abstract: "Writes a deterministic synthetic dataset (users, meals, steps, payments) and manifest.json.",
         discussion: """
             Same scenario and seed give byte-identical files whatever --tasks. Exit status: 0 written, \
-            2 invalid scenario, 1 any other failure, 64 usage error (an option or its value).
+            2 invalid scenario or a bad option (or its value), 3 an output could not be written.
             """
     )
 
@@ -43,7 +43,7 @@ struct GenerateCommand: AsyncParsableCommand {
     func run() async throws {
         var loaded: Scenario
         do { loaded = try ScenarioCatalog.load(scenario) } catch {
-            throw failure("generate", "invalid scenario: \(error)", status: 2)
+            throw failure("generate", "invalid scenario: \(error)", status: HarnessExit.invalidInput)
         }
         size.override(&loaded)
         let options = ExportOptions(directory: out, format: format, gzip: gzip, jobs: tasks ?? jobs ?? Cores.count)
@@ -51,7 +51,7 @@ struct GenerateCommand: AsyncParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
         } catch {
-            throw failure("generate", "cannot create the output directory \(options.directory)", status: 1)
+            throw failure("generate", "cannot create the output directory \(options.directory)", status: HarnessExit.internalError)
         }
         do {
             let simulator = Simulator(scenario: loaded, seed: size.seed)
@@ -65,7 +65,7 @@ struct GenerateCommand: AsyncParsableCommand {
             let rows = manifest.files.values.reduce(0) { $0 + $1.rows }
             print("wrote \(rows) rows for \(selection.count) users to \(options.directory) (seed \(simulator.seed))")
         } catch {
-            throw failure("generate", "\(error)", status: 1)
+            throw failure("generate", "\(error)", status: HarnessExit.internalError)
         }
     }
 }

@@ -9,7 +9,7 @@ struct MergeCommand: AsyncParsableCommand {
         discussion: """
             Counts add, histograms merge, rates add (the shards ran side by side), the duration is the longest and peak \
             memory the highest; the thresholds are evaluated again on the sum. Exit status: 0 merged and every threshold \
-            held, 1 a threshold failed, 2 unreadable or mismatched results, 3 internal error.
+            held, 1 a threshold failed, 2 unreadable or mismatched results or a bad option, 3 internal error.
             """
     )
 

@@ -2,8 +2,8 @@ import Foundation
 import ArgumentParser
 import Simulation
 
-/// The typed option values of every command: a bad value is a usage error (exit status 64) that
-/// says what is allowed, the same way in `analyze`, `generate`, `run` and `baseline`.
+/// The typed option values of every command: a bad value is a usage error (exit status 2, as every
+/// bad option of every command) that says what is allowed, the same way in every command.
 enum OptionValue {
     /// An integer in `range`.
     static func integer(in range: ClosedRange<Int>) -> @Sendable (String) throws -> Int {

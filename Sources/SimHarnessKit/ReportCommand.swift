@@ -12,8 +12,8 @@ struct ReportCommand: AsyncParsableCommand {
             --markdown a table for a pull-request comment or $GITHUB_STEP_SUMMARY, --junit a JUnit XML file (one test \
             case per threshold and per compared metric), --openmetrics the final metrics for a Pushgateway or a textfile \
             collector, --hdr-log the series' latency histograms in HdrHistogram's interval-log format. --compare or --baseline adds the change of each metric (🔴/🟢 beyond its tolerance); --history \
-            adds trend lines over the results in a folder. Exit status: 0 written, 2 unreadable input, 3 an output could \
-            not be written, 64 usage error.
+            adds trend lines over the results in a folder. Exit status: 0 written, 2 unreadable input or a bad option, 3 an \
+            output could not be written.
             """
     )
 
@@ -25,6 +25,12 @@ struct ReportCommand: AsyncParsableCommand {
 
     @Option(help: "Compare with this other result file.")
     var compare: String?
+
+    @Option(help: "What this run is called beside the --compare run (default: the scenario and the file's name, or its folder's for result.json).")
+    var label: String?
+
+    @Option(help: "What the --compare run is called (default: its scenario and file or folder name, as --label).")
+    var compareLabel: String?
 
     @Option(help: "A folder of earlier result files (*.json, in name order) for trend lines.")
     var history: String?
@@ -40,11 +46,14 @@ struct ReportCommand: AsyncParsableCommand {
             throw ValidationError("give at least one of --html, --markdown, --junit, --openmetrics and --hdr-log")
         }
         guard baseline == nil || compare == nil else { throw ValidationError("give --baseline or --compare, not both") }
+        guard compare != nil || (label == nil && compareLabel == nil) else { throw ValidationError("--label and --compare-label go with --compare") }
     }
 
     func run() async throws {
         let context: ReportContext
-        do { context = try ReportInputs.context(result: result, baseline: baseline, compare: compare, history: history) } catch let error as InvalidInput {
+        do {
+            context = try ReportInputs.context(result: result, baseline: baseline, compare: compare, history: history, labels: (label, compareLabel))
+        } catch let error as InvalidInput {
             throw failure("report", error.message, status: HarnessExit.invalidInput)
         }
         let outputs: [(ReportFormat, String?)] = [(.html, html), (.markdown, markdown), (.junit, junit), (.openmetrics, openmetrics), (.hdrlog, hdrLog)]
@@ -58,11 +67,19 @@ struct ReportCommand: AsyncParsableCommand {
 
 /// Reads the files a report is made of, refusing any that is not what it should be.
 enum ReportInputs {
-    static func context(result path: String, baseline: String?, compare: String?, history: String?) throws -> ReportContext {
+    static func context(
+        result path: String, baseline: String?, compare: String?, history: String?, labels: (this: String?, other: String?) = (nil, nil)
+    ) throws -> ReportContext {
         var context = ReportContext(result: try readResult(path))
         if let history { context.history = try readHistory(history, excluding: path) }
         do {
-            if let compare { try context.compare(with: try readResult(compare), label: (compare as NSString).lastPathComponent) }
+            if let compare {
+                let other = try readResult(compare)
+                var names = (labels.this ?? label(of: context.result, at: path), labels.other ?? label(of: other, at: compare))
+                if names.0 == names.1 { names = (names.0 + " (this run)", names.1 + " (compared)") }
+                context.label = names.0
+                try context.compare(with: other, label: names.1)
+            }
             if let baseline {
                 guard let data = FileManager.default.contents(atPath: baseline) else { throw InvalidInput(message: "cannot read \(baseline)") }
                 let measurement: BaselineMeasurement
@@ -73,6 +90,15 @@ enum ReportInputs {
             throw InvalidInput(message: error.message)
         }
         return context
+    }
+
+    /// `spike · pr-123`: the run's scenario and its file's name without `.json`, or its folder's
+    /// name for a `result.json` (as `run --report-dir` writes it).
+    static func label(of result: RunResult, at path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let stem = url.deletingPathExtension().lastPathComponent
+        let name = stem == "result" ? url.deletingLastPathComponent().lastPathComponent : stem
+        return "\(result.scenario) · \(name)"
     }
 
     static func readResult(_ path: String) throws -> RunResult {

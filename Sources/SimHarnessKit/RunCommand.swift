@@ -12,12 +12,16 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             The scenario's load: section sets the load model (fixed volume, duration, arrival rate, ramping, soak) and \
             its thresholds: section the pass/fail rules; without --scenario, runs the embedded smoke scenario (about 10 s). \
-            Exit status: 0 every threshold held, 1 a threshold failed (or aborted the run), 2 invalid scenario, \
-            3 internal error, 130 interrupted (Ctrl-C; the summary covers what was done), 64 usage error (an option or its value).
+            Exit status: 0 every threshold held, 1 a threshold failed (or aborted the run), 2 invalid scenario or \
+            a bad option (or its value), 3 internal error, 130 interrupted (Ctrl-C; the summary covers what was done).
             """
     )
 
     @OptionGroup var workload: RunWorkloadArguments
+
+    @OptionGroup var pacing: PacedRunArguments
+
+    @OptionGroup var dump: UserDumpArguments
 
     @Option(help: "Also write the SPEC output files here, as analyze would (fixed load model only).")
     var out: String?
@@ -65,11 +69,13 @@ struct RunCommand: AsyncParsableCommand {
     private var checks: Bool { !noCheck && (checkAgainst != nil || !Session.implementations.isReference) }
 
     func run() async throws {
-        let plan: RunPlan
+        var plan: RunPlan
         var options: RunOptions
         do { (plan, options) = try workload.resolve() } catch let error as InvalidInput {
             throw failure("run", error.message, status: HarnessExit.invalidInput)
         }
+        try pacing.apply(to: &plan)
+        if try await dump.writeIfAsked(plan, seed: options.seed) { return }
         options.outputDirectory = out
         options.timing = timing
         options.replay = replay
@@ -78,10 +84,10 @@ struct RunCommand: AsyncParsableCommand {
         if checks { options.checkSample = checkSample ?? 1 }
         let progress = ProgressLine(unit: "events", enabled: self.progress.enabled)
         if progress.enabled { options.onProgress = { progress.show($0) } }
-        let runOptions = options
+        let (runOptions, runPlan) = (options, plan)
         let result: RunResult
         do {
-            result = try await cancellingOnInterrupt { try await ScenarioRunner.run(plan, options: runOptions) }
+            result = try await cancellingOnInterrupt { try await ScenarioRunner.run(runPlan, options: runOptions) }
         } catch let error as RunConfigurationError {
             progress.clear()
             throw failure("run", error.message, status: HarnessExit.invalidInput)

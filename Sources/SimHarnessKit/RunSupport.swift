@@ -4,20 +4,6 @@ import Harness
 import Simulation
 import Synchronization
 
-/// The exit statuses of `run`, `baseline` and `merge` (`analyze` keeps its own: 0, 1, 2, 64).
-enum HarnessExit {
-    /// Every threshold held; the baseline held; the merge succeeded.
-    static let success: Int32 = 0
-    /// A threshold failed (or aborted the run), or the baseline check found a regression.
-    static let failed: Int32 = 1
-    /// Invalid input: scenario, option value, result or baseline file.
-    static let invalidInput: Int32 = 2
-    /// The tool itself failed (an output file could not be written, …).
-    static let internalError: Int32 = 3
-    /// Interrupted by Ctrl-C (128 + SIGINT); the summary covers what was done.
-    static let interrupted: Int32 = 130
-}
-
 /// An option value or input file the command cannot use (exit status 2).
 struct InvalidInput: Error {
     var message: String

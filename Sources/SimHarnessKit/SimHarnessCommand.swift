@@ -10,7 +10,7 @@ import SpecKernel
 public enum SimHarness {
     /// The whole `simharness` tool: every command, the SPEC reference implementations.
     public static func main() async {
-        await SimHarnessCommand.main()
+        await SimHarnessCommand.mainWithHarnessExits()
     }
 
     /// A command line that load-tests your implementations: `run`, `baseline`, `merge`, `generate`
@@ -30,7 +30,7 @@ public enum SimHarness {
         let implementations = Implementations(
             fasting: fasting ?? reference.fasting, steps: steps ?? reference.steps, payments: payments ?? reference.payments
         )
-        await Session.$implementations.withValue(implementations) { await CustomHarnessCommand.main() }
+        await Session.$implementations.withValue(implementations) { await CustomHarnessCommand.mainWithHarnessExits() }
     }
 }
 
@@ -44,10 +44,13 @@ struct SimHarnessCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simharness",
         abstract: "Load-tests the fasting, step and payment algorithms with simulated data.",
-        version: Manifest.toolVersion,
+        version: toolVersionLine,
         subcommands: [AnalyzeCommand.self, GenerateCommand.self, RunCommand.self, BaselineCommand.self, MergeCommand.self, ReportCommand.self, SimulateCommand.self]
     )
 }
+
+/// What `--version` prints: the release and the commit built (`0.1.0 (commit 9293f50c1d2e)`).
+let toolVersionLine = "\(Manifest.toolVersion) (commit \(buildCommit))"
 
 /// The command line of a user's own executable (`SimHarness.main(fasting:steps:payments:)`).
 struct CustomHarnessCommand: AsyncParsableCommand {
@@ -55,7 +58,7 @@ struct CustomHarnessCommand: AsyncParsableCommand {
         commandName: URL(fileURLWithPath: CommandLine.arguments.first ?? "simharness").lastPathComponent,
         abstract: "Load-tests your implementations of the fasting, step and payment algorithms with simulated data, "
             + "and checks them against the SPEC reference (simharness \(Manifest.toolVersion)).",
-        version: Manifest.toolVersion,
+        version: toolVersionLine,
         subcommands: [RunCommand.self, BaselineCommand.self, MergeCommand.self, GenerateCommand.self, ReportCommand.self]
     )
 }

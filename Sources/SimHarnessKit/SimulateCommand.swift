@@ -10,7 +10,8 @@ struct SimulateCommand: AsyncParsableCommand {
         discussion: """
             Each seed builds one world: the workload, the clients' timing and retries, the fault mix (unless --faults \
             gives one) and every fault, crash and restart. Invariants are checked after every step and at the end; a \
-            violation prints the line that reproduces it. Exit status: 0 no violation, 1 a violation, 2 bad options.
+            violation prints the line that reproduces it (for a resumed --db world, its whole history of kills). Exit \
+            status: 0 no violation, 1 a violation, 2 bad options, or a --db store of another world or that cannot be trusted.
             """
     )
 
@@ -49,6 +50,9 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @Flag(help: "Continue the --db store a killed run left: recover, then resubmit every payment.")
     var resume = false
+
+    @Option(help: "Replay a history of kills (a resumed --db world's reproduce line gives it): the steps after which earlier runs were killed, as a,b,….")
+    var kills: String?
 
     @Flag(help: "Reduce a failing world to a small one that still fails, and print its line too.")
     var shrink = false
@@ -103,6 +107,7 @@ struct SimulateCommand: AsyncParsableCommand {
         var clients: Int
         var faults: FaultMix?
         var flaws: Set<ServiceFlaw> = []
+        var kills: [Int] = []
         var jobs: Int
         var store: Simulator.StoreChoice
         var timeLimit: Duration?
@@ -136,6 +141,14 @@ struct SimulateCommand: AsyncParsableCommand {
             } else if options.resume {
                 throw .badOption("--resume needs --db FILE")
             }
+            if let text = options.kills {
+                for step in text.split(separator: ",", omittingEmptySubsequences: false) {
+                    kills.append(try Self.integer(String(step), "--kills: each step", in: 0...Int(Int32.max) * 1024))
+                }
+                guard kind == .sqlite, single != nil, options.db == nil, !options.shrink else {
+                    throw .badOption("--kills replays one SQLite world's history: give --seed and --store sqlite, without --db or --shrink")
+                }
+            }
             if let text = options.timeLimit { timeLimit = try Self.duration(text) }
             if let text = options.progressSteps {
                 let every = try Self.integer(text, "--progress-steps", in: 1...Int.max)
@@ -144,7 +157,7 @@ struct SimulateCommand: AsyncParsableCommand {
         }
 
         func configuration(_ seed: UInt64) -> WorldConfiguration {
-            WorldConfiguration(seed: seed, payments: payments, clients: clients, faults: faults, flaws: flaws)
+            WorldConfiguration(seed: seed, payments: payments, clients: clients, faults: faults, flaws: flaws, kills: kills)
         }
 
         static func integer(_ text: String, _ name: String, in range: ClosedRange<Int>) throws(SimulationError) -> Int {

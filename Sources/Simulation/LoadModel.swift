@@ -169,3 +169,35 @@ extension Double {
         self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
     }
 }
+
+extension LoadModel {
+    /// This load with its duration and/or constant arrival rate replaced (`run --duration`,
+    /// `run --rate`); a message saying why when the model has no such setting. A duration turns
+    /// `fixed` into `duration`; a rate turns `duration` into `arrival_rate` (so does a rate with a
+    /// duration on `fixed`); `ramping` keeps its stages and `soak` its as-fast-as-possible pace.
+    public func overriding(duration: Duration?, rate: Double?) -> Result<LoadModel, LoadOverrideError> {
+        switch (self, duration, rate) {
+        case (_, nil, nil): .success(self)
+        case (.ramping, _, _): .failure(LoadOverrideError(message: "the ramping model's stages set their own durations and rates; edit load.stages"))
+        case (.soak, _, _?): .failure(LoadOverrideError(message: "--rate does not apply to the soak model (it runs as fast as possible)"))
+        case (.soak(_, let slope), let d?, nil): .success(.soak(duration: d, maxRSSSlopeMBPerMinute: slope))
+        case (.fixed, let d?, nil), (.duration, let d?, nil): .success(.duration(d))
+        case (.fixed, nil, _?): .failure(LoadOverrideError(message: "--rate needs a duration with the fixed model: give --duration too"))
+        case (.fixed, let d?, let r?), (.duration, let d?, let r?), (.arrivalRate, let d?, let r?): .success(.arrivalRate(eventsPerSecond: r, duration: d))
+        case (.duration(let d), nil, let r?), (.arrivalRate(_, let d), nil, let r?): .success(.arrivalRate(eventsPerSecond: r, duration: d))
+        case (.arrivalRate(let r, _), let d?, nil): .success(.arrivalRate(eventsPerSecond: r, duration: d))
+        }
+    }
+}
+
+/// A `--duration` or `--rate` that the scenario's load model has no place for.
+public struct LoadOverrideError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// Why, naming the option and the model.
+    public var message: String
+
+    /// An error saying `message`.
+    public init(message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+}

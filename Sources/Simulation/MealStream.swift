@@ -40,6 +40,7 @@ extension UserGenerator {
 
     /// Appends the user's meals, day by day in time order, with the injected faults.
     func meals(into batch: inout SimulationBatch) {
+        guard boundaryPlan == nil else { return boundaryMeals(into: &batch) }
         let model = scenario.meals
         let gaussian = context.gaussian
         var random = stream(.meals)

@@ -28,6 +28,7 @@ extension UserGenerator {
     /// client retries reusing the key, refunds (partial, repeated), and the injected faults;
     /// sorted by `(created_at, payment_id)` before out-of-order delivery.
     func payments(into batch: inout SimulationBatch) {
+        guard boundaryPlan == nil else { return boundaryPayments(into: &batch) }
         let model = scenario.payments
         let gaussian = context.gaussian
         var random = stream(.payments)

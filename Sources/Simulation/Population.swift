@@ -24,6 +24,8 @@ final class GenerationContext: Sendable {
     let mealFaults: FaultRates<MealRejection>
     let stepFaults: FaultRates<StepRejection>
     let paymentFaults: FaultRates<PaymentRejection>
+    /// Which users are boundary users (`BoundaryPlan.layout`).
+    let boundaryLayout: (stride: Int, phase: Int)
 
     init(scenario: Scenario, seed: UInt64) {
         self.scenario = scenario
@@ -37,6 +39,7 @@ final class GenerationContext: Sendable {
         mealFaults = FaultRates(rate: faults.rate, outOfOrder: faults.mealsOutOfOrder ?? faults.defaultRate)
         stepFaults = FaultRates(rate: faults.rate, outOfOrder: faults.stepsOutOfOrder ?? faults.defaultRate)
         paymentFaults = FaultRates(rate: faults.rate, outOfOrder: faults.paymentsOutOfOrder ?? faults.defaultRate)
+        boundaryLayout = BoundaryPlan.layout(share: scenario.boundaries, seed: seed)
     }
 }
 
@@ -60,13 +63,18 @@ struct UserGenerator {
     let context: GenerationContext
     let index: Int
     let profile: UserHabits
+    /// The user's `BoundaryPlan`, nil for an ordinary user.
+    let boundaryPlan: Int?
 
     var scenario: Scenario { context.scenario }
 
     init(context: GenerationContext, index: Int) {
         self.context = context
         self.index = index
-        profile = Self.makeProfile(context: context, index: index)
+        var profile = Self.makeProfile(context: context, index: index)
+        boundaryPlan = context.boundaryPlan(of: index)
+        if let boundaryPlan { profile.makeBoundary(plan: boundaryPlan) }
+        self.profile = profile
     }
 
     func stream(_ kind: RandomStream) -> Xoshiro256StarStar {

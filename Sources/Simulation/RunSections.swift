@@ -5,9 +5,9 @@ import Yams
 struct RunSectionReader {
     let file: String
 
-    static let loadKeys = ["model", "duration", "rate", "start_rate", "stages", "max_rss_slope_mb_per_min", "batch_users"]
+    static let loadKeys = ["model", "duration", "rate", "start_rate", "stages", "max_rss_slope_mb_per_min", "batch_users", "strict"]
     static let modelKeys: [String: Set<String>] = [
-        "fixed": [], "duration": ["duration"], "arrival_rate": ["rate", "duration"], "ramping": ["start_rate", "stages"],
+        "fixed": [], "duration": ["duration"], "arrival_rate": ["rate", "duration", "strict"], "ramping": ["start_rate", "stages", "strict"],
         "soak": ["duration", "max_rss_slope_mb_per_min"],
     ]
 
@@ -60,6 +60,10 @@ struct RunSectionReader {
             scenario.load = .soak(duration: length, maxRSSSlopeMBPerMinute: slope)
         default:
             scenario.load = .fixed
+        }
+        if let flag = present(mapping["strict"]) {
+            guard let value = flag.bool else { throw error(flag, "'load.strict' must be true or false") }
+            scenario.strictSchedule = value
         }
         if let n = present(mapping["batch_users"]) { scenario.batchUsers = Int(try number(n, "load.batch_users", in: 1...1_000_000)) }
     }

@@ -26,10 +26,15 @@ public struct Scenario: Sendable, Equatable {
     public var payments = PaymentModel()
     /// Bad data injected on purpose (`faults:`).
     public var faults = FaultModel()
+    /// Share of users whose rows sit on both sides of every `SpecBoundary` (`boundaries:`, 0...1).
+    public var boundaries = 0.0
     /// How `simharness run` loads the analyzers (`load:`); the generator ignores it.
     public var load = LoadModel.fixed
     /// Users per batch of `simharness run` (`load.batch_users`); nil: about 8,192 events a batch.
     public var batchUsers: Int?
+    /// A paced load that falls behind its schedule or drops events fails the run (`load.strict`),
+    /// instead of passing with a warning.
+    public var strictSchedule = false
     /// The pass/fail rules of `simharness run` (`thresholds:`), as written.
     public var thresholds: [ThresholdRule] = []
 

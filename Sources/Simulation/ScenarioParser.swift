@@ -50,6 +50,7 @@ public enum ScenarioParser {
         if var s = try root.section("steps") { try steps(&s, into: &scenario.steps) }
         if var s = try root.section("payments") { try payments(&s, into: &scenario.payments) }
         if var s = try root.section("faults") { try faults(&s, into: &scenario.faults) }
+        if let v = try root.double("boundaries", in: 0...1) { scenario.boundaries = v }
         let run = RunSectionReader(file: file)
         if let load = run.present(root.node("load")) { try run.readLoad(load, into: &scenario) }
         if let thresholds = run.present(root.node("thresholds")) { scenario.thresholds = try run.readThresholds(thresholds) }

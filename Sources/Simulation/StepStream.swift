@@ -5,6 +5,7 @@ extension UserGenerator {
     /// phone when carried and, for watch owners, by the watch when worn, in chunks whose edges
     /// differ from the phone's, so the two overlap as real devices do.
     func steps(into batch: inout SimulationBatch) {
+        guard boundaryPlan == nil else { return boundarySteps(into: &batch) }
         let model = scenario.steps
         let gaussian = context.gaussian
         var random = stream(.steps)

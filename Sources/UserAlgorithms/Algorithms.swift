@@ -58,6 +58,7 @@ public protocol PaymentProcessing: SendableMetatype {
 }
 
 extension PaymentProcessing {
+    /// None: the differential check compares with the reference instead.
     public var invariantViolations: [String] { [] }
 }
 

@@ -33,18 +33,23 @@ public struct UserRows<Row>: RandomAccessCollection, MutableCollection {
         self.rows = rows
     }
 
+    /// 0: the first row.
     public var startIndex: Int { 0 }
+    /// The number of rows.
     public var endIndex: Int { rows.count }
 
+    /// The row at `position`; setting it changes the harness's scratch copy of the row.
     public subscript(position: Int) -> Row {
         get { rows[position] }
         nonmutating set { rows[position] = newValue }
     }
 
+    /// Calls `body` with the rows' memory (always contiguous), for fast reads and sorts.
     public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<Row>) throws -> R) rethrows -> R? {
         try body(UnsafeBufferPointer(rows))
     }
 
+    /// Calls `body` with the rows' memory to change in place (always contiguous): `sort` uses it.
     public mutating func withContiguousMutableStorageIfAvailable<R>(
         _ body: (inout UnsafeMutableBufferPointer<Row>) throws -> R
     ) rethrows -> R? {

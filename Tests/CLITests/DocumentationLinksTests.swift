@@ -7,7 +7,7 @@ import Testing
 struct DocumentationLinksTests {
     /// The documents and sources to check, relative to the repository.
     static func documents() throws -> [String] {
-        var paths = ["README.md", "Scenarios/README.md", "Benchmarks/Comparison/README.md", "scripts/perf-gate.sh"]
+        var paths = ["README.md", "CHANGELOG.md", "Scenarios/README.md", "Benchmarks/Comparison/README.md", "scripts/perf-gate.sh"]
         for folder in ["docs", "Sources"] {
             let files = FileManager.default.enumerator(atPath: repository.appendingPathComponent(folder).path)
             while let file = files?.nextObject() as? String {
@@ -17,20 +17,34 @@ struct DocumentationLinksTests {
         return paths
     }
 
-    /// Relative markdown link targets, and backticked repository paths (`docs/…`, `Scenarios/…`,
-    /// `scripts/…`, `Sources/…`, `Tests/…`, `Benchmarks/…`) without placeholders.
-    static func references(in text: String) -> [String] {
-        var found: [String] = []
-        let patterns = [#"\]\(([^)#\s]+)(#[^)]*)?\)"#, #"`((?:\.\./|docs/|Scenarios/|scripts/|Sources/|Tests/|Benchmarks/)[^`\s]*)`"#]
-        for pattern in patterns {
-            let regex = try! NSRegularExpression(pattern: pattern)
-            for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-                let target = String(text[Range(match.range(at: 1), in: text)!])
-                if target.hasPrefix("http") || target.contains("<") || target.contains("*") || target.contains("NAME") { continue }
-                found.append(target)
-            }
+    /// Relative markdown link targets: `[text](target)`.
+    static let linkPattern = #"\]\(([^)#\s]+)(#[^)]*)?\)"#
+    /// Backticked repository paths (`docs/…`, `Scenarios/…`, `scripts/…`, `Sources/…`, `Tests/…`, `Benchmarks/…`).
+    static let pathPattern = #"`((?:\.\./|docs/|Scenarios/|scripts/|Sources/|Tests/|Benchmarks/)[^`\s]*)`"#
+
+    /// The targets `pattern` finds in `text`, web links and placeholders left out.
+    static func matches(of pattern: String, in text: String) -> [String] {
+        let regex = try! NSRegularExpression(pattern: pattern)
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            let target = String(text[Range(match.range(at: 1), in: text)!])
+            let placeholder = target.hasPrefix("http") || target.contains("<") || target.contains("*") || target.contains("NAME")
+            return placeholder ? nil : target
         }
-        return found
+    }
+
+    /// Relative markdown link targets, then backticked repository paths, without placeholders.
+    static func references(in text: String) -> [String] {
+        matches(of: linkPattern, in: text) + matches(of: pathPattern, in: text)
+    }
+
+    /// Whether `target`, referenced in `document` (a path relative to `root`), names a file inside
+    /// `root`. A markdown document's link is relative to the document's folder, as a reader's browser
+    /// takes it; a backticked path may also be relative to `root`.
+    static func resolves(_ target: String, in document: String, isLink: Bool, root: URL = repository) -> Bool {
+        let folder = document.hasSuffix(".md") ? (document as NSString).deletingLastPathComponent : ""
+        let relative = folder.isEmpty ? target : folder + "/" + target
+        let candidates = (isLink ? [relative] : [relative, target]).map { root.appendingPathComponent($0).standardizedFileURL.path }
+        return candidates.contains { $0.hasPrefix(root.standardizedFileURL.path + "/") && FileManager.default.fileExists(atPath: $0) }
     }
 
     @Test("every relative link and repository path in the documents and doc comments exists, inside the repository")
@@ -39,17 +53,34 @@ struct DocumentationLinksTests {
         var missing: [String] = []
         for document in try Self.documents() {
             let text = try String(contentsOf: repository.appendingPathComponent(document), encoding: .utf8)
-            let base = document.contains("/") && document.hasSuffix(".md") ? (document as NSString).deletingLastPathComponent : ""
             // When each reference is resolved (links relative to their document, paths to the repository)
-            for target in Self.references(in: text) {
-                let relative = target.hasPrefix("../") || base.isEmpty ? target : base + "/" + target
-                let candidates = [relative, target].map { repository.appendingPathComponent($0).standardizedFileURL.path }
-                let inside = candidates.contains { $0.hasPrefix(repository.standardizedFileURL.path + "/") && FileManager.default.fileExists(atPath: $0) }
-                if !inside { missing.append("\(document): \(target)") }
+            for target in Self.matches(of: Self.linkPattern, in: text) where !Self.resolves(target, in: document, isLink: true) {
+                missing.append("\(document): \(target)")
+            }
+            for target in Self.matches(of: Self.pathPattern, in: text) where !Self.resolves(target, in: document, isLink: false) {
+                missing.append("\(document): \(target)")
             }
         }
         // Then none is missing
         #expect(missing == [])
+    }
+
+    @Test("a link resolves from its document's folder, a path also from the repository, neither outside it", arguments: [
+        ("docs/design.md", "../Scenarios/README.md", true, true),
+        ("docs/design.md", "SPEC.md", true, true),
+        ("README.md", "docs/SPEC.md", true, true),
+        ("docs/design.md", "scripts/perf-gate.sh", false, true),
+        ("docs/design.md", "scripts/perf-gate.sh", true, false),
+        ("docs/design.md", "../docs/missing.md", true, false),
+        ("docs/design.md", "../../shared/SPEC.md", true, false),
+        ("README.md", "../shared/SPEC.md", true, false),
+    ])
+    func resolution(document: String, target: String, isLink: Bool, exists: Bool) {
+        // Given a document and a reference in it
+        // When the reference is resolved
+        let sut = Self.resolves(target, in: document, isLink: isLink)
+        // Then it names a file inside the repository exactly when one is there
+        #expect(sut == exists)
     }
 
     @Test("the checker finds a link to a missing file and one outside the repository")

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// The README's "Design" section lists every module and what it imports; these tests keep that
-/// table true and hold the rules the design stands on.
-@Suite("The module graph as the README draws it")
+/// `docs/design.md` lists every module and what it imports; these tests keep that table true and
+/// hold the rules the design stands on.
+@Suite("The module graph as docs/design.md draws it")
 struct ModuleGraphTests {
     /// Modules of the platform, not of the design.
     static let system: Set<String> = ["Glibc", "Darwin", "Foundation", "Synchronization", "Dispatch"]
@@ -29,13 +29,13 @@ struct ModuleGraphTests {
         return graph
     }
 
-    /// The README table between the `module-graph` markers: `| Module | Imports, comma separated | … |`.
+    /// The table of `docs/design.md` between the `module-graph` markers: `| Module | Imports, comma separated | … |`.
     static func documentedImports() throws -> [String: Set<String>] {
-        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "<!-- module-graph -->"))
-        let end = try #require(readme.range(of: "<!-- /module-graph -->"))
+        let design = try String(contentsOf: repository.appendingPathComponent("docs/design.md"), encoding: .utf8)
+        let start = try #require(design.range(of: "<!-- module-graph -->"))
+        let end = try #require(design.range(of: "<!-- /module-graph -->"))
         var graph: [String: Set<String>] = [:]
-        for line in readme[start.upperBound..<end.lowerBound].split(separator: "\n") {
+        for line in design[start.upperBound..<end.lowerBound].split(separator: "\n") {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count > 3, cells[1].hasPrefix("`") else { continue }
             let imports = cells[2].split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
@@ -44,9 +44,9 @@ struct ModuleGraphTests {
         return graph
     }
 
-    @Test("the README's table lists every module with exactly the modules it imports")
-    func readmeMatchesSources() throws {
-        // Given the imports of the sources and the table of the README
+    @Test("the design document's table lists every module with exactly the modules it imports")
+    func designMatchesSources() throws {
+        // Given the imports of the sources and the table of the design document
         let actual = try Self.actualImports()
         // When they are compared
         let documented = try Self.documentedImports()

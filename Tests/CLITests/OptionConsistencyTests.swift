@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every command reads its options the same way: a bad value is a usage error (status 64) that
+/// Every command reads its options the same way: a bad value is a usage error (status 2) that
 /// names the option and what it allows.
 @Suite("Options are typed alike in every command", .timeLimit(.minutes(2)))
 struct OptionConsistencyTests {
@@ -23,18 +23,56 @@ struct OptionConsistencyTests {
         // When a command gets a value its option does not allow
         let sut = try SimHarnessProcess.run(arguments)
         // Then it stops before doing anything, with the usage status and a message naming the option
-        #expect(sut.status == 64, "\(sut.stderr)")
+        #expect(sut.status == 2, "\(sut.stderr)")
         #expect(sut.stderr.contains(option), "\(sut.stderr)")
         #expect(sut.stderr.contains(message), "\(sut.stderr)")
     }
 
-    @Test("--version prints the tool's version, the one the manifest records")
+    @Test("every command exits 2 for an unknown option, a missing value or a bad one, with the reason on stderr", arguments: [
+        (["run", "--bogus"], "Unknown option '--bogus'"),
+        (["analyze", "--input", "x", "--out", "y", "--bogus"], "Unknown option '--bogus'"),
+        (["generate", "--scenario", "smoke", "--out", "/tmp/unused-generate", "--bogus"], "Unknown option '--bogus'"),
+        (["merge", "r.json", "--bogus"], "Unknown option '--bogus'"),
+        (["report", "r.json", "--markdown", "-", "--bogus"], "Unknown option '--bogus'"),
+        (["baseline", "check", "--bogus"], "Unknown option '--bogus'"),
+        (["baseline", "record", "--bogus"], "Unknown option '--bogus'"),
+        (["simulate", "--bogus"], "Unknown option '--bogus'"),
+        (["simulate", "--seeds", "-5"], "--seeds"),
+        (["simulate", "--seeds", "x"], "--seeds must be an integer"),
+        (["--bogus"], "Unknown option '--bogus'"),
+        (["nosuchcommand"], "nosuchcommand"),
+    ])
+    func badOptionOfEveryCommand(arguments: [String], message: String) throws {
+        // When a command is given an option it does not know, or a value it does not allow
+        let sut = try SimHarnessProcess.run(arguments)
+        // Then it exits 2 (not ArgumentParser's 64) and says why
+        #expect(sut.status == 2, "\(sut.stderr)")
+        #expect(sut.stderr.contains(message), "\(sut.stderr)")
+    }
+
+    @Test("generate exits 3 when its output cannot be written, as run and report do")
+    func generateCannotWrite() throws {
+        // Given an output directory under a regular file
+        let scratch = try ScratchDirectory(prefix: "cli-tests")
+        try "x".write(toFile: scratch.file("file"), atomically: true, encoding: .utf8)
+        // When generate is asked to write there
+        let sut = try SimHarnessProcess.run(["generate", "--scenario", "smoke", "--users", "2", "--days", "1", "--out", scratch.file("file/out")])
+        // Then it exits 3, the status of an output that cannot be written
+        #expect(sut.status == 3, "\(sut.stderr)")
+        #expect(sut.stderr.contains("simharness generate: cannot create the output directory"), "\(sut.stderr)")
+    }
+
+    @Test("--version prints the tool's version, the one the manifest records, and the commit built")
     func version() throws {
+        // Given the commit of this checkout
+        let head = try commitOfCheckout()
         // When asked for its version
         let sut = try SimHarnessProcess.run(["--version"])
-        // Then it prints it and succeeds
+        // Then it prints both and succeeds
         #expect(sut.status == 0)
-        #expect(sut.stdout.trimmingCharacters(in: .whitespacesAndNewlines).range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression) != nil)
+        let line = sut.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(line.range(of: #"^\d+\.\d+\.\d+ \(commit [0-9a-f]{12}\)$"#, options: .regularExpression) != nil, "\(line)")
+        #expect(line.hasSuffix("(commit \(head))"), "\(line)")
     }
 
     @Test("generate takes --tasks like run and analyze, and still --jobs, its old name", arguments: ["--tasks", "--jobs"])
@@ -47,4 +85,17 @@ struct OptionConsistencyTests {
         #expect(sut.status == 0, "\(sut.stderr)")
         #expect(FileManager.default.fileExists(atPath: out.file("meals.csv")))
     }
+}
+
+/// The abbreviated commit of the checkout the tests were built from, as `git rev-parse` gives it.
+private func commitOfCheckout() throws -> String {
+    let git = Process()
+    git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    git.arguments = ["git", "-C", repository.path, "rev-parse", "--short=12", "HEAD"]
+    let out = Pipe()
+    git.standardOutput = out
+    try git.run()
+    let text = out.fileHandleForReading.readDataToEndOfFile()
+    git.waitUntilExit()
+    return String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }

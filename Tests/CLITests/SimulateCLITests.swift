@@ -69,6 +69,11 @@ struct SimulateCLITests {
         (["--jobs", "0"], "--jobs must be an integer"),
         (["--flaw", "nope"], "unknown flaw 'nope'"),
         (["--seed", "1", "--store", "sqlite", "--db", "/nonexistent/x.sqlite", "--resume"], "does not exist"),
+        (["--seed", "1", "--kills", "5"], "--kills replays one SQLite world's history"),
+        (["--seeds", "2", "--store", "sqlite", "--kills", "5"], "--kills replays one SQLite world's history"),
+        (["--seed", "1", "--store", "sqlite", "--kills", "5", "--shrink"], "--kills replays one SQLite world's history"),
+        (["--seed", "1", "--store", "sqlite", "--kills", "5,x"], "--kills: each step must be an integer"),
+        (["--seed", "1", "--store", "sqlite", "--kills", "-3"], "--kills"),
     ])
     func badOptions(arguments: [String], message: String) throws {
         // Given a bad option

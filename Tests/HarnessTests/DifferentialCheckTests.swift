@@ -54,6 +54,22 @@ struct DifferentialCheckTests {
         #expect(Summary.render(sut, style: TextStyle(enabled: false)).contains(field))
     }
 
+    @Test("each listed mismatch carries its user's UTC offset and protocol, as generated")
+    func mismatchesNameTheUsersProfile() async throws {
+        // Given a payments processor with a planted bug
+        // When a run checks it
+        let sut = try #require(try await checkedRun(implementations(payments: DoubleCountedRefundProcessor.self)).check)
+        // Then every listed mismatch names the offset and protocol of its user's users.csv row
+        let simulator = Simulator(scenario: ScenarioBuilder(users: 60, days: 4, seed: 7).faulty().build())
+        #expect(!sut.listed.isEmpty)
+        for mismatch in sut.listed {
+            let profile = simulator.user(try #require(mismatch.userIndex))
+            #expect(mismatch.utcOffsetMinutes == Int(profile.utcOffsetMinutes))
+            #expect(mismatch.fastingProtocol == profile.fastingProtocol.name)
+            #expect(mismatch.text.hasPrefix("\(mismatch.user) (UTC offset \(profile.utcOffsetMinutes < 0 ? "" : "+")\(profile.utcOffsetMinutes) min, protocol "))
+        }
+    }
+
     @Test("an off-by-one at the day boundary puts a meal at local midnight on the day before, and the check names that day")
     func dayBoundaryOffByOne() throws {
         // Given one user whose only meal starts at local midnight of day 20000 (2024-10-04)

@@ -31,10 +31,29 @@ struct ReportCLITests {
         // Then
         #expect(sut.status == 0, "\(sut.stderr)")
         #expect(sut.stdout.hasPrefix("### SimHarness · tiny: "))
-        #expect(sut.stdout.contains("| metric | this run | earlier.json | change | |"))
+        #expect(sut.stdout.contains("| metric | tiny · current | tiny · earlier | change | |"))
+        #expect(sut.stdout.contains("| count | tiny · current | tiny · earlier | change |"))
+        #expect(sut.stdout.contains("| `total.events` |"))
         #expect(String(decoding: contents(directory.file("r.html")) ?? Data(), as: UTF8.self).contains(#"data-chart="throughput""#))
-        #expect(String(decoding: contents(directory.file("j.xml")) ?? Data(), as: UTF8.self).contains("<testsuite name=\"compared with earlier.json\""))
+        #expect(String(decoding: contents(directory.file("j.xml")) ?? Data(), as: UTF8.self).contains("<testsuite name=\"compared with tiny · earlier\""))
         #expect(String(decoding: contents(directory.file("m.txt")) ?? Data(), as: UTF8.self).hasSuffix("# EOF\n"))
+    }
+
+    @Test func comparedRunsAreNamedByScenarioAndFolderOrByTheirLabels() throws {
+        // Given two report folders' results, both called result.json
+        let directory = try ScratchDirectory(prefix: "harness-tests")
+        for folder in ["main", "pr"] { try FileManager.default.createDirectory(atPath: directory.file(folder), withIntermediateDirectories: true) }
+        let main = try result(in: directory, "main/result.json")
+        let pr = try result(in: directory, "pr/result.json", seed: 4)
+
+        // When they are compared, named by default and by label
+        let named = try SimHarnessProcess.run(["report", pr, "--compare", main, "--markdown", "-"])
+        let labelled = try SimHarnessProcess.run(["report", pr, "--compare", main, "--markdown", "-", "--label", "PR 12", "--compare-label", "main branch"])
+
+        // Then each run goes by its scenario and folder, or by its label, never by result.json
+        #expect(named.stdout.contains("| metric | tiny · pr | tiny · main | change | |"), "\(named.stdout)")
+        #expect(labelled.stdout.contains("| metric | PR 12 | main branch | change | |"), "\(labelled.stdout)")
+        #expect(!named.stdout.contains("result.json"))
     }
 
     @Test func runWithAReportDirWritesTheResultAndEveryReport() throws {
@@ -70,8 +89,9 @@ struct ReportCLITests {
     }
 
     @Test(arguments: [
-        (["report", "RESULT"], 64, "give at least one of --html, --markdown, --junit, --openmetrics and --hdr-log"),
-        (["report", "RESULT", "--markdown", "-", "--compare", "RESULT", "--baseline", "RESULT"], 64, "give --baseline or --compare, not both"),
+        (["report", "RESULT"], 2, "give at least one of --html, --markdown, --junit, --openmetrics and --hdr-log"),
+        (["report", "RESULT", "--markdown", "-", "--compare", "RESULT", "--baseline", "RESULT"], 2, "give --baseline or --compare, not both"),
+        (["report", "RESULT", "--markdown", "-", "--label", "mine"], 2, "--label and --compare-label go with --compare"),
         (["report", "missing.json", "--markdown", "-"], 2, "simharness report: cannot read missing.json"),
         (["report", "NOT_A_RESULT", "--markdown", "-"], 2, "not-a-result.json: not a simharness run result"),
         (["report", "RESULT", "--history", "HISTORY", "--html", "-"], 2, "not-a-result.json: not a simharness run result"),

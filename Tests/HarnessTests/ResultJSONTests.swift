@@ -25,6 +25,27 @@ struct ResultJSONTests {
         #expect(sut == result)
     }
 
+    @Test("a check's mismatches keep their user's UTC offset and protocol, as utc_offset_min and protocol")
+    func mismatchProfileRoundTrip() async throws {
+        // Given a result with a check listing a mismatch of a user at +345 min on 16:8, and one without a profile
+        var result = try await run()
+        var check = CheckReport(sample: 1)
+        check.mismatches = 2
+        check.listed = [
+            Mismatch(user: "u0000003", row: "day 2025-01-06", field: "fasting_daily.compliant", value: "0", reference: "1",
+                     utcOffsetMinutes: 345, fastingProtocol: "16:8"),
+            Mismatch(user: "u0000004", row: "summary", field: "fasting_summary", value: "no row", reference: "a row"),
+        ]
+        result.check = check
+        // When it is written as JSON and read back
+        let json = String(decoding: try ResultJSON.encode(result), as: UTF8.self)
+        let sut = try ResultJSON.decode(Data(json.utf8))
+        // Then the profile is there under its JSON names, and nothing is lost
+        #expect(json.contains(#""utc_offset_min" : 345"#))
+        #expect(json.contains(#""protocol" : "16:8""#))
+        #expect(sut.check == check)
+    }
+
     @Test("the document names its schema and version")
     func versioned() async throws {
         let json = try JSONSerialization.jsonObject(with: try ResultJSON.encode(try await run())) as! [String: Any]

@@ -177,7 +177,7 @@ struct ShardFromEnvironmentTests {
     func aMissingOrBadIndexIsAUsageError(environment: [String: String], message: String) throws {
         // When / Then
         let sut = try SimHarnessProcess.run(["run", "--shard", "env/3"], extraEnvironment: environment)
-        #expect(sut.status == 64)
+        #expect(sut.status == 2)
         #expect(sut.stderr.contains(message), "\(sut.stderr)")
     }
 }

@@ -41,6 +41,27 @@ struct ThresholdParserTests {
         #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "no error")")
     }
 
+    @Test("mean and p95 are metrics of every latency histogram, in thresholds and in the summary")
+    func meanAndP95() throws {
+        // Given batches of 1, 1, 1 and 9 ms (every 20th value at least 9 ms: p95 is 9)
+        var metrics = RunMetrics()
+        for millis: UInt64 in [1, 1, 1, 9] { metrics.total.recordBatch(events: 1, nanos: millis * 1_000_000) }
+        var sut = RunResult(
+            scenario: "s", seed: 1, users: 1, days: 1, load: "fixed", shards: ["0/1"], tasks: 1, timing: true, usersPerBatch: 1,
+            durationSeconds: 1, metrics: metrics
+        )
+        // When thresholds on them are evaluated
+        sut.evaluate([try ThresholdParser.parse("total.mean_batch_latency_ms < 2"), try ThresholdParser.parse("total.p95_batch_latency_ms < 2")])
+        // Then the mean (3 ms) and the p95 (9 ms, within the histogram's 1 %) fail them, and the summary shows both columns
+        #expect(abs(try #require(sut.thresholds[0].value) - 3) < 0.03)
+        #expect(abs(try #require(sut.thresholds[1].value) - 9) < 0.09)
+        #expect(sut.thresholds.allSatisfy { !$0.passed })
+        let summary = Summary.render(sut, style: TextStyle(enabled: false))
+        #expect(summary.contains("  batch mean    p50    p95    p99  p99.9    max  event mean "))
+        #expect(summary.contains("       3.000  1.003  9.000  9.000  9.000  9.000  3003904 ns  1003519 ns  9000000 ns "))
+        #expect(MetricCatalog.isKnown("payments.mean_latency_ms") && MetricCatalog.isKnown("total.p95_response_latency_ms"))
+    }
+
     @Test("a threshold holds or fails on the measured value, and fails without one", arguments: [
         (Threshold.Comparison.less, 10.0, 9.0, true), (.less, 10, 10, false), (.lessOrEqual, 10, 10, true),
         (.greater, 10, 10, false), (.greaterOrEqual, 10, 10, true), (.equal, 0, 0, true), (.notEqual, 0, 0, false),
@@ -76,12 +97,19 @@ struct RunPlanParsingTests {
     }
 
     @Test("every shipped scenario has valid run sections and a load model of its own", arguments: [
-        ("smoke", "arrival_rate"), ("load", "duration"), ("stress", "ramping"), ("spike", "ramping"), ("soak", "soak"), ("faults", "fixed"),
+        ("smoke", "arrival_rate"), ("load", "duration"), ("stress", "ramping"), ("spike", "ramping"), ("soak", "soak"), ("faults", "fixed"), ("edges", "fixed"),
     ])
     func shippedScenarios(name: String, model: String) throws {
         let sut = try RunPlan.load(name, currentDirectory: "/nonexistent")
         #expect(sut.load.name == model)
         #expect(sut.thresholds.contains { $0.metric == "invariant_violations" })
+    }
+
+    @Test("every shipped paced scenario judges its drops and its lag itself (the embedded copies too)", arguments: ["smoke", "spike", "stress"])
+    func shippedPacedScenariosJudgeTheSchedule(name: String) throws {
+        let sut = try RunPlan.load(name, currentDirectory: "/nonexistent")
+        #expect(sut.load.schedule != nil)
+        #expect(ScheduleWarning.unjudged(by: sut.thresholds.map(\.metric)).isEmpty)
     }
 
     @Test("the batch size is read")

@@ -44,6 +44,40 @@ struct CheckersTests {
         #expect(try Simulator.run(sut.configuration).violation?.invariant == invariant)
     }
 
+    @Test("a violation of an outcome names the field that differs and both values", arguments: [
+        (StoreDefect.rewritesOutcomes, "decline=0.2", Invariant.answerDiffersFromStore, ["latency_ms differs: answered ", ", the store holds "]),
+        (.driftingReplays, "duplicate=0.5", .replayDiffers, ["answered twice, differently: latency_ms differs: first ", ", then "]),
+    ])
+    func namesTheField(defect: StoreDefect, mix: String, invariant: Invariant, fragments: [String]) throws {
+        // Given a store that changes only an outcome's latency
+        let faults = try FaultMix(parsing: mix)
+        var caught: Violation?
+        for seed in 0..<10 as Range<UInt64> where caught == nil {
+            let world = try World(
+                configuration: WorldConfiguration(seed: seed, payments: 60, faults: faults), store: DefectiveStore(defect), truth: nil, resumed: false)
+            // When a world runs over it
+            caught = world.run().violation
+        }
+        // Then the violation says which field differs, with both values, and no other field
+        let violation = try #require(caught)
+        #expect(violation.invariant == invariant)
+        for fragment in fragments { #expect(violation.message.contains(fragment), "\(violation.message)") }
+        #expect(!violation.message.contains("state differs") && !violation.message.contains("attempts differs"), "\(violation.message)")
+    }
+
+    @Test("a difference from the batch processor names the field and both values")
+    func referenceNamesTheField() async throws {
+        // Given a service that gives up one attempt early
+        let reports = try await Simulator.swarm(
+            seeds: 0, count: 30, jobs: 2, store: .init(), make: { WorldConfiguration(seed: $0, payments: 300, flaws: [.fewerAttempts]) })
+        // When its worlds run
+        let violation = try #require(reports.last?.violation)
+        // Then the message names what differs with the service's and the batch processor's values
+        #expect(violation.invariant == .differsFromReference)
+        #expect(violation.message.contains(" differs: the service ended "), "\(violation.message)")
+        #expect(violation.message.contains(", the batch processor gives "), "\(violation.message)")
+    }
+
     @Test("each planted store defect is caught", arguments: [
         (StoreDefect.noRollback, "storage=0.2", Invariant.halfWritten),
         (.losesSettlements, "timeout=0.2", .noFinalState),

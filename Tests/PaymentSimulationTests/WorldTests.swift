@@ -66,6 +66,10 @@ struct WorldTests {
         #expect(first.violation == nil && second.violation == nil)
         #expect(first.states == second.states)
         #expect(second.recoveries >= 1)
+        // And the second run's history names where the first last wrote, and replaying that history gives the same run
+        let kills = second.configuration.kills
+        #expect(kills.count == 1 && (1...first.steps).contains(kills[0]), "\(kills)")
+        #expect(try Simulator.run(second.configuration, store: .init(kind: .sqlite)) == second)
         // And the file cannot be started afresh, nor a missing one resumed
         #expect(throws: SimulationError.badOption("--db \(path) exists: give --resume to continue it, or a new path")) {
             try Simulator.run(configuration, store: .init(kind: .sqlite, database: path))
@@ -80,10 +84,11 @@ struct WorldTests {
         // Given a truth file with a bad line
         let scratch = try ScratchDirectory(prefix: "world-tests")
         let path = scratch.file("truth")
-        try "1 2 3 0 100 0\nnot an action\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "1 2 3 0 100 0 0 7\nnot an action\n".write(toFile: path, atomically: true, encoding: .utf8)
         // When a gateway loads it
         // Then it is refused
-        #expect(throws: SimulationError.unusableFile("\(path):2: not a gateway action: 'not an action'")) {
+        #expect(throws: SimulationError.unusableFile(
+            "\(path):2: not a gateway action (8 numbers: payment user key kind amount currency run step): 'not an action'")) {
             try SimulatedGateway(truth: TruthFile(path: path))
         }
     }

@@ -6,7 +6,7 @@ import Harness
 struct HTMLReportTests {
     static let charts = [
         "throughput", "batch-latency", "memory", "cpu", "rejections", "payment-states", "payment-latency",
-        "throughput-over-time", "latency-over-time", "schedule-over-time", "cpu-over-time",
+        "throughput-over-time", "latency-over-time", "schedule-over-time", "dropped-over-time", "cpu-over-time",
     ]
 
     @Test func everyChartIsDrawnWithLinesOrBars() throws {

@@ -21,6 +21,11 @@ struct RunResultBuilder {
     var intervals = 3
     var targetPerInterval: Double?
     var responseMicros: [UInt64] = []
+    /// A paced load's events dropped (spread over the intervals) and the most it fell behind.
+    var dropped = 0
+    var behindSeconds = 0.0
+    /// The differential check, if one ran.
+    var check: CheckReport?
 
     func with(_ change: (inout RunResultBuilder) -> Void) -> RunResultBuilder {
         var copy = self
@@ -61,6 +66,8 @@ struct RunResultBuilder {
             RSSSample(seconds: Double($0.offset), bytes: Int($0.element * 1e6), cpuSeconds: Double($0.offset) * 1.5)
         }
         for micros in responseMicros { metrics.responseLatency.record(micros) }
+        metrics.total.dropped = dropped
+        metrics.behindScheduleSeconds = behindSeconds
         var series = IntervalSeries(intervalSeconds: 1)
         for index in 0..<intervals {
             var interval = IntervalFigures(index: index)
@@ -69,12 +76,15 @@ struct RunResultBuilder {
             interval.serviceLatency = [SparseCounts](repeating: SparseCounts(buckets: batchMicros.map { ($0, 1) }), count: 4)
             interval.responseLatency = SparseCounts(buckets: responseMicros.map { ($0, 1) })
             interval.targetEvents = targetPerInterval
+            interval.dropped[3] = dropped / max(1, intervals)
+            interval.behindScheduleSeconds = behindSeconds * Double(index + 1) / Double(intervals)
             series.intervals.append(interval)
         }
         var result = RunResult(
             scenario: scenario, seed: seed, users: 100, days: 7, load: load, shards: ["0/1"], tasks: 2, timing: true,
             usersPerBatch: 10, durationSeconds: durationSeconds, metrics: metrics, process: process, series: series
         )
+        result.check = check
         result.evaluate(try thresholds.map { try ThresholdParser.parse($0) })
         return result
     }

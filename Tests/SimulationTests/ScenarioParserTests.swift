@@ -7,7 +7,7 @@ import TestSupport
 
 @Suite("Scenario files")
 struct ScenarioParserTests {
-    @Test("every shipped scenario parses", arguments: ["smoke", "load", "stress", "soak", "spike", "faults"])
+    @Test("every shipped scenario parses", arguments: ["smoke", "load", "stress", "soak", "spike", "faults", "edges"])
     func shippedScenarioParses(name: String) throws {
         // Given the embedded copy of a shipped scenario
         let text = try #require(ScenarioCatalog.embeddedText(name))
@@ -140,7 +140,7 @@ struct ScenarioParserTests {
         #expect(byPath.users == 4)
         let unknown = #expect(throws: ScenarioError.self) { try ScenarioCatalog.load("nosuch", currentDirectory: directory.path) }
         let missing = #expect(throws: ScenarioError.self) { try ScenarioCatalog.load(directory.file("missing.yaml")) }
-        #expect(unknown?.description == "nosuch: no such scenario: not a file, not in ./Scenarios, and not one of faults, load, smoke, soak, spike, stress")
+        #expect(unknown?.description == "nosuch: no such scenario: not a file, not in ./Scenarios, and not one of edges, faults, load, smoke, soak, spike, stress")
         #expect(missing?.description == directory.file("missing.yaml") + ": cannot read the scenario file")
     }
 }

@@ -1,4 +1,4 @@
-"""Checks a rendered report page (README "simharness report").
+"""Checks a rendered report page (docs/reports.md; the checks: docs/ci-and-gates.md).
 
   check_page.py dom DOM.html            every chart is an SVG with at least one series line or bar
   check_page.py network NETLOG.json     the page requested nothing but file:// (Chromium's own
@@ -13,7 +13,7 @@ import sys
 from html.parser import HTMLParser
 
 CHARTS = ["throughput", "batch-latency", "memory", "cpu", "rejections", "payment-states", "payment-latency",
-          "throughput-over-time", "latency-over-time", "schedule-over-time", "cpu-over-time"]
+          "throughput-over-time", "latency-over-time", "schedule-over-time", "dropped-over-time", "cpu-over-time"]
 
 
 class Charts(HTMLParser):

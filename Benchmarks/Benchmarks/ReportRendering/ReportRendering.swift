@@ -1,6 +1,6 @@
 // Reports (`simharness report`): the result of an hour-long paced soak (3,600 one-second intervals,
-// an RSS and CPU sample each) read from its JSON and rendered as HTML. Goal (README "simharness
-// report"): < 1 s and < 2 MB. Thresholds: Benchmarks/Thresholds.
+// an RSS and CPU sample each) read from its JSON and rendered as HTML. Goal (docs/reports.md): < 1 s
+// and < 2 MB. Thresholds: Benchmarks/Thresholds.
 import Benchmark
 import Foundation
 import Harness

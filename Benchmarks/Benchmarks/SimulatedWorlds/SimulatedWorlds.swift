@@ -1,7 +1,6 @@
 // Simulated worlds of the payment service (`simharness simulate`): the time of one world of 1,000
-// payments with every fault on, over the in-memory store and over SQLite. Goals (README
-// "Simulating the payment service under faults"): < 20 ms a world, >= 10,000 worlds per
-// CPU-minute with the in-memory store. Thresholds: Benchmarks/Thresholds.
+// payments with every fault on, over the in-memory store and over SQLite. Goals (docs/simulate.md):
+// < 20 ms a world, >= 10,000 worlds per CPU-minute with the in-memory store. Thresholds: Benchmarks/Thresholds.
 import Benchmark
 import Foundation
 import PaymentSimulation

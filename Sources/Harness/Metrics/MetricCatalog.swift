@@ -4,8 +4,8 @@ import PaymentsCore
 ///
 /// - `<s>.events`, `<s>.events_per_s`, `<s>.batches` for `<s>` in meals, steps, payments, total,
 ///   generation; `<s>.rejected` and `<s>.rejected.<reason>` for meals, steps, payments.
-/// - `<s>.<p>_batch_latency_ms` and `<s>.<p>_event_latency_ns` with `<p>` in p50, p90, p99,
-///   p999, max: processing time per batch and per event.
+/// - `<s>.<p>_batch_latency_ms` and `<s>.<p>_event_latency_ns` with `<p>` in mean, p50, p90, p95,
+///   p99, p999, max: processing time per batch and per event.
 /// - `payments.<p>_latency_ms`: simulated payment latency (virtual time, retries and backoff
 ///   included); `payments.<state>` for each final state.
 /// - Paced loads: `total.<p>_response_latency_ms` (from when each batch was due to the end of its
@@ -13,11 +13,17 @@ import PaymentsCore
 ///   `behind_schedule_s` (the most a batch started after it was due).
 /// - `users`, `duration_s`, `cpu_user_s`, `cpu_system_s`, `peak_rss_mb`, `rss_slope_mb_per_min`,
 ///   `allocations`, `allocated_mb`, `allocations_per_event`, `invariant_violations`.
-/// - `mismatches`: fields that differ from the reference's (`run --check-against reference`).
+/// - `mismatches`: fields that differ from the reference's (`run --check-against reference`);
+///   `boundaries_unreached`: the SPEC boundaries the checked users did not reach on both sides.
 public enum MetricCatalog {
     typealias Extractor = @Sendable (RunResult) -> Double?
 
-    static let percentiles: [(name: String, value: Double?)] = [("p50", 50), ("p90", 90), ("p99", 99), ("p999", 99.9), ("max", nil)]
+    /// The statistics of a histogram a metric name can ask for, and how to read each.
+    static let percentiles: [(name: String, value: @Sendable (LatencyHistogram) -> Double)] = [
+        ("mean", { $0.mean }), ("p50", { Double($0.percentile(50)) }), ("p90", { Double($0.percentile(90)) }),
+        ("p95", { Double($0.percentile(95)) }), ("p99", { Double($0.percentile(99)) }), ("p999", { Double($0.percentile(99.9)) }),
+        ("max", { Double($0.max) }),
+    ]
 
     static let streams: [(name: String, metrics: @Sendable (RunResult) -> StreamMetrics, rate: @Sendable (RunResult) -> Double?)] = [
         ("meals", { $0.metrics.meals }, { $0.eventsPerSecond.meals }),
@@ -67,6 +73,7 @@ public enum MetricCatalog {
         table["allocations_per_event"] = { r in r.process.allocations.map { Double($0) / Double(max(1, r.metrics.events)) } }
         table["invariant_violations"] = { Double($0.metrics.invariantViolations) }
         table["mismatches"] = { $0.check.map { Double($0.mismatches) } }
+        table["boundaries_unreached"] = { $0.check.map { Double($0.boundaries.unreached.count) } }
         return table
     }()
 
@@ -98,9 +105,8 @@ public enum MetricCatalog {
         return best.name
     }
 
-    private static func value(_ histogram: LatencyHistogram, _ percentile: Double?) -> Double? {
-        guard histogram.count > 0 else { return nil }
-        return Double(percentile.map { histogram.percentile($0) } ?? histogram.max)
+    private static func value(_ histogram: LatencyHistogram, _ statistic: (LatencyHistogram) -> Double) -> Double? {
+        histogram.count > 0 ? statistic(histogram) : nil
     }
 
     private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {

@@ -45,7 +45,16 @@ public struct RunPlan: Sendable {
             }
         }
         plan.addImplicitThresholds()
+        if scenario.strictSchedule { plan.requireSchedule() }
         return plan
+    }
+
+    /// Makes a paced load fail when it drops events or falls behind (`run --strict`, `load.strict`):
+    /// adds `ScheduleWarning.strictThresholds` on the metrics no threshold judges yet. Other loads
+    /// have no schedule to keep and are left as they are.
+    public mutating func requireSchedule() {
+        guard load.schedule != nil else { return }
+        thresholds += ScheduleWarning.unjudged(by: thresholds.map(\.metric))
     }
 
     private mutating func addImplicitThresholds() {

@@ -7,8 +7,10 @@ public struct CheckReport: Sendable, Equatable {
     public var implementations: [String] = []
     /// The share of the users checked.
     public var sample: Double
-    /// Users checked.
+    /// Users of the scenario checked.
     public var users = 0
+    /// Users of the `BoundaryPopulation` checked besides them (0 on shards other than 0).
+    public var boundaryUsers = 0
     /// Fields that differ from the reference's, a row missing or extra counting as one.
     public var mismatches = 0
     /// Mismatches per output field (`fasting_daily.eating_window_s`).
@@ -17,6 +19,8 @@ public struct CheckReport: Sendable, Equatable {
     public var listed: [Mismatch] = []
     /// Wall time of the check, in seconds (not part of the run's duration).
     public var seconds = 0.0
+    /// The sides of each SPEC boundary the checked users reached.
+    public var boundaries = BoundaryCoverage()
 
     /// A report of a check on `sample` of the users.
     public init(sample: Double) {
@@ -28,10 +32,12 @@ public struct CheckReport: Sendable, Equatable {
         let limit = max(listed.count, other.listed.count)
         implementations = Array(Set(implementations + other.implementations)).sorted()
         users += other.users
+        boundaryUsers += other.boundaryUsers
         mismatches += other.mismatches
         byField.merge(other.byField, uniquingKeysWith: +)
         listed = Array((listed + other.listed).sorted { $0.user < $1.user }.prefix(limit))
         seconds = max(seconds, other.seconds)
+        boundaries.merge(other.boundaries)
     }
 }
 
@@ -48,16 +54,42 @@ public struct Mismatch: Sendable, Equatable, Codable {
     public var value: String
     /// The reference's value (`no row` when it has none).
     public var reference: String
+    /// The user's UTC offset in minutes (`users.csv`), when known.
+    public var utcOffsetMinutes: Int?
+    /// The user's fasting protocol (`16:8`, `none`, …), when known.
+    public var fastingProtocol: String?
+    /// True for a user of the boundary population every check adds (`BoundaryPopulation`).
+    public var boundaryUser: Bool?
 
     /// A mismatch of all its fields.
-    public init(user: String, row: String, field: String, value: String, reference: String) {
+    public init(
+        user: String, row: String, field: String, value: String, reference: String, utcOffsetMinutes: Int? = nil, fastingProtocol: String? = nil
+    ) {
         self.user = user
         self.row = row
         self.field = field
         self.value = value
         self.reference = reference
+        self.utcOffsetMinutes = utcOffsetMinutes
+        self.fastingProtocol = fastingProtocol
     }
 
-    /// `u0000042 day 2026-01-05 fasting_daily.eating_window_s: 3600, reference 7200`.
-    public var text: String { "\(user) \(row) \(field): \(value), reference \(reference)" }
+    private enum CodingKeys: String, CodingKey {
+        case user, row, field, value, reference
+        case utcOffsetMinutes = "utc_offset_min"
+        case fastingProtocol = "protocol"
+        case boundaryUser = "boundary_user"
+    }
+
+    /// The user's index in the scenario (`u0000042` is 42), nil for an id of another form.
+    public var userIndex: Int? { user.first == "u" ? Int(user.dropFirst()) : nil }
+
+    /// `UTC offset +345 min, protocol 16:8` (after `boundary user, ` for one), or nil when nothing is known.
+    public var profileText: String? {
+        let parts = [boundaryUser == true ? "boundary user" : nil, utcOffsetMinutes.map { "UTC offset \($0 < 0 ? "" : "+")\($0) min" }, fastingProtocol.map { "protocol \($0)" }].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    /// `u0000042 (UTC offset +60 min, protocol 16:8) day 2026-01-05 fasting_daily.eating_window_s: 3600, reference 7200`.
+    public var text: String { "\(user)\(profileText.map { " (\($0))" } ?? "") \(row) \(field): \(value), reference \(reference)" }
 }

@@ -38,7 +38,9 @@ public enum Summary {
         lines.append("\(status) in \(fixed(result.durationSeconds, 2)) s" + (result.stopReason.map { ": \($0)" } ?? ""))
         lines.append("")
 
-        var table: [[String]] = [["stream", "events", "events/s", "rejected", "batch p50", "p99", "p99.9", "max", "event p50", "p99", "max"]]
+        var table: [[String]] = [[
+            "stream", "events", "events/s", "rejected", "batch mean", "p50", "p95", "p99", "p99.9", "max", "event mean", "p50", "p95", "p99", "max",
+        ]]
         let rows: [(String, StreamMetrics, Double?)] = [
             ("meals", m.meals, result.eventsPerSecond.meals), ("steps", m.steps, result.eventsPerSecond.steps),
             ("payments", m.payments, result.eventsPerSecond.payments), ("total", m.total, result.eventsPerSecond.total),
@@ -49,9 +51,11 @@ public enum Summary {
             let timed = stream.batchLatency.count > 0
             func batch(_ p: Double?) -> String { timed ? milliseconds(p.map { stream.batchLatency.percentile($0) } ?? stream.batchLatency.max) : "-" }
             func event(_ p: Double?) -> String { timed ? "\(p.map { stream.eventLatency.percentile($0) } ?? stream.eventLatency.max) ns" : "-" }
+            let batchMean = timed ? fixed(stream.batchLatency.mean / 1000, 3) : "-"
+            let eventMean = timed ? "\(fixed(stream.eventLatency.mean, 0)) ns" : "-"
             table.append([
                 name, count(stream.events), rate.map(compact) ?? "-", name == "generation" ? "-" : count(rejected),
-                batch(50), batch(99), batch(99.9), batch(nil), event(50), event(99), event(nil),
+                batchMean, batch(50), batch(95), batch(99), batch(99.9), batch(nil), eventMean, event(50), event(95), event(99), event(nil),
             ])
         }
         lines += aligned(table, style: style)
@@ -63,7 +67,8 @@ public enum Summary {
         let response = m.responseLatency
         if response.count > 0 {
             func ms(_ p: Double?) -> String { milliseconds((p.map { response.percentile($0) } ?? response.max)) }
-            lines.append("paced: response time (from due to done, ms): p50 \(ms(50)), p99 \(ms(99)), p99.9 \(ms(99.9)), max \(ms(nil)); "
+            lines.append("paced: response time (from due to done, ms): mean \(fixed(response.mean / 1000, 3)), p50 \(ms(50)), p95 \(ms(95)), "
+                + "p99 \(ms(99)), p99.9 \(ms(99.9)), max \(ms(nil)); "
                 + "at most \(fixed(m.behindScheduleSeconds, 3)) s behind schedule; dropped events \(count(m.total.dropped)) "
                 + "(meals \(count(m.meals.dropped)), steps \(count(m.steps.dropped)), payments \(count(m.payments.dropped)))")
         }
@@ -72,7 +77,8 @@ public enum Summary {
         lines.append("payments: " + zip(PaymentState.allCases, m.paymentStates).map { "\($0.0.rawValue) \(count($0.1))" }.joined(separator: ", "))
         let latency = m.paymentLatency
         if latency.count > 0 {
-            lines.append("simulated payment latency (ms): p50 \(latency.percentile(50)), p90 \(latency.percentile(90)), "
+            lines.append("simulated payment latency (ms): mean \(fixed(latency.mean, 1)), p50 \(latency.percentile(50)), p90 \(latency.percentile(90)), "
+                + "p95 \(latency.percentile(95)), "
                 + "p99 \(latency.percentile(99)), p99.9 \(latency.percentile(99.9)), max \(latency.max)")
         }
         let rejections = [("users", m.userRejections), ("meals", m.meals.rejected), ("steps", m.steps.rejected), ("payments", m.payments.rejected)]
@@ -105,6 +111,10 @@ public enum Summary {
                 lines.append("  \(verdict)  \(text)  \(outcome.value.map(compact) ?? "no value")\(abort)")
             }
         }
+        if let warning = result.scheduleWarning {
+            lines.append("")
+            lines.append(style.yellow("WARNING: " + warning.text))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -112,9 +122,10 @@ public enum Summary {
     static func render(_ check: CheckReport, style: TextStyle) -> [String] {
         let what = check.implementations.isEmpty ? "the reference" : check.implementations.joined(separator: ", ")
         let share = check.sample < 1 ? " (\(fixed(check.sample * 100, 2)) % sample)" : ""
-        let verdict = "checked \(what) against the \(check.against) on \(count(check.users)) users\(share) in \(fixed(check.seconds, 2)) s: "
+        let verdict = "checked \(what) against the \(check.against) on \(count(check.users)) users\(share)\(check.boundaryUsers > 0 ? " and \(check.boundaryUsers) boundary users" : "") in \(fixed(check.seconds, 2)) s: "
             + "\(count(check.mismatches)) mismatches"
         var lines = [check.mismatches == 0 ? verdict : style.red(verdict)]
+        lines.append("  " + check.boundaries.line)
         for mismatch in check.listed { lines.append("  " + mismatch.text) }
         if check.mismatches > check.listed.count { lines.append("  … \(count(check.mismatches - check.listed.count)) more") }
         if !check.byField.isEmpty {

@@ -7,6 +7,19 @@ import UserAlgorithms
 protocol Flaw {
     static var localDayShift: Int64 { get }
     static var losesFastsAcrossMidnight: Bool { get }
+    /// Compliant when the window is `<` the limit instead of `<=` (SPEC §2 step 4).
+    static var strictCompliance: Bool { get }
+}
+
+extension Flaw {
+    static var strictCompliance: Bool { false }
+}
+
+/// Calls a day compliant only when its eating window is strictly below the limit.
+enum StrictCompliance: Flaw {
+    static let localDayShift: Int64 = 0
+    static let losesFastsAcrossMidnight = false
+    static let strictCompliance = true
 }
 
 enum NoFlaw: Flaw {
@@ -70,9 +83,10 @@ struct ListFastingAnalyzer<F: Flaw>: FastingAnalyzing {
         }
         for (var row, _) in days {
             if let limit = meals.user.fastingProtocol.windowLimitSeconds {
-                row.compliant = row.eatingWindowSeconds <= limit
+                let compliant = F.strictCompliance ? row.eatingWindowSeconds < limit : row.eatingWindowSeconds <= limit
+                row.compliant = compliant
                 summary.evaluatedDays += 1
-                if row.eatingWindowSeconds <= limit { summary.compliantDays += 1 }
+                if compliant { summary.compliantDays += 1 }
             }
             onDay(row)
         }
@@ -96,6 +110,50 @@ struct DoubleCountedRefundProcessor: PaymentProcessing {
             ledger.refund(payments[position].amountMinor!, in: payments[position].currency!)
         }
         return ledger
+    }
+}
+
+/// The reference aggregator fed closed intervals: a sample ending exactly at local midnight also
+/// covers that instant, so it touches the next day (SPEC §3 counts over `[start, end)`).
+struct ClosedIntervalSteps: StepAggregating {
+    let reference: UserKernel
+
+    init(settings: AlgorithmSettings) { reference = UserKernel(settings: settings) }
+
+    mutating func aggregate(_ samples: inout UserSteps, onDay: (StepDay) -> Void) {
+        let offset = Int64(samples.user.utcOffsetMinutes) * 60
+        for i in samples.indices where (samples[i].end + offset) % 86_400 == 0 { samples[i].end += 1 }
+        reference.aggregate(&samples, onDay: onDay)
+    }
+}
+
+/// The reference processor with `amount >= limit` as `over_limit` (SPEC §4 allows the limit itself).
+struct InclusiveLimitProcessor: PaymentProcessing {
+    let reference: UserKernel
+
+    init(settings: AlgorithmSettings) { reference = UserKernel(settings: settings) }
+
+    mutating func process(_ payments: UserPayments, onOutcome: (Int, PaymentOutcome) -> Void) -> UserLedger {
+        for i in payments.indices {
+            guard let currency = payments[i].currency, payments[i].amountMinor == currency.limitMinor else { continue }
+            payments[i].amountMinor = currency.limitMinor + 1
+        }
+        return reference.process(payments, onOutcome: onOutcome)
+    }
+}
+
+/// The reference processor allowing one gateway attempt more than `max_attempts`.
+struct ExtraAttemptProcessor: PaymentProcessing {
+    let reference: UserKernel
+
+    init(settings: AlgorithmSettings) {
+        var more = settings
+        more.policy.maxAttempts += 1
+        reference = UserKernel(settings: more)
+    }
+
+    mutating func process(_ payments: UserPayments, onOutcome: (Int, PaymentOutcome) -> Void) -> UserLedger {
+        reference.process(payments, onOutcome: onOutcome)
     }
 }
 
