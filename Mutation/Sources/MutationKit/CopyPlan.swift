@@ -18,7 +18,10 @@ public struct CopyPlan: Sendable {
     }
 
     /// The reference algorithms: HealthCore's and PaymentsCore's accumulators, processor, rules and
-    /// store, and the per-user kernel. (Rejection checks are the engine's, not an implementation's.)
+    /// store, and the per-user kernel. Not copied: the rejection checks (the engine's, not an
+    /// implementation's), `KeyTable` (a hash table: its mutants change which slot a key takes or when
+    /// the table grows, which its unit tests judge, not a workload), the gateway and the ledger
+    /// (their state is private, or their methods have nothing to mutate).
     public static let reference: [CopyPlan] = [
         CopyPlan(file: "HealthCore/Fasting.swift", types: ["FastingAccumulator"], members: ["Meal": ["precedes"]]),
         CopyPlan(file: "HealthCore/Steps.swift", types: ["StepAccumulator"], members: ["StepSample": ["precedes"]]),
@@ -26,7 +29,6 @@ public struct CopyPlan: Sendable {
         CopyPlan(file: "PaymentsCore/PaymentProcessor.swift", types: ["PaymentProcessor"]),
         CopyPlan(file: "PaymentsCore/PaymentRules.swift", types: ["PaymentRules"]),
         CopyPlan(file: "PaymentsCore/PaymentStore.swift", types: ["InMemoryPaymentStore"]),
-        CopyPlan(file: "PaymentsCore/KeyTable.swift", types: ["KeyTable"]),
         CopyPlan(file: "PaymentsCore/Retry.swift", members: ["RetryPolicy": ["backoffMillis"]]),
         CopyPlan(file: "SpecKernel/NearlySorted.swift", types: ["sortNearlySorted"]),
         CopyPlan(file: "SpecKernel/UserKernel.swift", types: ["UserKernel", "JitterSource", "UserJitter"]),

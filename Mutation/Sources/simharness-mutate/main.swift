@@ -113,7 +113,14 @@ func main() throws -> Int32 {
     let configuration = ["-c", options.configuration] + (options.configuration == "release" ? ["-Xswiftc", "-enable-testing"] : [])
     let buildLog = directory.appending(path: "build.log")
     say("mutation: \(mutants.count) mutants generated in \(directory.path); building (\(options.configuration))…")
-    guard try !options.build || shell(["swift", "build", "--package-path", directory.path] + configuration, log: buildLog) == 0 else {
+    let buildCommand = ["swift", "build", "--package-path", directory.path] + configuration
+    // SwiftPM can keep a path dependency's old file list in its build description: a file added since is then
+    // missing from the build. Once failed, the build is tried again without that description.
+    let builds = try !options.build || shell(buildCommand, log: buildLog) == 0 || {
+        try? FileManager.default.removeItem(at: directory.appending(path: ".build/\(options.configuration).yaml"))
+        return try shell(buildCommand, log: buildLog) == 0
+    }()
+    guard builds else {
         say(tail(buildLog))
         throw MutationError("the schemata package did not build (log: \(buildLog.path))")
     }
