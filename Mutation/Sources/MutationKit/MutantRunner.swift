@@ -20,9 +20,9 @@ public struct MutantRunner: Sendable {
     }
 
     /// The exit status of one run with mutant `id` active (0: none; 128 + N: killed by signal N);
-    /// `log` receives its output. (posix_spawn and waitpid: Foundation's `Process` can miss the end
+    /// `log` (a file it creates) receives its output, else it is dropped. (posix_spawn and waitpid: Foundation's `Process` can miss the end
     /// of a child waited for off the main thread.)
-    public func status(ofMutant id: Int, log: String = "/dev/null") throws -> Int32 {
+    public func status(ofMutant id: Int, log: String? = nil) throws -> Int32 {
         let arguments = ["/usr/bin/timeout", "-s", "KILL", "\(timeoutSeconds)", executable] + self.arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SIMHARNESS_MUTANT"] = String(id)
@@ -33,7 +33,11 @@ public struct MutantRunner: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let log {
+            posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)  // never created or truncated
+        }
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, argv[0]!, &actions, nil, argv, envp)
