@@ -7,7 +7,9 @@
 #                                          survivors, and without the list the listed mutants must count as survivors
 #   scripts/mutation-gate.sh all [SEED]    both (what CI runs)
 #   scripts/mutation-gate.sh full          every mutant: the figures in docs/mutation.md
-# MUTATION_SCENARIO: the scenario (default edges); MUTATION_CONFIGURATION: debug (default) or release.
+# MUTATION_SCENARIO: the scenario (default edges); MUTATION_CONFIGURATION: debug (default) or release;
+# MUTATION_SCRATCH: the schemata package's build folder. By default the walk-through example's (Examples/CustomAnalyzer/.build)
+# when scripts/example-check.sh has built it: both packages build SimHarnessKit alike, so only the mutants' module compiles.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-all}
@@ -15,6 +17,8 @@ seed=${2:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo 0)}
 scenario=${MUTATION_SCENARIO:-edges}
 sample=${MUTATION_SAMPLE:-100}
 configuration=${MUTATION_CONFIGURATION:-debug}
+scratch=${MUTATION_SCRATCH:-}
+if [ -z "$scratch" ] && [ -d Examples/CustomAnalyzer/.build/debug ]; then scratch=Examples/CustomAnalyzer/.build; fi
 start=$SECONDS
 
 log=$(mktemp)
@@ -23,7 +27,7 @@ trap 'rm -f "$log" "$weak"' EXIT
 swift build --package-path Mutation --product simharness-mutate > "$log" 2>&1 || { tail -30 "$log"; echo "mutation: the tool did not build"; exit 1; }
 tool="$(swift build --package-path Mutation --show-bin-path)/simharness-mutate"
 echo "mutation: tool built at $((SECONDS - start)) s"
-mutate() { "$tool" run --configuration "$configuration" "$@"; }
+mutate() { "$tool" run --configuration "$configuration" ${scratch:+--scratch-path "$scratch"} "$@"; }
 
 gate() {
   mutate --scenario "$scenario" --sample "$sample" --seed "$seed"

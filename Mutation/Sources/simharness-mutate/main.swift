@@ -5,7 +5,8 @@ import MutationKit
 let usage = """
     usage: simharness-mutate list [--repo DIR] [--out DIR]
            simharness-mutate run [--repo DIR] [--out DIR] [--scenario NAME|FILE] [--sample N] [--seed TEXT] [--only ID,…] [--keys FILE]
-                                 [--jobs N] [--timeout SECONDS] [--configuration debug|release] [--equivalents FILE] [--no-build] [-- RUN-ARGS…]
+                                 [--jobs N] [--timeout SECONDS] [--configuration debug|release] [--equivalents FILE] [--no-build] [--scratch-path DIR]
+                                 [-- RUN-ARGS…]
       list  generates the schemata package (default DIR/.build-mutants) and prints every mutant: id, file:line, key
       run   generates and builds it, checks that the original passes, then runs `run --scenario NAME` once per mutant
             (SIMHARNESS_MUTANT=id) and prints the score and the survivors; --only and --keys (a file in the format of
@@ -27,6 +28,7 @@ struct Options {
     var equivalents: String?
     var keys: String?
     var build = true
+    var scratchPath: String?
     var runArguments: [String] = []
 
     init(_ arguments: [String]) throws {
@@ -57,6 +59,7 @@ struct Options {
                 configuration = value
             case "--equivalents": equivalents = value
             case "--keys": keys = value
+            case "--scratch-path": scratchPath = value
             default: throw MutationError("unknown option \(argument)\n\(usage)")
             }
         }
@@ -111,13 +114,15 @@ func main() throws -> Int32 {
 
     let started = Date()
     let configuration = ["-c", options.configuration] + (options.configuration == "release" ? ["-Xswiftc", "-enable-testing"] : [])
+        + (options.scratchPath.map { ["--scratch-path", $0] } ?? [])
     let buildLog = directory.appending(path: "build.log")
     say("mutation: \(mutants.count) mutants generated in \(directory.path); building (\(options.configuration))…")
     let buildCommand = ["swift", "build", "--package-path", directory.path] + configuration
     // SwiftPM can keep a path dependency's old file list in its build description: a file added since is then
     // missing from the build. Once failed, the build is tried again without that description.
     let builds = try !options.build || shell(buildCommand, log: buildLog) == 0 || {
-        try? FileManager.default.removeItem(at: directory.appending(path: ".build/\(options.configuration).yaml"))
+        let scratch = options.scratchPath.map { URL(fileURLWithPath: $0) } ?? directory.appending(path: ".build")
+        try? FileManager.default.removeItem(at: scratch.appending(path: "\(options.configuration).yaml"))
         return try shell(buildCommand, log: buildLog) == 0
     }()
     guard builds else {
