@@ -5,7 +5,8 @@
 #                                          fails on a survivor not listed in Mutation/equivalent-mutants.txt
 #   scripts/mutation-gate.sh bites [SEED]  proof that it bites: a weak scenario (one user, one day) must leave
 #                                          survivors, and without the list the listed mutants must count as survivors
-#   scripts/mutation-gate.sh all [SEED]    both (what CI runs)
+#   scripts/mutation-gate.sh tests         the tool's unit tests (Mutation/Tests)
+#   scripts/mutation-gate.sh all [SEED]    the tests, the gate and the proof (what CI runs)
 #   scripts/mutation-gate.sh full          every mutant: the figures in docs/mutation.md
 # MUTATION_SCENARIO: the scenario (default edges); MUTATION_CONFIGURATION: debug (default) or release;
 # MUTATION_SCRATCH: the schemata package's build folder. By default the walk-through example's (Examples/CustomAnalyzer/.build)
@@ -58,8 +59,9 @@ bites() {
 case "$mode" in
   gate) gate ;;
   bites) bites ;;
-  all) gate; bites ;;
+  tests) swift test --package-path Mutation 2>&1 | tail -3 ;;
+  all) swift test --package-path Mutation 2>&1 | tail -3; gate; bites ;;
   full) mutate --scenario "$scenario" ;;
-  *) echo "usage: scripts/mutation-gate.sh [gate|bites|all|full] [SEED]"; exit 64 ;;
+  *) echo "usage: scripts/mutation-gate.sh [tests|gate|bites|all|full] [SEED]"; exit 64 ;;
 esac
 echo "mutation: $mode done in $((SECONDS - start)) s"
