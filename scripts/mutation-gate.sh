@@ -9,8 +9,8 @@
 #   scripts/mutation-gate.sh all [SEED]    the tests, the gate and the proof (what CI runs)
 #   scripts/mutation-gate.sh full          every mutant: the figures in docs/mutation.md
 # MUTATION_SCENARIO: the scenario (default edges); MUTATION_CONFIGURATION: debug (default) or release;
-# MUTATION_SCRATCH: the schemata package's build folder. By default the walk-through example's (Examples/CustomAnalyzer/.build)
-# when scripts/example-check.sh has built it: both packages build SimHarnessKit alike, so only the mutants' module compiles.
+# MUTATION_SCRATCH: the schemata package's build folder (default .build-mutants/.build, or Examples/CustomAnalyzer/.build
+# when the example was built in place: both packages build SimHarnessKit alike, so only the mutants' module compiles).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-all}
