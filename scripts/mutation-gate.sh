@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The mutation gate (docs/mutation.md): mutants of the reference algorithms, all built into one schemata executable
+# as a user implementation (SIMHARNESS_MUTANT picks one), each run once against the untouched reference on a scenario.
+#   scripts/mutation-gate.sh gate [SEED]   a seeded sample (MUTATION_SAMPLE, default 100; SEED defaults to the commit);
+#                                          fails on a survivor not listed in Mutation/equivalent-mutants.txt
+#   scripts/mutation-gate.sh bites [SEED]  proof that it bites: a weak scenario (one user, one day) must leave
+#                                          survivors, and without the list the listed mutants must count as survivors
+#   scripts/mutation-gate.sh tests         the tool's unit tests (Mutation/Tests)
+#   scripts/mutation-gate.sh all [SEED]    the tests, the gate and the proof (what CI runs)
+#   scripts/mutation-gate.sh full          every mutant: the figures in docs/mutation.md
+# MUTATION_SCENARIO: the scenario (default edges); MUTATION_CONFIGURATION: debug (default) or release;
+# MUTATION_SCRATCH: the schemata package's build folder (default .build-mutants/.build, or Examples/CustomAnalyzer/.build
+# when the example was built in place: both packages build SimHarnessKit alike, so only the mutants' module compiles).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-all}
+seed=${2:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo 0)}
+scenario=${MUTATION_SCENARIO:-edges}
+sample=${MUTATION_SAMPLE:-100}
+configuration=${MUTATION_CONFIGURATION:-debug}
+scratch=${MUTATION_SCRATCH:-}
+if [ -z "$scratch" ] && [ -d Examples/CustomAnalyzer/.build/debug ]; then scratch=Examples/CustomAnalyzer/.build; fi
+start=$SECONDS
+
+log=$(mktemp)
+weak=$(mktemp --suffix=.yaml)
+trap 'rm -f "$log" "$weak"' EXIT
+swift build --package-path Mutation --product simharness-mutate > "$log" 2>&1 || { tail -30 "$log"; echo "mutation: the tool did not build"; exit 1; }
+tool="$(swift build --package-path Mutation --show-bin-path)/simharness-mutate"
+echo "mutation: tool built at $((SECONDS - start)) s"
+mutate() { "$tool" run --configuration "$configuration" ${scratch:+--scratch-path "$scratch"} "$@"; }
+
+gate() {
+  mutate --scenario "$scenario" --sample "$sample" --seed "$seed"
+}
+
+bites() {
+  # A scenario too small to reach most boundaries: its survivors must fail the gate (exit 1, not an error's 2).
+  printf 'name: weak\ndescription: one user for one day\nusers: 1\ndays: 1\nseed: 1\nthresholds:\n  - mismatches == 0\n' > "$weak"
+  set +e
+  mutate --scenario "$weak" --sample 20 --seed "$seed" > "$log" 2>&1
+  status=$?
+  set -e
+  if [ "$status" -ne 1 ] || ! grep -q "^  survived: " "$log"; then
+    cat "$log"; echo "mutation: the gate did not bite on a weak scenario (exit $status)"; exit 1
+  fi
+  echo "mutation: a weak scenario's survivors fail the gate ($(grep -c '^  survived: ' "$log") of 20 survived)"
+  # The listed equivalents survive every scenario: without the list, they must fail the gate.
+  if grep -q " -- " Mutation/equivalent-mutants.txt; then
+    set +e
+    mutate --scenario "$scenario" --keys Mutation/equivalent-mutants.txt --sample 10 --seed "$seed" --equivalents /dev/null > "$log" 2>&1
+    status=$?
+    set -e
+    if [ "$status" -ne 1 ]; then cat "$log"; echo "mutation: without the list of equivalents the gate passed (exit $status)"; exit 1; fi
+    echo "mutation: without the list of equivalents, its mutants fail the gate"
+  fi
+}
+
+case "$mode" in
+  gate) gate ;;
+  bites) bites ;;
+  tests) swift test --package-path Mutation 2>&1 | tail -3 ;;
+  all) swift test --package-path Mutation 2>&1 | tail -3; gate; bites ;;
+  full) mutate --scenario "$scenario" ;;
+  *) echo "usage: scripts/mutation-gate.sh [tests|gate|bites|all|full] [SEED]"; exit 64 ;;
+esac
+echo "mutation: $mode done in $((SECONDS - start)) s"
