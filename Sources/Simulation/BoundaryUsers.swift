@@ -75,10 +75,11 @@ extension UserGenerator {
         let noon = 12 * Self.hour + shift
         for day in 0..<scenario.days {
             switch day {
-            case 0: // a window of exactly the limit; a zero-length meal; a meal starting at the episode's end
-                add(local(day, noon), local(day, noon + 20 * Self.minute))
+            case 0: // a window of exactly the limit; a zero-length meal; a meal starting at the episode's end;
+                // the user's first meal arrives third (its sort must move it to the front)
                 add(local(day, noon + 10 * Self.minute), local(day, noon + 10 * Self.minute))
                 add(local(day, noon + 20 * Self.minute), local(day, noon + 25 * Self.minute))
+                add(local(day, noon), local(day, noon + 20 * Self.minute))
                 add(local(day, noon + limit - 20 * Self.minute), local(day, noon + limit))
             case 1: // a window one second over; a meal one second after the episode's end
                 add(local(day, noon), local(day, noon + 20 * Self.minute))
@@ -157,7 +158,7 @@ extension UserGenerator {
         }
     }
 
-    /// A boundary user's payments (SPEC §4), on days 0-3.
+    /// A boundary user's payments (SPEC §4), on days 0-3; one key has exactly the maximum length.
     func boundaryPayments(into batch: inout SimulationBatch) {
         guard profile.row.isAccepted else { return }
         let user = profile.row.index
@@ -165,12 +166,12 @@ extension UserGenerator {
         @discardableResult
         func add(_ day: Int, _ minutes: Int64, _ amount: Int64, _ currency: Currency, kind: PaymentKind = .charge,
                  script: [GatewayResponse] = [.approved], key: UInt32? = nil, refundOf: UInt32 = PaymentRow.noCharge,
-                 fault: PaymentRejection? = nil) -> UInt32 {
+                 fault: PaymentRejection? = nil, longKey: Bool = false) -> UInt32 {
             guard day < scenario.days else { return ordinal }
             batch.payments.append(PaymentRow(
                 user: user, ordinal: ordinal, keyOrdinal: key ?? ordinal, refundOf: refundOf, amountMinor: amount,
                 createdAt: local(day, 9 * Self.hour + minutes * Self.minute), script: CompactScript(script), kind: kind, currency: currency,
-                fault: fault, variant: 0, late: false
+                fault: fault, variant: longKey ? PaymentRow.longKeyVariant : 0, late: false
             ))
             ordinal += 1
             return ordinal - 1
@@ -179,7 +180,7 @@ extension UserGenerator {
             add(0, Int64(10 * i), currency.limitMinor, currency)
             add(0, Int64(10 * i + 5), currency.limitMinor + 1, currency, fault: .overLimit)
         }
-        add(0, 30, 1, .eur)
+        add(0, 30, 1, .eur, longKey: true) // and an idempotency key of exactly the maximum length
         add(0, 35, 0, .eur, fault: .invalidAmount)
         add(1, 0, 5000, .eur, script: [.timedOut, .timedOut, .approved])
         add(1, 5, 5000, .eur, script: [.timedOut, .timedOut, .timedOut, .approved])
