@@ -109,7 +109,8 @@ extension UserGenerator {
     }
 
     /// A boundary user's step samples (SPEC §3): rows on days 0-4, then 6, 7 and 13 (even plans: 6 and 7 days
-    /// after the first row, 6 days after the last) or 11 and 12 (odd plans: 7 days after the last).
+    /// after the first row, 6 days after the last) or 11 and 12 (plan 1: 7 days after the last; its first sample
+    /// lies before 1970, on 1969-12-31 UTC, a negative day). Plan 3 has only two samples, in reverse order.
     func boundarySteps(into batch: inout SimulationBatch) {
         guard profile.row.isAccepted else { return }
         var random = stream(.steps)
@@ -123,7 +124,15 @@ extension UserGenerator {
             ordinal += 1
         }
         let h = Self.hour, m = Self.minute
+        if boundaryPlan == 3 { // only two samples, delivered in reverse order (the other plans cover SPEC §3)
+            add(local(1, 10 * h + shift), local(1, 10 * h + 30 * m + shift), 1_200_000, .watch)
+            add(local(0, 10 * h + shift), local(0, 10 * h + 30 * m + shift), 1_100_000, .watch)
+            return
+        }
         let even = (boundaryPlan ?? 0) % 2 == 0
+        if !even { // a first sample before 1970 (SPEC §0: any integer): a negative local day, 1969-12-31
+            add(9 * h + shift - LocalDay.secondsPerDay, 9 * h + 20 * m + shift - LocalDay.secondsPerDay, 700_000, .watch)
+        }
         for day in 0..<scenario.days {
             switch day {
             case 0: // a phone under a zero-count watch sample, and one under a counting watch sample
