@@ -30,6 +30,11 @@ extension GenerationContext {
         guard shifted % boundaryLayout.stride == 0 else { return nil }
         return shifted / boundaryLayout.stride % BoundaryPlan.profiles.count
     }
+
+    /// How many boundary users of the same plan come before boundary user `index` (0 for the first).
+    func boundaryRound(of index: Int) -> Int {
+        (index + boundaryLayout.phase) / boundaryLayout.stride / BoundaryPlan.profiles.count
+    }
 }
 
 extension Simulator {
@@ -56,9 +61,12 @@ extension UserGenerator {
     /// The instant `seconds` after local midnight of run day `day`.
     private func local(_ day: Int, _ seconds: Int64) -> Int64 { dayStart(day) + seconds }
 
-    /// A boundary user's meals: days 0-5 each hold boundaries of SPEC §2, later days two plain meals.
+    /// A boundary user's meals: days 0-5 each hold boundaries of SPEC §2, later days two plain meals
+    /// (none for the second user of plan 2).
     func boundaryMeals(into batch: inout SimulationBatch) {
         guard profile.row.isAccepted else { return }
+        // The second user of plan 2 has no meals at all (an accepted user without rows); the others cover SPEC §2.
+        if boundaryPlan == 2, context.boundaryRound(of: index) == 1 { return }
         var random = stream(.meals)
         let shift = random.integer(0, 59) * Self.minute
         let limit = profile.row.fastingProtocol.windowLimitSeconds ?? 8 * Self.hour
@@ -124,7 +132,7 @@ extension UserGenerator {
             ordinal += 1
         }
         let h = Self.hour, m = Self.minute
-        if boundaryPlan == 3 { // only two samples, delivered in reverse order (the other plans cover SPEC §3)
+        if boundaryPlan == 3 { // only two samples, delivered in reverse order
             add(local(1, 10 * h + shift), local(1, 10 * h + 30 * m + shift), 1_200_000, .watch)
             add(local(0, 10 * h + shift), local(0, 10 * h + 30 * m + shift), 1_100_000, .watch)
             return
