@@ -36,16 +36,18 @@ gate() {
 }
 
 bites() {
-  # A scenario too small to reach most boundaries: its survivors must fail the gate (exit 1, not an error's 2).
+  # A scenario too small to reach most boundaries: its survivors in neither list must fail the gate (exit 1, not an
+  # error's 2). Every mutant, not a sample: the boundary population every check adds kills most of them, so a sample
+  # of 20 drew none of its 18 unlisted survivors (of 303) about 3 times in 10.
   printf 'name: weak\ndescription: one user for one day\nusers: 1\ndays: 1\nseed: 1\nthresholds:\n  - mismatches == 0\n' > "$weak"
   set +e
-  mutate --scenario "$weak" --sample 20 --seed "$seed" > "$log" 2>&1
+  mutate --scenario "$weak" > "$log" 2>&1
   status=$?
   set -e
   if [ "$status" -ne 1 ] || ! grep -q "^  survived: " "$log"; then
     cat "$log"; echo "mutation: the gate did not bite on a weak scenario (exit $status)"; exit 1
   fi
-  echo "mutation: a weak scenario's survivors fail the gate ($(grep -c '^  survived: ' "$log") of 20 survived)"
+  echo "mutation: a weak scenario's unlisted survivors fail the gate ($(grep -c '^  survived: ' "$log") of them)"
   # The listed equivalents survive every scenario: without the list, they must fail the gate.
   if grep -q " -- " Mutation/equivalent-mutants.txt; then
     set +e
