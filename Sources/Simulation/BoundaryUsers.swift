@@ -30,6 +30,11 @@ extension GenerationContext {
         guard shifted % boundaryLayout.stride == 0 else { return nil }
         return shifted / boundaryLayout.stride % BoundaryPlan.profiles.count
     }
+
+    /// How many boundary users of the same plan come before boundary user `index` (0 for the first).
+    func boundaryRound(of index: Int) -> Int {
+        (index + boundaryLayout.phase) / boundaryLayout.stride / BoundaryPlan.profiles.count
+    }
 }
 
 extension Simulator {
@@ -56,9 +61,12 @@ extension UserGenerator {
     /// The instant `seconds` after local midnight of run day `day`.
     private func local(_ day: Int, _ seconds: Int64) -> Int64 { dayStart(day) + seconds }
 
-    /// A boundary user's meals: days 0-5 each hold boundaries of SPEC §2, later days two plain meals.
+    /// A boundary user's meals: days 0-5 each hold boundaries of SPEC §2, later days two plain meals
+    /// (none for the second user of plan 2).
     func boundaryMeals(into batch: inout SimulationBatch) {
         guard profile.row.isAccepted else { return }
+        // The second user of plan 2 has no meals at all (an accepted user without rows); the others cover SPEC §2.
+        if boundaryPlan == 2, context.boundaryRound(of: index) == 1 { return }
         var random = stream(.meals)
         let shift = random.integer(0, 59) * Self.minute
         let limit = profile.row.fastingProtocol.windowLimitSeconds ?? 8 * Self.hour
@@ -75,10 +83,11 @@ extension UserGenerator {
         let noon = 12 * Self.hour + shift
         for day in 0..<scenario.days {
             switch day {
-            case 0: // a window of exactly the limit; a zero-length meal; a meal starting at the episode's end
-                add(local(day, noon), local(day, noon + 20 * Self.minute))
+            case 0: // a window of exactly the limit; a zero-length meal; a meal starting at the episode's end;
+                // the user's first meal arrives third (its sort must move it to the front)
                 add(local(day, noon + 10 * Self.minute), local(day, noon + 10 * Self.minute))
                 add(local(day, noon + 20 * Self.minute), local(day, noon + 25 * Self.minute))
+                add(local(day, noon), local(day, noon + 20 * Self.minute))
                 add(local(day, noon + limit - 20 * Self.minute), local(day, noon + limit))
             case 1: // a window one second over; a meal one second after the episode's end
                 add(local(day, noon), local(day, noon + 20 * Self.minute))
@@ -108,7 +117,8 @@ extension UserGenerator {
     }
 
     /// A boundary user's step samples (SPEC §3): rows on days 0-4, then 6, 7 and 13 (even plans: 6 and 7 days
-    /// after the first row, 6 days after the last) or 11 and 12 (odd plans: 7 days after the last).
+    /// after the first row, 6 days after the last) or 11 and 12 (plan 1: 7 days after the last; its first sample
+    /// lies before 1970, on 1969-12-31 UTC, a negative day). Plan 3 has only two samples, in reverse order.
     func boundarySteps(into batch: inout SimulationBatch) {
         guard profile.row.isAccepted else { return }
         var random = stream(.steps)
@@ -122,7 +132,15 @@ extension UserGenerator {
             ordinal += 1
         }
         let h = Self.hour, m = Self.minute
+        if boundaryPlan == 3 { // only two samples, delivered in reverse order
+            add(local(1, 10 * h + shift), local(1, 10 * h + 30 * m + shift), 1_200_000, .watch)
+            add(local(0, 10 * h + shift), local(0, 10 * h + 30 * m + shift), 1_100_000, .watch)
+            return
+        }
         let even = (boundaryPlan ?? 0) % 2 == 0
+        if !even { // a first sample before 1970 (SPEC §0: any integer): a negative local day, 1969-12-31
+            add(9 * h + shift - LocalDay.secondsPerDay, 9 * h + 20 * m + shift - LocalDay.secondsPerDay, 700_000, .watch)
+        }
         for day in 0..<scenario.days {
             switch day {
             case 0: // a phone under a zero-count watch sample, and one under a counting watch sample
@@ -157,7 +175,7 @@ extension UserGenerator {
         }
     }
 
-    /// A boundary user's payments (SPEC §4), on days 0-3.
+    /// A boundary user's payments (SPEC §4), on days 0-3; one key has exactly the maximum length.
     func boundaryPayments(into batch: inout SimulationBatch) {
         guard profile.row.isAccepted else { return }
         let user = profile.row.index
@@ -165,12 +183,12 @@ extension UserGenerator {
         @discardableResult
         func add(_ day: Int, _ minutes: Int64, _ amount: Int64, _ currency: Currency, kind: PaymentKind = .charge,
                  script: [GatewayResponse] = [.approved], key: UInt32? = nil, refundOf: UInt32 = PaymentRow.noCharge,
-                 fault: PaymentRejection? = nil) -> UInt32 {
+                 fault: PaymentRejection? = nil, longKey: Bool = false) -> UInt32 {
             guard day < scenario.days else { return ordinal }
             batch.payments.append(PaymentRow(
                 user: user, ordinal: ordinal, keyOrdinal: key ?? ordinal, refundOf: refundOf, amountMinor: amount,
                 createdAt: local(day, 9 * Self.hour + minutes * Self.minute), script: CompactScript(script), kind: kind, currency: currency,
-                fault: fault, variant: 0, late: false
+                fault: fault, variant: longKey ? PaymentRow.longKeyVariant : 0, late: false
             ))
             ordinal += 1
             return ordinal - 1
@@ -179,7 +197,7 @@ extension UserGenerator {
             add(0, Int64(10 * i), currency.limitMinor, currency)
             add(0, Int64(10 * i + 5), currency.limitMinor + 1, currency, fault: .overLimit)
         }
-        add(0, 30, 1, .eur)
+        add(0, 30, 1, .eur, longKey: true) // and an idempotency key of exactly the maximum length
         add(0, 35, 0, .eur, fault: .invalidAmount)
         add(1, 0, 5000, .eur, script: [.timedOut, .timedOut, .approved])
         add(1, 5, 5000, .eur, script: [.timedOut, .timedOut, .timedOut, .approved])

@@ -102,6 +102,11 @@ public enum RowRendering {
         encoder.id(Ids.payment, owner: user, ordinal: UInt64(payment.ordinal))
         if fault == .missingKey {
             if payment.variant == 0 { encoder.text("") } else { encoder.repeated(UInt8(ascii: "K"), count: PaymentRejection.maximumKeyLength + 1) }
+        } else if payment.hasLongKey {
+            encoder.id(
+                UInt8(ascii: "k"), owner: user, ordinal: UInt64(payment.keyOrdinal), padding: UInt8(ascii: "K"),
+                count: PaymentRejection.maximumKeyLength - PaymentRow.keyIdLength
+            )
         } else {
             encoder.id(UInt8(ascii: "k"), owner: user, ordinal: UInt64(payment.keyOrdinal))
         }

@@ -169,10 +169,18 @@ public struct PaymentRow: Hashable, Sendable {
     public var currency: Currency
     /// The rejection this row was made to trigger, `nil` for a clean row.
     public var fault: PaymentRejection?
-    /// Which field a `malformed` row breaks.
+    /// Which field a `malformed` row breaks; for a row without a fault, `longKeyVariant` gives it an
+    /// idempotency key of exactly the maximum length (its id padded with `K`).
     public var variant: UInt8
     /// Delivered later than its place in time.
     public var late: Bool
+
+    /// `variant` of a clean row whose key has the maximum length.
+    public static let longKeyVariant: UInt8 = 1
+    /// The length of a key written as an id, `k0000042-000017`.
+    public static let keyIdLength = 15
+    /// Whether the row's key is padded to the maximum length.
+    @inlinable public var hasLongKey: Bool { fault == nil && variant == Self.longKeyVariant }
 
     /// `refundOf` of a charge.
     public static let noCharge = UInt32.max
@@ -183,7 +191,7 @@ public struct PaymentRow: Hashable, Sendable {
     /// zero-padded `payment_id`s do, so `idRank` is the identity). Only meaningful for rows that
     /// are neither `malformed` nor `unknown_user`.
     public var request: PaymentRequest {
-        var keyLength = 15
+        var keyLength = hasLongKey ? PaymentRejection.maximumKeyLength : Self.keyIdLength
         var amount: Int64? = amountMinor
         var currency: Currency? = currency
         switch fault {

@@ -1,5 +1,6 @@
-/// The committed list of mutants judged equivalent (no input can tell them from the original), each
-/// with its reason: one `KEY -- REASON` a line, `#` starts a comment.
+/// A committed list of mutants, each with its reason: one `KEY -- REASON` a line, `#` starts a comment.
+/// Mutation/equivalent-mutants.txt: those judged equivalent (no input can tell them from the original);
+/// Mutation/open-survivors.txt: known open survivors, the reason saying what input would kill each.
 public struct Equivalents: Sendable {
     /// Reasons, by mutant key.
     public private(set) var reasons: [String: String] = [:]

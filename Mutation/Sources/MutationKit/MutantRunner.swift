@@ -50,8 +50,9 @@ public struct MutantRunner: Sendable {
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
-    /// Runs every mutant of `mutants`, `jobs` at a time; `progress` is told each result as it comes.
-    public func run(_ mutants: [Mutant], equivalents: Equivalents, progress: @Sendable (MutantResult) -> Void) -> [MutantResult] {
+    /// Runs every mutant of `mutants`, `jobs` at a time; a survivor listed in `equivalents` is equivalent, one listed
+    /// in `open` is a known open survivor; `progress` is told each result as it comes.
+    public func run(_ mutants: [Mutant], equivalents: Equivalents, open: Equivalents, progress: @Sendable (MutantResult) -> Void) -> [MutantResult] {
         let results = Mutex<[Int: MutantResult]>([:])
         let next = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, mutants.count))) { _ in
@@ -64,12 +65,17 @@ public struct MutantRunner: Sendable {
                 let mutant = mutants[index]
                 let status = (try? status(ofMutant: mutant.id)) ?? -1
                 let verdict: Verdict =
-                    status == 0 ? (equivalents.contains(mutant) ? .equivalent : .survived) : status == 137 || status == 124 ? .timedOut : .killed
+                    status == 0 ? Self.survivor(mutant, equivalents: equivalents, open: open) : status == 137 || status == 124 ? .timedOut : .killed
                 let result = MutantResult(mutant: mutant, verdict: verdict, status: status)
                 progress(result)
                 results.withLock { $0[index] = result }
             }
         }
         return results.withLock { all in (0..<mutants.count).compactMap { all[$0] } }
+    }
+
+    /// The verdict of a mutant whose run passed: equivalent, known open, or a survivor (which fails the gate).
+    public static func survivor(_ mutant: Mutant, equivalents: Equivalents, open: Equivalents) -> Verdict {
+        equivalents.contains(mutant) ? .equivalent : open.contains(mutant) ? .open : .survived
     }
 }

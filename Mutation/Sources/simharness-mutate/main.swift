@@ -5,13 +5,14 @@ import MutationKit
 let usage = """
     usage: simharness-mutate list [--repo DIR] [--out DIR]
            simharness-mutate run [--repo DIR] [--out DIR] [--scenario NAME|FILE] [--sample N] [--seed TEXT] [--only ID,…] [--keys FILE]
-                                 [--jobs N] [--timeout SECONDS] [--configuration debug|release] [--equivalents FILE] [--no-build] [--scratch-path DIR]
+                                 [--jobs N] [--timeout SECONDS] [--configuration debug|release] [--equivalents FILE] [--open FILE] [--no-build] [--scratch-path DIR]
                                  [-- RUN-ARGS…]
       list  generates the schemata package (default DIR/.build-mutants) and prints every mutant: id, file:line, key
       run   generates and builds it, checks that the original passes, then runs `run --scenario NAME` once per mutant
-            (SIMHARNESS_MUTANT=id) and prints the score and the survivors; --only and --keys (a file in the format of
-            Mutation/equivalent-mutants.txt) choose mutants, --sample draws that many of them by --seed. Exit 0: every survivor is listed as equivalent;
-            1: a survivor is not; 2: bad input, or the original fails the scenario.
+            (SIMHARNESS_MUTANT=id) and prints the score and the survivors; --equivalents (default Mutation/equivalent-mutants.txt)
+            lists the equivalent mutants, --open (default Mutation/open-survivors.txt) the known open survivors; --only and --keys (a file in the format of
+            Mutation/equivalent-mutants.txt) choose mutants, --sample draws that many of them by --seed. Exit 0: every survivor is listed (equivalent or known open);
+            1: a survivor is in neither list; 2: bad input, or the original fails the scenario.
     """
 
 struct Options {
@@ -26,6 +27,7 @@ struct Options {
     var timeout: Int?
     var configuration = "debug"
     var equivalents: String?
+    var open: String?
     var keys: String?
     var build = true
     var scratchPath: String?
@@ -58,6 +60,7 @@ struct Options {
                 guard ["debug", "release"].contains(value) else { throw MutationError("--configuration: debug or release, not \(value)") }
                 configuration = value
             case "--equivalents": equivalents = value
+            case "--open": open = value
             case "--keys": keys = value
             case "--scratch-path": scratchPath = value
             default: throw MutationError("unknown option \(argument)\n\(usage)")
@@ -107,9 +110,16 @@ func main() throws -> Int32 {
     let equivalents = try Equivalents(
         parsing: (try? String(contentsOfFile: equivalentsPath, encoding: .utf8)) ?? "", file: equivalentsPath
     )
+    let openPath = options.open ?? options.repository.appending(path: "Mutation/open-survivors.txt").path
+    let open = try Equivalents(parsing: (try? String(contentsOfFile: openPath, encoding: .utf8)) ?? "", file: openPath)
     let keys = Set(mutants.map(\.key))
-    for stale in equivalents.reasons.keys.sorted() where !keys.contains(stale) {
-        say("mutation: \(equivalentsPath) lists a mutant the sources no longer have: \(stale)")
+    for (path, list) in [(equivalentsPath, equivalents), (openPath, open)] {
+        for stale in list.reasons.keys.sorted() where !keys.contains(stale) {
+            say("mutation: \(path) lists a mutant the sources no longer have: \(stale)")
+        }
+    }
+    for both in equivalents.reasons.keys.sorted() where open.reasons[both] != nil {
+        say("mutation: \(both) is listed both as equivalent and as open: equivalent wins")
     }
 
     let started = Date()
@@ -165,8 +175,9 @@ func main() throws -> Int32 {
     if let sample = options.sample { selected = MutantSample.draw(sample, of: selected, seed: options.seed) }
     say("mutation: running \(selected.count) of \(mutants.count) mutants, \(options.jobs) at a time (seed \(options.seed))…")
     let runStart = Date()
-    let results = runner.run(selected, equivalents: equivalents) { result in
+    let results = runner.run(selected, equivalents: equivalents, open: open) { result in
         if result.verdict == .survived { say("  survived: \(result.mutant.description)") }
+        if result.verdict == .open { say("  OPEN (known, listed in \(openPath)): \(result.mutant.description)") }
     }
     let score = Score(results: results, seconds: Date().timeIntervalSince(runStart))
     say(score.report)

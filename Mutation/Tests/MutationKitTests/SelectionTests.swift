@@ -58,7 +58,44 @@ import Testing
         let sut = Score(results: results, seconds: 90).report
 
         // Then the figures and the survivor's file:line and change are printed
-        #expect(sut.contains("3 mutants, 1 killed (0 of them timed out), 1 survived, 1 equivalent (50.0 % of the non-equivalent killed), 1.5 minutes"))
+        #expect(sut.contains("3 mutants, 1 killed (0 of them timed out), 1 survived, 1 equivalent, 0 known open (50.0 % of the non-equivalent killed), 1.5 minutes"))
         #expect(sut.contains("  A/B.swift:2 f(): < -> <=  [A/B.swift f() < -> <= #1]"))
+    }
+
+    @Test(arguments: [
+        (equivalent: true, open: false, verdict: Verdict.equivalent),
+        (equivalent: false, open: true, verdict: Verdict.open),
+        (equivalent: true, open: true, verdict: Verdict.equivalent),
+        (equivalent: false, open: false, verdict: Verdict.survived),
+    ])
+    func aSurvivorInNeitherListFailsTheGate(equivalent: Bool, open: Bool, verdict: Verdict) throws {
+        // Given a mutant that survived, listed as equivalent, as known open, in both lists or in neither
+        let mutant = Self.mutant(7)
+        let line = "\(mutant.key) -- a reason\n"
+        let equivalents = try Equivalents(parsing: equivalent ? line : "")
+        let openList = try Equivalents(parsing: open ? line : "")
+
+        // When judged
+        let sut = MutantRunner.survivor(mutant, equivalents: equivalents, open: openList)
+
+        // Then only a survivor in neither list counts as a survivor (the gate's failure)
+        #expect(sut == verdict)
+        #expect(Score(results: [MutantResult(mutant: mutant, verdict: sut, status: 0)], seconds: 1).survivors.isEmpty == (verdict != .survived))
+    }
+
+    @Test func theScoreReportsKnownOpenSurvivorsLoudly() {
+        // Given a killed mutant and a known open survivor
+        let results = [
+            MutantResult(mutant: Self.mutant(1), verdict: .killed, status: 1),
+            MutantResult(mutant: Self.mutant(2, occurrence: 1), verdict: .open, status: 0),
+        ]
+
+        // When scored
+        let sut = Score(results: results, seconds: 60)
+
+        // Then it counts as open, not as a survivor, and is listed as OPEN
+        #expect(sut.survivors.isEmpty)
+        #expect(sut.report.contains("0 survived, 0 equivalent, 1 known open (50.0 % of the non-equivalent killed)"))
+        #expect(sut.report.contains("  OPEN A/B.swift:2 f(): < -> <=  [A/B.swift f() < -> <= #1]"))
     }
 }

@@ -123,6 +123,16 @@ public struct RecordEncoder {
         quote()
     }
 
+    /// An id such as `k0000042-000017` followed by `count` times `byte`, in one field (a JSON string).
+    @inlinable public mutating func id(_ prefix: UInt8, owner: UInt64, ordinal: UInt64, padding byte: UInt8, count: Int) {
+        separator()
+        quote()
+        ownerId(prefix, owner)
+        ordinalText(ordinal)
+        cursor.repeated(byte, count: count)
+        quote()
+    }
+
     /// `-` and `ordinal` in `Ids.ordinalWidth` digits, from `lastOrdinalText` when `ordinal` is
     /// `lastOrdinal` or the one after it (and its last digit is not a carry).
     @inlinable @inline(__always) mutating func ordinalText(_ ordinal: UInt64) {
