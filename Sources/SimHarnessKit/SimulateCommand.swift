@@ -37,6 +37,10 @@ struct SimulateCommand: AsyncParsableCommand {
     var timeLimit: String?
 
     @Option(help: "Worlds run side by side (default: the number of cores); results do not depend on it.")
+    var tasks: String?
+
+    /// `--tasks`' old name, still read.
+    @Option(help: .hidden)
     var jobs: String?
 
     @Option(help: "Write the summary as JSON to this file ('-' for stdout).")
@@ -117,6 +121,8 @@ struct SimulateCommand: AsyncParsableCommand {
             payments = try Self.integer(options.payments, "--payments", in: 1...10_000_000)
             clients = try Self.integer(options.clients, "--clients", in: 1...100_000)
             jobs = Cores.count
+            if options.tasks != nil, options.jobs != nil { throw .badOption("give --tasks only (--jobs is its old name)") }
+            if let text = options.tasks { jobs = try Self.integer(text, "--tasks", in: 1...1024) }
             if let text = options.jobs { jobs = try Self.integer(text, "--jobs", in: 1...1024) }
             if let text = options.faults { faults = try FaultMix(parsing: text) }
             for name in options.flaw {

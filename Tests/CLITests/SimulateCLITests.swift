@@ -9,7 +9,7 @@ struct SimulateCLITests {
     func quietSwarm() throws {
         // Given a small swarm
         // When it runs
-        let sut = try SimHarnessProcess.run(["simulate", "--seeds", "6", "--from", "40", "--payments", "120", "--jobs", "2"])
+        let sut = try SimHarnessProcess.run(["simulate", "--seeds", "6", "--from", "40", "--payments", "120", "--tasks", "2"])
         // Then it exits 0 with a summary
         #expect(sut.status == 0, "\(sut.stderr)")
         #expect(sut.stdout.contains("simulate: 6 worlds (seeds 0x28…0x2d), store memory"))
@@ -20,7 +20,7 @@ struct SimulateCLITests {
     func mixedSwarm() throws {
         // Given CI's kind of swarm, with and without the SQLite store's planted defect
         // When each runs
-        let quiet = try SimHarnessProcess.run(["simulate", "--seeds", "9", "--payments", "150", "--store", "mixed", "--jobs", "2"])
+        let quiet = try SimHarnessProcess.run(["simulate", "--seeds", "9", "--payments", "150", "--store", "mixed", "--tasks", "2"])
         let flawed = try SimHarnessProcess.run(["simulate", "--seeds", "9", "--payments", "300", "--store", "mixed", "--flaw", "sqlite-uncounted-refund"])
         // Then the quiet one counts its disk worlds and exits 0; the flawed one is caught on the disk, and its line fails alike
         #expect(quiet.status == 0, "\(quiet.stderr)")
@@ -87,6 +87,8 @@ struct SimulateCLITests {
         (["--time-limit", "soon"], "--time-limit must be a positive duration"),
         (["--time-limit", "9999999999999999h"], "--time-limit must be a positive duration"),
         (["--jobs", "0"], "--jobs must be an integer"),
+        (["--tasks", "0"], "--tasks must be an integer"),
+        (["--tasks", "1", "--jobs", "1"], "give --tasks only (--jobs is its old name)"),
         (["--flaw", "nope"], "unknown flaw 'nope'"),
         (["--seed", "1", "--store", "sqlite", "--db", "/nonexistent/x.sqlite", "--resume"], "does not exist"),
         (["--seed", "1", "--kills", "5"], "--kills replays one SQLite world's history"),
