@@ -86,7 +86,7 @@ struct DifferentialCheckTests {
                                       timing: false, writesOutput: false)
         let sut = DifferentialCheck(simulator: simulator, settings: settings, sample: 1, listed: 10)
         // When the buggy analyzer is compared with the reference on it
-        let comparison = sut.compare(batch)
+        let comparison = sut.checked(batch).0
         // Then the reference's day has no row of the analyzer's, and the analyzer's day none of the reference's
         #expect(comparison.byField == ["fasting_daily": 2])
         #expect(comparison.listedInUserOrder.map(\.row).sorted() == ["day 2024-10-03", "day 2024-10-04"])

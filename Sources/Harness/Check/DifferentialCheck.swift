@@ -83,10 +83,8 @@ struct DifferentialCheck {
         return checked(batch)
     }
 
-    /// Runs `batch` through the implementations and the reference, and compares what they report.
-    func compare(_ batch: SimulationBatch) -> RowComparison { checked(batch).0 }
-
-    /// `compare`, and the sides of each SPEC boundary the batch's users reached.
+    /// Runs `batch` through the implementations and the reference and compares what they report; also
+    /// the sides of each SPEC boundary the batch's users reached.
     func checked(_ batch: SimulationBatch) -> (RowComparison, BoundaryCoverage) {
         var untimed = settings
         untimed.timing = false
