@@ -62,7 +62,7 @@ extension UserGenerator {
     private func local(_ day: Int, _ seconds: Int64) -> Int64 { dayStart(day) + seconds }
 
     /// A boundary user's meals: days 0-5 each hold boundaries of SPEC §2, later days two plain meals
-    /// (none for the second user of plan 2).
+    /// (none for the second user of plan 2); plan 2 ends with two meals on the last local day of Int64's range.
     func boundaryMeals(into batch: inout SimulationBatch) {
         guard profile.row.isAccepted else { return }
         // The second user of plan 2 has no meals at all (an accepted user without rows); the others cover SPEC §2.
@@ -114,11 +114,22 @@ extension UserGenerator {
                 add(local(day, noon + 6 * Self.hour), local(day, noon + 6 * Self.hour + 40 * Self.minute))
             }
         }
+        if boundaryPlan == 2 { // two episodes on the last local day, whose end lies past Int64's range (SPEC §0)
+            let start = Self.lastLocalDayStart(utcOffsetMinutes: profile.row.utcOffsetMinutes)
+            add(start + 10 * Self.minute, start + 30 * Self.minute)
+            add(start + 90 * Self.minute, start + 100 * Self.minute)
+        }
+    }
+
+    /// The start of the last local day that starts within Int64's range, for a user `utcOffsetMinutes` east of UTC.
+    static func lastLocalDayStart(utcOffsetMinutes: Int32) -> Int64 {
+        LocalDay(instant: .max, utcOffsetMinutes: utcOffsetMinutes).exactStartInstant(utcOffsetMinutes: utcOffsetMinutes)!
     }
 
     /// A boundary user's step samples (SPEC §3): rows on days 0-4, then 6, 7 and 13 (even plans: 6 and 7 days
     /// after the first row, 6 days after the last) or 11 and 12 (plan 1: 7 days after the last; its first sample
-    /// lies before 1970, on 1969-12-31 UTC, a negative day). Plan 3 has only two samples, in reverse order.
+    /// lies before 1970, on 1969-12-31 UTC, a negative day); plan 2 ends with a sample across the start of the
+    /// last local day of Int64's range. Plan 3 has only two samples, in reverse order.
     func boundarySteps(into batch: inout SimulationBatch) {
         guard profile.row.isAccepted else { return }
         var random = stream(.steps)
@@ -172,6 +183,10 @@ extension UserGenerator {
             default:
                 break
             }
+        }
+        if boundaryPlan == 2 { // a sample across the start of the last local day (its UTC midnight lies past Int64's range)
+            let start = Self.lastLocalDayStart(utcOffsetMinutes: profile.row.utcOffsetMinutes)
+            add(start - 5 * m, start + 5 * m, 600_000, .phone)
         }
     }
 

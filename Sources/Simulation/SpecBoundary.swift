@@ -14,6 +14,7 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
         case stepsAverageFirstDay, stepsAverageAfterGap
         case paymentsLimitExponent0, paymentsLimitExponent2, paymentsLimitExponent3, paymentsSmallestAmount
         case paymentsLastAttempt, paymentsReconcile, paymentsRefundBalance, paymentsIdempotentRetry
+        case timeLastLocalDay
     }
 
     /// Where a boundary's two sides are counted.
@@ -56,6 +57,7 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
         "steps.avg7_first_day", "steps.avg7_after_gap",
         "payments.limit_exponent_0", "payments.limit_exponent_2", "payments.limit_exponent_3", "payments.smallest_amount",
         "payments.last_attempt", "payments.reconcile", "payments.refund_balance", "payments.idempotent_retry",
+        "time.last_local_day",
     ]
 
     /// Every boundary, in `Key` order.
@@ -119,6 +121,9 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
               "one minor unit more: refund_exceeds"),
         .init(.paymentsIdempotentRetry, "§4.2", "a recorded key with the same values is deduplicated, else idempotency_conflict",
               "same values: deduplicated", "different values: idempotency_conflict"),
+        .init(.timeLastLocalDay, "§0, §2.4, §3", "a time is any signed 64-bit integer: local days run to the end of that range",
+              "a step sample across the start of the last local day (east of UTC): split at that start",
+              "two episodes on that day, whose end lies past the range: one day"),
     ]
 
     private init(_ key: Key, _ section: String, _ comparison: String, _ inside: String, _ outside: String, _ measure: Measure = .run) {

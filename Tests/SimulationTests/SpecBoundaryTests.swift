@@ -67,9 +67,13 @@ struct SpecBoundaryTests {
         // When they are generated
         var batch = SimulationBatch()
         for user in 0..<6 { sut.generate(user: user, into: &batch) }
-        // Then every row starts within the two local days (the latest end at offset -720), and the rejected users have none
+        // Then every row starts within the two local days (the latest end at offset -720) but plan 2's rows at the end
+        // of Int64's range, and the rejected users have none
         let end = LocalDay(index: scenario.startDay + 2).startInstant(utcOffsetMinutes: -720)
-        #expect(batch.payments.allSatisfy { $0.createdAt < end } && batch.meals.allSatisfy { $0.start < end })
+        let endOfTime = LocalDay(instant: .max, utcOffsetMinutes: 840).exactStartInstant(utcOffsetMinutes: 840)!
+        #expect(batch.payments.allSatisfy { $0.createdAt < end })
+        #expect(batch.meals.filter { $0.start >= end }.map { $0.start - endOfTime } == [600, 5400])
+        #expect(batch.steps.filter { $0.start >= end }.map { [$0.start - endOfTime, $0.end - endOfTime] } == [[-300, 300]])
         #expect(Set(batch.payments.map(\.user)) == [0, 1, 2, 3])
         #expect(batch.meals(ofUserAt: 4).isEmpty && batch.steps(ofUserAt: 5).isEmpty && batch.payments(ofUserAt: 5).isEmpty)
     }

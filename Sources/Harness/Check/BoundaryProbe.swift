@@ -60,6 +60,14 @@ struct BoundaryProbe {
         t - LocalDay(instant: t, utcOffsetMinutes: offset).startInstant(utcOffsetMinutes: offset)
     }
 
+    /// The start of `t`'s local day when that day is the last of Int64's range (it starts within it, its end
+    /// lies past it), else nil.
+    private static func lastDayStart(_ t: Int64, offset: Int32) -> Int64? {
+        let day = LocalDay(instant: t, utcOffsetMinutes: offset)
+        guard day.index > 0, day.instants(utcOffsetMinutes: offset) == nil else { return nil }
+        return day.exactStartInstant(utcOffsetMinutes: offset)
+    }
+
     private mutating func meals(_ rows: ArraySlice<MealRow>, of user: UserRow, days: ArraySlice<(user: UInt32, day: FastingDay)>,
                                 _ coverage: inout BoundaryCoverage) {
         meals.removeAll(keepingCapacity: true)
@@ -91,7 +99,9 @@ struct BoundaryProbe {
         }
         meals.sort(by: Meal.precedes)
         var episodeEnd = Int64.min
+        var lastDayEpisodes = 0
         for (k, meal) in meals.enumerated() {
+            if k == 0 || meal.start &- episodeEnd > 0, Self.lastDayStart(meal.start, offset: offset) != nil { lastDayEpisodes += 1 }
             guard k > 0 else {
                 opens(at: meal.start, afterFast: false)
                 episodeEnd = meal.end
@@ -107,6 +117,7 @@ struct BoundaryProbe {
             opens(at: meal.start, afterFast: gap >= minimumFastSeconds)
             episodeEnd = meal.end
         }
+        if lastDayEpisodes >= 2 { coverage.record(.timeLastLocalDay, atLimit: false) }
         let windowKey: SpecBoundary.Key? = switch user.fastingProtocol {
         case .sixteenEight: .mealWindow16to8
         case .eighteenSix: .mealWindow18to6
@@ -137,6 +148,9 @@ struct BoundaryProbe {
             guard reason == nil, row.fault != .duplicate else { continue }
             let second = Self.secondOfDay(sample.end, offset: user.utcOffsetMinutes)
             if second == 0 || second == 1 { coverage.record(.stepsEndsAtMidnight, atLimit: second == 0) }
+            if let start = Self.lastDayStart(sample.end - 1, offset: user.utcOffsetMinutes), sample.start < start {
+                coverage.record(.timeLastLocalDay, atLimit: true)
+            }
             if sample.source == .watch { watches.append(sample) } else { phones.append(sample) }
         }
         watches.sort(by: StepSample.precedes)

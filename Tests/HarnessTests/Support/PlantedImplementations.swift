@@ -48,8 +48,9 @@ struct ListFastingAnalyzer<F: Flaw>: FastingAnalyzing {
 
     mutating func analyze(_ meals: inout UserMeals, onDay: (FastingDay) -> Void) -> FastingSummary {
         meals.sort(by: Meal.precedes)
-        let offset = Int64(meals.user.utcOffsetMinutes) * 60 + F.localDayShift
-        func day(_ t: Int64) -> Int64 { (t + offset).floorDivided(by: 86_400) }
+        // Times run to Int64's limits (SPEC §0): the day comes from LocalDay, which cannot overflow.
+        let offset = meals.user.utcOffsetMinutes
+        func day(_ t: Int64) -> Int64 { LocalDay(instant: t &+ F.localDayShift, utcOffsetMinutes: offset).index }
         var episodes: [(start: Int64, end: Int64, kcal: Int64)] = []
         for meal in meals {
             if let last = episodes.indices.last, meal.start <= episodes[last].end {
@@ -121,8 +122,10 @@ struct ClosedIntervalSteps: StepAggregating {
     init(settings: AlgorithmSettings) { reference = UserKernel(settings: settings) }
 
     mutating func aggregate(_ samples: inout UserSteps, onDay: (StepDay) -> Void) {
-        let offset = Int64(samples.user.utcOffsetMinutes) * 60
-        for i in samples.indices where (samples[i].end + offset) % 86_400 == 0 { samples[i].end += 1 }
+        let offset = samples.user.utcOffsetMinutes
+        for i in samples.indices where LocalDay(instant: samples[i].end, utcOffsetMinutes: offset).startInstant(utcOffsetMinutes: offset) == samples[i].end {
+            samples[i].end += 1
+        }
         reference.aggregate(&samples, onDay: onDay)
     }
 }
