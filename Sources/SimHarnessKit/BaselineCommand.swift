@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Harness
+import RunResults
 
 struct BaselineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

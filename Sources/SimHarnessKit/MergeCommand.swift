@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Harness
+import RunResults
 
 struct MergeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import ProcessMetrics
 import Reports
+import RunResults
 import SpecKernel
 
 struct RunCommand: AsyncParsableCommand {

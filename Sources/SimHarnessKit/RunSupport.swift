@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import Harness
-import Simulation
+import RunResults
+import Scenarios
 import Synchronization
 
 /// An option value or input file the command cannot use (exit status 2).

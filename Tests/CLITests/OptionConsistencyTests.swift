@@ -38,7 +38,7 @@ struct OptionConsistencyTests {
         (["baseline", "record", "--bogus"], "Unknown option '--bogus'"),
         (["simulate", "--bogus"], "Unknown option '--bogus'"),
         (["simulate", "--seeds", "-5"], "--seeds"),
-        (["simulate", "--seeds", "x"], "--seeds must be an integer"),
+        (["simulate", "--seeds", "x"], "'--seeds <seeds>': must be an integer"),
         (["--bogus"], "Unknown option '--bogus'"),
         (["nosuchcommand"], "nosuchcommand"),
     ])
