@@ -147,18 +147,10 @@ public enum Workload {
     }
 
     private static func script(_ random: inout SplitMix64, _ mix: FaultMix) -> GatewayScript {
+        let odds = GatewayOdds(timeout: mix[.timeout], lost: mix[.lost], decline: mix[.decline])
         var responses: [GatewayResponse] = []
         for _ in 0..<(1 + random.below(3)) {
-            let roll = random.below(1000)
-            if roll < mix[.timeout] {
-                responses.append(.timedOut)
-            } else if roll < mix[.timeout] + mix[.lost] {
-                responses.append(.lost)
-            } else if roll < mix[.timeout] + mix[.lost] + mix[.decline] {
-                responses.append(.declined)
-            } else {
-                responses.append(.approved)
-            }
+            responses.append(odds.response(for: random.below(1000)))
         }
         return GatewayScript(responses)
     }

@@ -119,7 +119,7 @@ struct SimulateCommand: AsyncParsableCommand {
                 throw failure("simulate", "cannot write \(json): \(error)", status: HarnessExit.internalError)
             }
         }
-        if !summary.passed { throw ExitCode(HarnessExit.failed) }
+        if !summary.passed { throw HarnessExit.failed.code }
     }
 
     private func configuration(_ seed: UInt64) -> WorldConfiguration {
