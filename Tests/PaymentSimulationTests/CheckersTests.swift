@@ -27,7 +27,7 @@ struct CheckersTests {
         #expect(violation.invariant == invariant)
         let again = try PaymentWorldSimulator.run(failing.configuration)
         #expect(again.violation == violation)
-        #expect(failing.configuration.reproduction().contains("--flaw \(flaw.rawValue)"))
+        #expect(failing.configuration.flaws == [flaw])
     }
 
     @Test("shrinking keeps the failure and makes the world smaller")
