@@ -99,8 +99,8 @@ let package = Package(
         .target(
             name: "SimHarnessKit",
             dependencies: [
-                "Analysis", "Datasets", "Scenarios", "Simulation", "Harness", "RunResults", "ProcessMetrics", "CGlibcMalloc", "PaymentService", "PaymentSimulation",
-                "Reports", "UserAlgorithms", "SpecKernel", "HealthCore", "PaymentsCore",
+                "Analysis", "Datasets", "Scenarios", "Simulation", "Harness", "RunResults", "ProcessMetrics", "CGlibcMalloc",
+                "PaymentService", "PaymentSimulation", "Reports", "UserAlgorithms", "SpecKernel", "HealthCore", "PaymentsCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildCommit"]
@@ -145,8 +145,8 @@ let package = Package(
         .testTarget(
             name: "HarnessTests",
             dependencies: [
-                "simharness", "Harness", "RunResults", "Scenarios", "Simulation", "Analysis", "Datasets", "HealthCore", "PaymentsCore", "ProcessMetrics",
-                "TestSupport", .product(name: "Yams", package: "Yams"),
+                "simharness", "Harness", "RunResults", "Scenarios", "Simulation", "Analysis", "Datasets", "HealthCore", "PaymentsCore",
+                "ProcessMetrics", "TestSupport", .product(name: "Yams", package: "Yams"),
             ]
         ),
     ],
