@@ -11,7 +11,8 @@ struct SimulateCommand: AsyncParsableCommand {
             Each seed builds one world: the workload, the clients' timing and retries, the fault mix (unless --faults \
             gives one) and every fault, crash and restart. Invariants are checked after every step and at the end; a \
             violation prints the line that reproduces it (for a resumed --db world, its whole history of kills). Exit \
-            status: 0 no violation, 1 a violation, 2 bad options, or a --db store of another world or that cannot be trusted.
+            status: 0 no violation, 1 a violation, 2 bad options, or a --db store of another world or that cannot be trusted, \
+            3 the --json file cannot be written.
             """
     )
 
@@ -24,10 +25,10 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "The first seed of --seeds (default 0).", transform: OptionValue.seed)
     var from: UInt64?
 
-    @Option(help: "Payments per world.", transform: OptionValue.integer(in: 1...10_000_000))
+    @Option(help: "Payments per world (default 1000).", transform: OptionValue.integer(in: 1...10_000_000))
     var payments = 1000
 
-    @Option(help: "Concurrent clients per world.", transform: OptionValue.integer(in: 1...100_000))
+    @Option(help: "Concurrent clients per world (default 8).", transform: OptionValue.integer(in: 1...100_000))
     var clients = 8
 
     @Option(
