@@ -13,8 +13,10 @@ let package = Package(
         .library(name: "Datasets", targets: ["Datasets"]),
         .library(name: "SpecKernel", targets: ["SpecKernel"]),
         .library(name: "Analysis", targets: ["Analysis"]),
+        .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "ProcessMetrics", targets: ["ProcessMetrics"]),
+        .library(name: "RunResults", targets: ["RunResults"]),
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "BenchmarkWorkloads", targets: ["BenchmarkWorkloads"]),
         .library(name: "PaymentService", targets: ["PaymentService"]),
@@ -68,13 +70,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .target(
-            name: "Simulation",
-            dependencies: [
-                "HealthCore", "PaymentsCore", "Datasets", "ParallelWork",
-                .product(name: "Yams", package: "Yams"),
-            ]
-        ),
+        .target(name: "Scenarios", dependencies: ["HealthCore", "PaymentsCore", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Simulation", dependencies: ["HealthCore", "PaymentsCore", "Datasets", "ParallelWork", "Scenarios"]),
         .target(name: "UserAlgorithms", dependencies: ["HealthCore", "PaymentsCore"]),
         .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore", "UserAlgorithms"]),
         .target(name: "PaymentService", dependencies: ["PaymentsCore", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -83,29 +80,33 @@ let package = Package(
             dependencies: ["PaymentService", "PaymentsCore", "ParallelWork", "SimulatedDisk"]
         ),
         .target(name: "ParallelWork"),
-        .target(name: "Reports", dependencies: ["Harness", "ProcessMetrics", "PaymentsCore", "Simulation", "CZlib"]),
-        .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Simulation"]),
-        .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads", "Harness", "Simulation"]),
+        .target(
+            name: "RunResults",
+            dependencies: ["Scenarios", "HealthCore", "PaymentsCore", "ProcessMetrics", .product(name: "Histogram", package: "hdrhistogram-swift")]
+        ),
+        .target(name: "Reports", dependencies: ["RunResults", "ProcessMetrics", "PaymentsCore", "CZlib"]),
+        .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Simulation"]),
+        .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads", "Harness", "Scenarios", "Simulation"]),
         .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),
         .target(
             name: "Harness",
             dependencies: [
-                "Simulation", "SpecKernel", "UserAlgorithms", "Datasets", "HealthCore", "PaymentsCore", "ProcessMetrics", "ParallelWork",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "Scenarios", "Simulation", "RunResults", "SpecKernel", "UserAlgorithms", "Datasets", "HealthCore", "PaymentsCore",
+                "ProcessMetrics", "ParallelWork",
             ]
         ),
         .plugin(name: "BuildCommit", capability: .buildTool()),
         .target(
             name: "SimHarnessKit",
             dependencies: [
-                "Analysis", "Datasets", "Simulation", "Harness", "ProcessMetrics", "CGlibcMalloc", "PaymentService", "PaymentSimulation",
-                "Reports", "UserAlgorithms", "SpecKernel", "HealthCore", "PaymentsCore",
+                "Analysis", "Datasets", "Scenarios", "Simulation", "Harness", "RunResults", "ProcessMetrics", "CGlibcMalloc",
+                "PaymentService", "PaymentSimulation", "Reports", "UserAlgorithms", "SpecKernel", "HealthCore", "PaymentsCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildCommit"]
         ),
         .executableTarget(name: "simharness", dependencies: ["SimHarnessKit"]),
-        .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Simulation"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Scenarios"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
@@ -120,10 +121,11 @@ let package = Package(
             name: "DatasetsTests",
             dependencies: ["Datasets", "HealthCore", "PaymentsCore", "TestSupport", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "SimulationTests",
             dependencies: [
-                "Simulation", "Datasets", "HealthCore", "PaymentsCore", "TestSupport",
+                "Simulation", "Scenarios", "Datasets", "HealthCore", "PaymentsCore", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Golden"]
@@ -138,13 +140,13 @@ let package = Package(
         ),
         .testTarget(name: "CLITests", dependencies: ["simharness", "TestSupport", "PaymentsCore"]),
         .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"]),
-        .testTarget(name: "BenchmarkWorkloadsTests", dependencies: ["BenchmarkWorkloads", "Datasets", "ProcessMetrics", "Simulation"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Harness", "PaymentsCore", "ProcessMetrics"]),
+        .testTarget(name: "BenchmarkWorkloadsTests", dependencies: ["BenchmarkWorkloads", "Datasets", "ProcessMetrics", "Scenarios", "Simulation"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "RunResults", "PaymentsCore", "ProcessMetrics"]),
         .testTarget(
             name: "HarnessTests",
             dependencies: [
-                "simharness", "Harness", "Simulation", "Analysis", "Datasets", "HealthCore", "PaymentsCore", "ProcessMetrics",
-                "TestSupport", .product(name: "Yams", package: "Yams"),
+                "simharness", "Harness", "RunResults", "Scenarios", "Simulation", "Analysis", "Datasets", "HealthCore", "PaymentsCore",
+                "ProcessMetrics", "TestSupport", .product(name: "Yams", package: "Yams"),
             ]
         ),
     ],

@@ -42,7 +42,7 @@ let package = Package(
             name: "ReportRendering",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "Harness", package: "SimHarness"),
+                .product(name: "RunResults", package: "SimHarness"),
                 .product(name: "Reports", package: "SimHarness"),
             ],
             path: "Benchmarks/ReportRendering",

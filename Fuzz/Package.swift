@@ -19,9 +19,9 @@ let package = Package(
         .executableTarget(name: "FuzzDataset", dependencies: ["FuzzSupport", simharness("Analysis"), simharness("Datasets")]),
         .executableTarget(name: "FuzzSQLite", dependencies: ["FuzzSupport", simharness("Analysis"), simharness("Datasets")]),
         .executableTarget(name: "FuzzAlgorithms", dependencies: ["FuzzSupport", simharness("HealthCore"), simharness("SpecKernel")]),
-        .executableTarget(name: "FuzzScenario", dependencies: ["FuzzSupport", simharness("Simulation"), simharness("Harness")]),
-        .executableTarget(name: "FuzzResultJSON", dependencies: ["FuzzSupport", simharness("Harness")]),
-        .executableTarget(name: "FuzzBaselineJSON", dependencies: ["FuzzSupport", simharness("Harness")]),
+        .executableTarget(name: "FuzzScenario", dependencies: ["FuzzSupport", simharness("Scenarios"), simharness("Harness")]),
+        .executableTarget(name: "FuzzResultJSON", dependencies: ["FuzzSupport", simharness("RunResults")]),
+        .executableTarget(name: "FuzzBaselineJSON", dependencies: ["FuzzSupport", simharness("RunResults")]),
         .executableTarget(name: "FuzzStoreLoading", dependencies: ["FuzzSupport", simharness("PaymentSimulation")]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import Scenarios
 import Simulation
 
 /// The simulator's generation of the first `users` users of the embedded `load` scenario, batch

@@ -138,9 +138,9 @@ public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let kind = FaultKind(rawValue: String(parts[0])) else {
-                throw .badOption("--faults: unknown fault '\(parts[0])' (known: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")), none, all)")
+                throw .invalidConfiguration("unknown fault '\(parts[0])' (known: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")), none, all)")
             }
-            guard !given.contains(kind) else { throw .badOption("--faults: '\(kind.rawValue)' is given twice") }
+            guard !given.contains(kind) else { throw .invalidConfiguration("'\(kind.rawValue)' is given twice") }
             given.insert(kind)
             rates[kind.ordinal] = parts.count == 2 ? try Self.permille(String(parts[1]), of: kind) : kind.defaultPermille
         }
@@ -152,10 +152,10 @@ public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
         guard !whole.isEmpty, whole.allSatisfy(\.isASCII), whole.allSatisfy(\.isNumber), fraction.count <= 3,
               fraction.allSatisfy(\.isASCII), fraction.allSatisfy(\.isNumber), pieces.count == 1 || !fraction.isEmpty,
               let units = Int(whole), units <= 1
-        else { throw .badOption("--faults: the rate of '\(kind.rawValue)' must be a number from 0 to 1 with at most 3 decimals, not '\(text)'") }
+        else { throw .invalidConfiguration("the rate of '\(kind.rawValue)' must be a number from 0 to 1 with at most 3 decimals, not '\(text)'") }
         let rate = units * 1000 + (Int(fraction.padding(toLength: 3, withPad: "0", startingAt: 0)) ?? 0)
         guard rate <= kind.maximumPermille else {
-            throw .badOption("--faults: the rate of '\(kind.rawValue)' may be at most \(Self.decimal(kind.maximumPermille)), not \(text)")
+            throw .invalidConfiguration("the rate of '\(kind.rawValue)' may be at most \(Self.decimal(kind.maximumPermille)), not \(text)")
         }
         return rate
     }
@@ -170,7 +170,7 @@ public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// The mix as `--faults` takes it, kinds in name order.
+    /// The mix as `init(parsing:)` reads it, kinds in name order.
     public var description: String {
         let on = FaultKind.allCases.filter { rates[$0.ordinal] > 0 }.sorted()
         return on.isEmpty ? "none" : on.map { "\($0.rawValue)=\(Self.decimal(rates[$0.ordinal]))" }.joined(separator: ",")
@@ -179,15 +179,16 @@ public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
 
 /// Why a simulation could not start.
 public enum SimulationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// An option or a combination of options that cannot work.
-    case badOption(String)
+    /// A configuration that cannot work: a fault mix that does not parse, a store choice that
+    /// cannot hold the world asked for (its message names the fields, not command-line options).
+    case invalidConfiguration(String)
     /// A store or gateway file that cannot be used.
     case unusableFile(String)
 
     /// The message for the user.
     public var description: String {
         switch self {
-        case .badOption(let message), .unusableFile(let message): message
+        case .invalidConfiguration(let message), .unusableFile(let message): message
         }
     }
 }

@@ -1,7 +1,7 @@
 import PaymentService
 import PaymentsCore
 
-/// Everything one world is made from; its `reproduction` line rebuilds it exactly.
+/// Everything one world is made from: the same configuration runs the same world again.
 public struct WorldConfiguration: Hashable, Sendable {
     /// The seed every choice of the world derives from.
     public var seed: UInt64
@@ -36,16 +36,6 @@ public struct WorldConfiguration: Hashable, Sendable {
 
     /// Users the payments belong to: about six payments each.
     public var users: Int { max(1, (payments + 5) / 6) }
-
-    /// The command line that runs this world again, its history of kills included.
-    public func reproduction(store: StoreKind? = nil) -> String {
-        let store = store ?? self.store
-        var line = "simharness simulate --seed 0x\(String(seed, radix: 16)) --payments \(payments) --clients \(clients) --faults \(faults)"
-        if store != .memory { line += " --store \(store.rawValue)" }
-        for flaw in flaws.sorted(by: { $0.rawValue < $1.rawValue }) { line += " --flaw \(flaw.rawValue)" }
-        if !kills.isEmpty { line += " --kills " + kills.map(String.init).joined(separator: ",") }
-        return line
-    }
 }
 
 /// Which durable store a world's service writes to.
@@ -147,18 +137,10 @@ public enum Workload {
     }
 
     private static func script(_ random: inout SplitMix64, _ mix: FaultMix) -> GatewayScript {
+        let odds = GatewayOdds(timeout: mix[.timeout], lost: mix[.lost], decline: mix[.decline])
         var responses: [GatewayResponse] = []
         for _ in 0..<(1 + random.below(3)) {
-            let roll = random.below(1000)
-            if roll < mix[.timeout] {
-                responses.append(.timedOut)
-            } else if roll < mix[.timeout] + mix[.lost] {
-                responses.append(.lost)
-            } else if roll < mix[.timeout] + mix[.lost] + mix[.decline] {
-                responses.append(.declined)
-            } else {
-                responses.append(.approved)
-            }
+            responses.append(odds.response(for: random.below(1000)))
         }
         return GatewayScript(responses)
     }

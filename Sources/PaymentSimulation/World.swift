@@ -88,7 +88,7 @@ final class World {
     @exclusivity(unchecked) private var touchedUsers: Set<UInt32> = []
     @exclusivity(unchecked) private var effects: [ServiceEffect] = []
     @exclusivity(unchecked) private var injected = [Int](repeating: 0, count: FaultKind.allCases.count)
-    /// The payment whose history is kept (nil: none, the fast way); see `Simulator.run`.
+    /// The payment whose history is kept (nil: none, the fast way); see `PaymentWorldSimulator.run`.
     private let watched: UInt32?
     @exclusivity(unchecked) private var history: [Trace] = []
     /// Told each step's number before it runs (a `--db` world: to stamp its durable writes).

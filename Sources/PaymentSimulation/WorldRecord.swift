@@ -64,15 +64,15 @@ struct WorldRecord: Equatable {
         ]
     }
 
-    /// Each field of the world in which `configuration` differs from this record, as `--payments:
+    /// Each field of the world in which `configuration` differs from this record, as `payments:
     /// the database records 4000, this run gives 100`.
     func differences(from configuration: WorldConfiguration) -> [String] {
         let fields: [(String, String, String)] = [
-            ("--seed", "0x" + String(seed, radix: 16), "0x" + String(configuration.seed, radix: 16)),
-            ("--payments", String(payments), String(configuration.payments)),
-            ("--clients", String(clients), String(configuration.clients)),
-            ("--faults", faults.description, configuration.faults.description),
-            ("--flaw", Self.spell(flaws), Self.spell(configuration.flaws)),
+            ("seed", "0x" + String(seed, radix: 16), "0x" + String(configuration.seed, radix: 16)),
+            ("payments", String(payments), String(configuration.payments)),
+            ("clients", String(clients), String(configuration.clients)),
+            ("faults", faults.description, configuration.faults.description),
+            ("flaws", Self.spell(flaws), Self.spell(configuration.flaws)),
         ]
         return fields.filter { $0.1 != $0.2 }.map { "\($0.0): the database records \($0.1.isEmpty ? "none" : $0.1), this run gives \($0.2.isEmpty ? "none" : $0.2)" }
     }

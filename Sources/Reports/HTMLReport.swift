@@ -1,5 +1,5 @@
-import Harness
 import PaymentsCore
+import RunResults
 
 /// One self-contained HTML page (inline CSS and SVG; no script, font or image from anywhere):
 /// the verdict first, then charts of the run, beside the reference run when there is one, and

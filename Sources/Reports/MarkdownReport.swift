@@ -1,4 +1,4 @@
-import Harness
+import RunResults
 
 /// A compact Markdown summary for a pull-request comment or `$GITHUB_STEP_SUMMARY`: the verdict,
 /// the key metrics with their change against the reference (🔴 a regression, 🟢 an improvement

@@ -1,7 +1,6 @@
-import Harness
 import PaymentsCore
 import ProcessMetrics
-import Simulation
+import RunResults
 
 /// What a report shows: one run, optionally compared with a reference (a baseline file or another
 /// run) and followed over earlier runs. The renderers read this and nothing else.
@@ -61,7 +60,7 @@ public struct ReportContext: Sendable {
     /// scenario, seed and size, both with the fixed load model).
     public mutating func compare(with other: RunResult, label: String) throws(ReportError) {
         let sameWork = other.scenario == result.scenario && other.seed == result.seed && other.users == result.users
-            && other.days == result.days && other.load == LoadModel.fixed.summary && result.load == LoadModel.fixed.summary
+            && other.days == result.days && other.ranFixedLoad && result.ranFixedLoad
         let calibration = Calibration(score: 1, cpuScore: 1)
         let machine = result.machines.first ?? MachineDescription.current()
         do {

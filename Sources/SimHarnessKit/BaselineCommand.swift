@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Harness
+import RunResults
 
 struct BaselineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -104,7 +105,7 @@ struct BaselineCheckCommand: AsyncParsableCommand {
         let current = try await measure(plan, options, count, command: "baseline check")
         let report = BaselineReport(baseline: baseline, current: current, relativeTolerances: tolerances)
         print(Summary.render(report, scenario: plan.scenario.name, baseline: baseline, current: current, style: stdoutStyle), terminator: "")
-        if !report.passed { throw ExitCode(HarnessExit.failed) }
+        if !report.passed { throw HarnessExit.failed.code }
     }
 
     private func match<T: Equatable>(_ given: T?, _ recorded: T, _ name: String) throws {

@@ -1,20 +1,24 @@
 import ArgumentParser
 import Foundation
 
-/// The exit statuses of every command (docs/exit-codes.md): one convention for the whole CLI.
-enum HarnessExit {
+/// The exit statuses of every command (docs/exit-codes.md): one convention for the whole CLI, and
+/// the one type a command exits with (`throw HarnessExit.failed.code`, `failure(_:_:status:)`).
+enum HarnessExit: Int32, CaseIterable {
     /// Done: every threshold held, no regression, no violation, the files were written.
-    static let success: Int32 = 0
+    case success = 0
     /// The check failed: a threshold, a regression, a violation; for `analyze`, any failure other
     /// than a refused input (SPEC §5).
-    static let failed: Int32 = 1
+    case failed = 1
     /// Bad options or values (an unknown option, a value an option does not allow, an impossible
     /// mix), or input the command cannot use (scenario, dataset, result, baseline or store file).
-    static let invalidInput: Int32 = 2
+    case invalidInput = 2
     /// The tool itself failed (an output file could not be written, …).
-    static let internalError: Int32 = 3
+    case internalError = 3
     /// Interrupted by Ctrl-C (128 + SIGINT); the summary covers what was done.
-    static let interrupted: Int32 = 130
+    case interrupted = 130
+
+    /// The status as ArgumentParser ends a command with it.
+    var code: ExitCode { ExitCode(rawValue) }
 }
 
 extension AsyncParsableCommand {
@@ -32,7 +36,7 @@ extension AsyncParsableCommand {
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(HarnessExit.invalidInput)
+            Foundation.exit(HarnessExit.invalidInput.rawValue)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Scenarios
 import Simulation
 
 struct GenerateCommand: AsyncParsableCommand {

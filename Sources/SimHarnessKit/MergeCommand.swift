@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Harness
+import RunResults
 
 struct MergeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,6 +46,6 @@ struct MergeCommand: AsyncParsableCommand {
                 throw failure("merge", "cannot write \(json): \(error)", status: HarnessExit.internalError)
             }
         }
-        if !merged.passed { throw ExitCode(HarnessExit.failed) }
+        if !merged.passed { throw HarnessExit.failed.code }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import ArgumentParser
-import Simulation
 
 /// The typed option values of every command: a bad value is a usage error (exit status 2, as every
 /// bad option of every command) that says what is allowed, the same way in every command.
@@ -18,10 +17,42 @@ enum OptionValue {
     /// Degrees of parallelism (`--tasks`).
     static let tasks = integer(in: 1...1024)
 
-    /// `--seed`: any unsigned 64-bit integer.
+    /// Integers in `range`, comma separated (`simulate --kills 120,340`).
+    static func integers(in range: ClosedRange<Int>) -> @Sendable (String) throws -> [Int] {
+        let one = integer(in: range)
+        return { text in try text.split(separator: ",", omittingEmptySubsequences: false).map { try one(String($0)) } }
+    }
+
+    /// A seed (`--seed`, `simulate --from`): any unsigned 64-bit integer, decimal or `0x` hex (as
+    /// `simulate`'s reproduce lines write it).
     @Sendable static func seed(_ text: String) throws -> UInt64 {
-        guard let value = UInt64(text) else { throw ValidationError("must be an integer in 0...\(UInt64.max), not '\(text)'") }
+        let value = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
+        guard let value else { throw ValidationError("must be an integer in 0...\(UInt64.max), decimal or 0x hex, not '\(text)'") }
         return value
+    }
+
+    /// A duration (`run --duration`, `simulate --time-limit`): `500ms`, `30s`, `5m`, `2h`, `1h30m`
+    /// or seconds; positive, at most a year.
+    @Sendable static func duration(_ text: String) throws -> Duration {
+        var seconds = 0.0, digits = "", parsed = Double(text)
+        var rest = Substring(text)
+        while parsed == nil, let c = rest.first {
+            if c.isNumber || c == "." {
+                digits.append(c)
+                rest = rest.dropFirst()
+                continue
+            }
+            let unit = [("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)].first { rest.hasPrefix($0.0) }
+            guard let unit, let value = Double(digits) else { break }
+            seconds += value * unit.1
+            rest = rest.dropFirst(unit.0.count)
+            digits = ""
+            if rest.isEmpty { parsed = seconds }
+        }
+        guard let parsed, parsed > 0, parsed <= 8_760 * 3_600 else {
+            throw ValidationError("must be a positive duration up to 8760h such as 500ms, 30s, 5m or 1h30m, not '\(text)'")
+        }
+        return .seconds(parsed)
     }
 
     /// `--interval`: a whole number of milliseconds (`ms`), seconds (`s`) or minutes (`m`), from

@@ -1,13 +1,12 @@
 import ArgumentParser
 import Harness
-import Simulation
 
 /// `run --duration`, `--rate` and `--strict`: the scenario's load, changed from the command line.
 struct PacedRunArguments: ParsableArguments {
     @Option(help: """
         Run for this long instead (500ms, 30s, 5m, 1h30m): the duration of the duration, arrival_rate and soak models; \
         turns the fixed model into duration (the ramping model's stages keep theirs).
-        """, transform: OptionValue.runDuration)
+        """, transform: OptionValue.duration)
     var duration: Duration?
 
     @Option(help: """
@@ -33,29 +32,6 @@ struct PacedRunArguments: ParsableArguments {
 }
 
 extension OptionValue {
-    /// `--duration`: `500ms`, `30s`, `5m`, `2h`, `1h30m` or seconds; positive, at most a year.
-    @Sendable static func runDuration(_ text: String) throws -> Duration {
-        var seconds = 0.0, digits = "", parsed = Double(text)
-        var rest = Substring(text)
-        while parsed == nil, let c = rest.first {
-            if c.isNumber || c == "." {
-                digits.append(c)
-                rest = rest.dropFirst()
-                continue
-            }
-            let unit = [("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)].first { rest.hasPrefix($0.0) }
-            guard let unit, let value = Double(digits) else { break }
-            seconds += value * unit.1
-            rest = rest.dropFirst(unit.0.count)
-            digits = ""
-            if rest.isEmpty { parsed = seconds }
-        }
-        guard let parsed, parsed > 0, parsed <= 8_760 * 3_600 else {
-            throw ValidationError("must be a positive duration up to 8760h such as 500ms, 30s, 5m or 1h30m, not '\(text)'")
-        }
-        return .seconds(parsed)
-    }
-
     /// `--rate`: events per second, above 0 and at most 1e9 (`2000000`, `2e6`, `2_000_000`).
     @Sendable static func rate(_ text: String) throws -> Double {
         guard let value = Double(text.filter { $0 != "_" }), value > 0, value <= 1e9 else {

@@ -1,6 +1,7 @@
 import Foundation
 import Harness
 import ProcessMetrics
+import RunResults
 import Synchronization
 
 /// The one progress line of the tool, on stderr while `generate` or `run` works (only when

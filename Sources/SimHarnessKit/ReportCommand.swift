@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Harness
 import Reports
+import RunResults
 
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import Foundation
 import Harness
 import ProcessMetrics
 import Reports
+import RunResults
 import SpecKernel
 
 struct RunCommand: AsyncParsableCommand {
@@ -108,8 +109,8 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         if let reportDir { try writeReports(of: result, to: reportDir) }
-        if result.status == .cancelled { throw ExitCode(HarnessExit.interrupted) }
-        if !result.passed { throw ExitCode(HarnessExit.failed) }
+        if result.status == .cancelled { throw HarnessExit.interrupted.code }
+        if !result.passed { throw HarnessExit.failed.code }
     }
 }
 

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import Harness
-import Simulation
+import RunResults
+import Scenarios
 import Synchronization
 
 /// An option value or input file the command cannot use (exit status 2).
@@ -11,9 +12,9 @@ struct InvalidInput: Error {
 
 /// Writes `simharness <command>: message` to stderr and returns the exit code `status` to throw:
 /// the one way every command reports an error.
-func failure(_ command: String, _ message: String, status: Int32) -> ExitCode {
+func failure(_ command: String, _ message: String, status: HarnessExit) -> ExitCode {
     FileHandle.standardError.write(Data("simharness \(command): \(message)\n".utf8))
-    return ExitCode(status)
+    return status.code
 }
 
 /// `--seed`, `--users` and `--days`, shared by `generate`, `run` and `baseline`.

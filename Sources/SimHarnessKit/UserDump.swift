@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Datasets
 import Harness
+import Scenarios
 import Simulation
 
 /// `run --dump-user`: writes one user's input rows, as `generate` would, so that a mismatch the

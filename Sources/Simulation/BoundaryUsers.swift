@@ -1,5 +1,6 @@
 import HealthCore
 import PaymentsCore
+import Scenarios
 
 /// The users a scenario's `boundaries:` share plants: every `stride`-th user (from a phase drawn
 /// from the seed) gets rows that sit on both sides of every `SpecBoundary` measured in `run`, laid

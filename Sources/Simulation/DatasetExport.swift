@@ -1,5 +1,6 @@
 import Datasets
 import ParallelWork
+import Scenarios
 import Synchronization
 #if canImport(Glibc)
 import Glibc

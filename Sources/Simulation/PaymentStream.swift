@@ -39,14 +39,12 @@ extension UserGenerator {
         var ordinal: UInt32 = 0
         var lastCleanCharge: PaymentRow?
 
+        let odds = GatewayOdds(timeout: model.timeoutRate, lost: model.lostRate, decline: model.declineRate)
+
         func script() -> CompactScript {
             var script = CompactScript()
             while script.count < 4 {
-                let u = random.unit()
-                let response: GatewayResponse =
-                    u < model.timeoutRate ? .timedOut
-                    : u < model.timeoutRate + model.lostRate ? .lost
-                    : u < model.timeoutRate + model.lostRate + model.declineRate ? .declined : .approved
+                let response = odds.response(for: random.unit())
                 script.append(response)
                 if response == .approved || response == .declined { break }
             }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import PaymentsCore
+import Scenarios
 
 /// xoshiro256**: the fast generator inside each of a user's streams.
 public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
@@ -128,42 +129,7 @@ public struct GaussianTable: Sendable {
     }
 }
 
-/// A categorical distribution over values with weights, drawn in O(1) by Walker's alias method
-/// (one random number a draw).
-public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
-    /// The values, in the order given.
-    public let values: [Value]
-    /// The normalized weights.
-    public let probabilities: [Double]
-    /// Alias table: slot `i` keeps `values[i]` with probability `keep[i]`, else gives its alias's value.
-    @usableFromInline let keep: [Double]
-    /// The alias table's two outcomes of each slot `i`, side by side: `values[alias[i]]` at `2i`,
-    /// `values[i]` at `2i + 1`. A draw indexes them with its comparison's result, so the coin flip
-    /// is not a branch (as a branch it missed about half the time: the step stream's bout hours).
-    @usableFromInline let outcomes: [Value]
-
-    /// `pairs` hold non-negative weights with a positive sum.
-    public init(_ pairs: [(Value, Double)]) {
-        let total = pairs.reduce(0) { $0 + $1.1 }
-        let values = pairs.map(\.0)
-        self.values = values
-        probabilities = pairs.map { $0.1 / total }
-        let n = pairs.count
-        var scaled = probabilities.map { $0 * Double(n) }
-        var keep = [Double](repeating: 1, count: n)
-        var alias = Array(0..<n)
-        var small = (0..<n).filter { scaled[$0] < 1 }
-        var large = (0..<n).filter { scaled[$0] >= 1 }
-        while let s = small.popLast(), let l = large.popLast() {
-            keep[s] = scaled[s]
-            alias[s] = l
-            scaled[l] -= 1 - scaled[s]
-            if scaled[l] < 1 { small.append(l) } else { large.append(l) }
-        }
-        self.keep = keep
-        outcomes = (0..<n).flatMap { [values[alias[$0]], values[$0]] }
-    }
-
+extension Categorical {
     /// A value drawn with its probability.
     @inlinable public func draw(_ random: inout Xoshiro256StarStar) -> Value {
         let u = random.next()
@@ -172,8 +138,6 @@ public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
         return outcomes[2 &* slot &+ (fraction < keep[slot] ? 1 : 0)]
     }
 
-    /// The same values with the same weights.
-    public static func == (a: Categorical, b: Categorical) -> Bool { a.values == b.values && a.probabilities == b.probabilities }
 }
 
 /// Sorts a few values in place (a day's bouts or payments): insertion without a data-dependent

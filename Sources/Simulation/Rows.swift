@@ -1,14 +1,7 @@
 import Datasets
 import HealthCore
 import PaymentsCore
-
-/// Bad data injected into `users` rows.
-public enum UserFault: String, CaseIterable, Sendable {
-    /// A broken field: the user is rejected, and every row naming them is `unknown_user`.
-    case malformed
-    /// The row is written twice (the second copy is rejected `duplicate`).
-    case duplicate
-}
+import Scenarios
 
 /// The `type` of a meal row.
 public enum MealType: UInt8, CaseIterable, Sendable {

@@ -1,5 +1,6 @@
 import HealthCore
 import PaymentsCore
+import Scenarios
 
 /// Which users to generate: the indices of `users` with `index % shardCount == shard`.
 public struct UserSelection: Sendable, Equatable {

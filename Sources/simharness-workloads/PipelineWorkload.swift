@@ -1,5 +1,6 @@
 import BenchmarkWorkloads
 import Harness
+import Scenarios
 import Simulation
 
 /// The analyzing half of `simharness run` on the first `users` users of the embedded `load` scenario:

@@ -20,7 +20,7 @@ default: run = nil
 }
 guard let run, repeats >= 1 else {
     FileHandle.standardError.write(Data("usage: simharness-workloads fasting|steps|payments|generation|pipeline [REPEAT >= 1]\n".utf8))
-    exit(64)
+    exit(2)  // a usage error, as every simharness command exits (docs/exit-codes.md)
 }
 var checksum: UInt64 = 0
 for _ in 0..<repeats { checksum &+= run() }

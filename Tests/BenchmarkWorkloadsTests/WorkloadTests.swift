@@ -1,5 +1,6 @@
 import BenchmarkWorkloads
 import Datasets
+import Scenarios
 import Simulation
 import Testing
 

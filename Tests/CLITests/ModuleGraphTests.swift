@@ -54,7 +54,7 @@ struct ModuleGraphTests {
         #expect(documented == actual)
     }
 
-    @Test("the algorithms depend on nothing; the run engine does not reach into the analyze engine")
+    @Test("the algorithms depend on nothing; the engines do not reach into each other; reports read results only")
     func rules() throws {
         // Given the imports of the sources
         let sut = try Self.actualImports()
@@ -67,5 +67,11 @@ struct ModuleGraphTests {
         // And neither engine imports the other
         #expect(sut["Harness"]?.contains("Analysis") == false)
         #expect(sut["Analysis"]?.contains("Harness") == false)
+        // And the scenario model knows no generator, the result types no engine nor generator
+        #expect(sut["Scenarios"] == ["HealthCore", "PaymentsCore", "Yams"])
+        #expect(sut["RunResults"]?.isDisjoint(with: ["Harness", "Simulation", "Analysis"]) == true)
+        // And the reports read the result types only
+        #expect(sut["Reports"]?.isDisjoint(with: ["Harness", "Simulation", "Scenarios"]) == true)
+        #expect(sut["Reports"]?.contains("RunResults") == true)
     }
 }

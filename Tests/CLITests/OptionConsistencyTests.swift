@@ -18,6 +18,10 @@ struct OptionConsistencyTests {
         (["run", "--interval", "9999999999999999m"], "--interval", "must be a duration from 100ms to 60m"),
         (["baseline", "record", "--repetitions", "0"], "--repetitions", "must be an integer in 1...1000, not '0'"),
         (["baseline", "check", "--tolerance", "total"], "--tolerance", "must be METRIC=FRACTION, not 'total'"),
+        (["simulate", "--tasks", "0"], "--tasks", "must be an integer in 1...1024, not '0'"),
+        (["simulate", "--seed", "0xZZ"], "--seed", "must be an integer in 0...18446744073709551615, decimal or 0x hex, not '0xZZ'"),
+        (["simulate", "--time-limit", "soon"], "--time-limit", "must be a positive duration up to 8760h such as 500ms, 30s, 5m or 1h30m"),
+        (["run", "--duration", "soon"], "--duration", "must be a positive duration up to 8760h such as 500ms, 30s, 5m or 1h30m"),
     ])
     func badValue(arguments: [String], option: String, message: String) throws {
         // When a command gets a value its option does not allow
@@ -38,7 +42,7 @@ struct OptionConsistencyTests {
         (["baseline", "record", "--bogus"], "Unknown option '--bogus'"),
         (["simulate", "--bogus"], "Unknown option '--bogus'"),
         (["simulate", "--seeds", "-5"], "--seeds"),
-        (["simulate", "--seeds", "x"], "--seeds must be an integer"),
+        (["simulate", "--seeds", "x"], "'--seeds <seeds>': must be an integer"),
         (["--bogus"], "Unknown option '--bogus'"),
         (["nosuchcommand"], "nosuchcommand"),
     ])

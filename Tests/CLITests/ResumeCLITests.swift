@@ -17,12 +17,12 @@ struct ResumeCLITests {
     }
 
     @Test("resuming with another value of the world exits 2, naming the field, the recorded value and the given one", arguments: [
-        (["--seed", "2"], "--seed: the database records 0x1, this run gives 0x2"),
-        (["--payments", "100"], "--payments: the database records 120, this run gives 100"),
-        (["--payments", "4000"], "--payments: the database records 120, this run gives 4000"),
-        (["--clients", "7"], "--clients: the database records 6, this run gives 7"),
-        (["--faults", "timeout=0.2"], "--faults: the database records lost=0.3,timeout=0.2, this run gives timeout=0.2"),
-        (["--flaw", "refund-twice"], "--flaw: the database records none, this run gives refund-twice"),
+        (["--seed", "2"], "seed: the database records 0x1, this run gives 0x2"),
+        (["--payments", "100"], "payments: the database records 120, this run gives 100"),
+        (["--payments", "4000"], "payments: the database records 120, this run gives 4000"),
+        (["--clients", "7"], "clients: the database records 6, this run gives 7"),
+        (["--faults", "timeout=0.2"], "faults: the database records lost=0.3,timeout=0.2, this run gives timeout=0.2"),
+        (["--flaw", "refund-twice"], "flaws: the database records none, this run gives refund-twice"),
     ])
     func mismatch(change: [String], message: String) throws {
         // Given a store written by one world

@@ -1,5 +1,7 @@
 import Foundation
 import ProcessMetrics
+@testable import RunResults
+import Scenarios
 import Testing
 @testable import Harness
 import TestSupport

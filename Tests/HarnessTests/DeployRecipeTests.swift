@@ -1,4 +1,5 @@
 import Foundation
+import RunResults
 import Testing
 import Harness
 import TestSupport

@@ -1,4 +1,6 @@
 import Foundation
+@testable import RunResults
+import Scenarios
 import Testing
 @testable import Harness
 import HealthCore

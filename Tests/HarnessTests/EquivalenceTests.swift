@@ -1,5 +1,7 @@
 import Analysis
 import Foundation
+@testable import RunResults
+import Scenarios
 import Testing
 @testable import Harness
 import Simulation

@@ -1,3 +1,4 @@
+@testable import RunResults
 import Testing
 @testable import Harness
 

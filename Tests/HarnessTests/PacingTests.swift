@@ -1,3 +1,4 @@
+import Scenarios
 import Simulation
 import Testing
 @testable import Harness

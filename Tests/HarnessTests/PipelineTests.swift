@@ -1,3 +1,5 @@
+@testable import RunResults
+import Scenarios
 import Testing
 @testable import Harness
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+@testable import RunResults
 import Testing
 @testable import Harness
 import TestSupport

@@ -1,3 +1,5 @@
+@testable import RunResults
+import Scenarios
 import Simulation
 import Synchronization
 import Testing

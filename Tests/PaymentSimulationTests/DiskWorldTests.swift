@@ -20,7 +20,7 @@ struct DiskWorldTests {
         for seed in 0..<3 as Range<UInt64> {
             let configuration = WorldConfiguration(seed: seed, payments: 80, faults: faults, store: .disk)
             // When each runs
-            let sut = try Simulator.run(configuration)
+            let sut = try PaymentWorldSimulator.run(configuration)
             // Then the fault struck, the service restarted after it, and every invariant held
             #expect(sut.faults[kind, default: 0] > 0, "seed \(seed)")
             #expect(sut.violation == nil, "seed \(seed): \(String(describing: sut.violation))")
@@ -56,8 +56,8 @@ struct DiskWorldTests {
             WorldConfiguration(seed: $0, payments: 300, faults: try? FaultMix(parsing: "power=0.02"), flaws: [.sqliteSynchronousNormal], store: .disk)
         }
         // When they run, and the same worlds with the store's own FULL
-        let reports = try await Simulator.swarm(seeds: 0, count: 30, jobs: 2, store: .init(kind: .disk), make: make)
-        let full = try await Simulator.swarm(seeds: 0, count: reports.count, jobs: 2, store: .init(kind: .disk)) { seed in
+        let reports = try await PaymentWorldSimulator.swarm(seeds: 0, count: 30, jobs: 2, store: .init(kind: .disk), make: make)
+        let full = try await PaymentWorldSimulator.swarm(seeds: 0, count: reports.count, jobs: 2, store: .init(kind: .disk)) { seed in
             var configuration = make(seed)
             configuration.flaws = []
             return configuration
@@ -67,15 +67,15 @@ struct DiskWorldTests {
         #expect(full.count == reports.count && full.allSatisfy { $0.violation == nil })
     }
 
-    @Test("a world on the disk is deterministic, and its line names the store")
+    @Test("a world on the disk is deterministic, and its report names the store")
     func deterministic() throws {
         // Given a world on the disk with the seed's own mix of faults, the disk's among them
         let configuration = WorldConfiguration(seed: 0xD15C, payments: 120, store: .disk)
         // When it runs twice
-        let first = try Simulator.run(configuration), second = try Simulator.run(configuration)
-        // Then both runs are the same, and its reproduction line runs it on the disk
+        let first = try PaymentWorldSimulator.run(configuration), second = try PaymentWorldSimulator.run(configuration)
+        // Then both runs are the same, and its report keeps the disk as its store
         #expect(first == second)
-        #expect(configuration.reproduction().hasSuffix("--store disk"))
+        #expect(first.configuration.store == .disk)
         #expect(configuration.faults.permille.keys.contains { $0.isDisk })
     }
 
@@ -96,11 +96,11 @@ struct DiskWorldTests {
             WorldConfiguration(seed: $0, payments: 300, flaws: [.sqliteUncountedRefund], store: StoreKind.mixed.world(seed: $0))
         }
         // When 30 seeds run
-        let reports = try await Simulator.swarm(seeds: 0, count: 30, jobs: 2, store: .init(kind: .mixed), make: make)
+        let reports = try await PaymentWorldSimulator.swarm(seeds: 0, count: 30, jobs: 2, store: .init(kind: .mixed), make: make)
         // Then a world on the disk caught it, reading the charge back from the store
         let violation = try #require(reports.last?.violation)
         #expect(violation.invariant == .chargeMiscounted)
         #expect(reports.last?.configuration.store == .disk)
-        #expect(reports.last?.configuration.reproduction().contains("--store disk --flaw sqlite-uncounted-refund") == true)
+        #expect(reports.last?.configuration.flaws == [.sqliteUncountedRefund])
     }
 }

@@ -14,7 +14,7 @@ struct HostileStoreTests {
     /// A store of `configuration`'s world run to its end; returns its path.
     static func store(in scratch: ScratchDirectory) throws -> String {
         let path = scratch.file("hostile.sqlite")
-        let report = try Simulator.run(configuration, store: .init(kind: .sqlite, database: path))
+        let report = try PaymentWorldSimulator.run(configuration, store: .init(kind: .sqlite, database: path))
         try #require(report.violation == nil)
         return path
     }
@@ -27,7 +27,7 @@ struct HostileStoreTests {
     }
 
     static func resume(_ path: String, _ configuration: WorldConfiguration = configuration) throws -> WorldReport {
-        try Simulator.run(configuration, store: .init(kind: .sqlite, database: path, resume: true))
+        try PaymentWorldSimulator.run(configuration, store: .init(kind: .sqlite, database: path, resume: true))
     }
 
     @Test("a tampered store is refused, naming the row and the column", arguments: [

@@ -12,7 +12,7 @@ struct WorldTests {
         // Given a world with every fault on
         let configuration = WorldConfiguration(seed: 0xFEED, payments: 300, clients: 6, faults: .all)
         // When it runs twice
-        let first = try Simulator.run(configuration), second = try Simulator.run(configuration)
+        let first = try PaymentWorldSimulator.run(configuration), second = try PaymentWorldSimulator.run(configuration)
         // Then both runs are the same, and it did meet faults
         #expect(first == second)
         #expect(first.violation == nil)
@@ -24,8 +24,8 @@ struct WorldTests {
         // Given a swarm of 24 seeds
         let make: @Sendable (UInt64) -> WorldConfiguration = { WorldConfiguration(seed: $0, payments: 150, store: store.world(seed: $0)) }
         // When it runs on one job and on three
-        let one = try await Simulator.swarm(seeds: 100, count: 24, jobs: 1, store: .init(kind: store), make: make)
-        let three = try await Simulator.swarm(seeds: 100, count: 24, jobs: 3, store: .init(kind: store), make: make)
+        let one = try await PaymentWorldSimulator.swarm(seeds: 100, count: 24, jobs: 1, store: .init(kind: store), make: make)
+        let three = try await PaymentWorldSimulator.swarm(seeds: 100, count: 24, jobs: 3, store: .init(kind: store), make: make)
         // Then the reports are the same, in seed order
         #expect(one == three)
         #expect(one.map(\.configuration.seed) == Array(100..<124))
@@ -36,7 +36,7 @@ struct WorldTests {
         // Given swarms of worlds over each store
         let count = store == .memory ? 40 : 3
         // When they run
-        let reports = try await Simulator.swarm(
+        let reports = try await PaymentWorldSimulator.swarm(
             seeds: 7_000, count: count, jobs: 2, store: .init(kind: store), make: { WorldConfiguration(seed: $0, payments: 200) })
         // Then no world found a violation, and together they injected every kind of fault
         #expect(reports.count == count)
@@ -48,7 +48,7 @@ struct WorldTests {
     func proceed() async throws {
         // Given a swarm whose budget allows no world
         // When it runs
-        let reports = try await Simulator.swarm(seeds: 0, count: 50, jobs: 2, store: .init(), make: { WorldConfiguration(seed: $0) }, proceed: { false })
+        let reports = try await PaymentWorldSimulator.swarm(seeds: 0, count: 50, jobs: 2, store: .init(), make: { WorldConfiguration(seed: $0) }, proceed: { false })
         // Then none ran
         #expect(reports.isEmpty)
     }
@@ -59,9 +59,9 @@ struct WorldTests {
         let scratch = try ScratchDirectory(prefix: "world-tests")
         let path = scratch.file("resume.sqlite")
         let configuration = WorldConfiguration(seed: 3, payments: 120, faults: try FaultMix(parsing: "timeout=0.2,lost=0.2,crash=0.01"))
-        let first = try Simulator.run(configuration, store: .init(kind: .sqlite, database: path))
+        let first = try PaymentWorldSimulator.run(configuration, store: .init(kind: .sqlite, database: path))
         // When it is resumed on the same file
-        let second = try Simulator.run(configuration, store: .init(kind: .sqlite, database: path, resume: true))
+        let second = try PaymentWorldSimulator.run(configuration, store: .init(kind: .sqlite, database: path, resume: true))
         // Then both hold every invariant and agree on every payment's state
         #expect(first.violation == nil && second.violation == nil)
         #expect(first.states == second.states)
@@ -69,13 +69,13 @@ struct WorldTests {
         // And the second run's history names where the first last wrote, and replaying that history gives the same run
         let kills = second.configuration.kills
         #expect(kills.count == 1 && (1...first.steps).contains(kills[0]), "\(kills)")
-        #expect(try Simulator.run(second.configuration, store: .init(kind: .sqlite)) == second)
+        #expect(try PaymentWorldSimulator.run(second.configuration, store: .init(kind: .sqlite)) == second)
         // And the file cannot be started afresh, nor a missing one resumed
-        #expect(throws: SimulationError.badOption("--db \(path) exists: give --resume to continue it, or a new path")) {
-            try Simulator.run(configuration, store: .init(kind: .sqlite, database: path))
+        #expect(throws: SimulationError.invalidConfiguration("\(path) exists: resume it, or give a new path")) {
+            try PaymentWorldSimulator.run(configuration, store: .init(kind: .sqlite, database: path))
         }
-        #expect(throws: SimulationError.badOption("--resume: \(path).missing does not exist")) {
-            try Simulator.run(configuration, store: .init(kind: .sqlite, database: path + ".missing", resume: true))
+        #expect(throws: SimulationError.invalidConfiguration("cannot resume \(path).missing: it does not exist")) {
+            try PaymentWorldSimulator.run(configuration, store: .init(kind: .sqlite, database: path + ".missing", resume: true))
         }
     }
 

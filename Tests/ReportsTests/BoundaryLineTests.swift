@@ -1,5 +1,5 @@
 import Testing
-import Harness
+import RunResults
 @testable import Reports
 
 @Suite("SPEC boundaries in the reports")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Harness
+import RunResults
 @testable import Reports
 
 @Suite("HdrHistogram interval log")

@@ -3,7 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-import Harness
+import RunResults
 @testable import Reports
 
 @Suite("JUnit XML")

@@ -1,4 +1,4 @@
-import Harness
+import RunResults
 import Testing
 @testable import Reports
 

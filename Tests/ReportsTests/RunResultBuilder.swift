@@ -1,4 +1,4 @@
-@testable import Harness
+@testable import RunResults
 import PaymentsCore
 
 /// Builds run results with chosen figures, for the renderers.

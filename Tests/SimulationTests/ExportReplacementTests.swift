@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 import Testing
 @testable import Simulation
 import TestSupport

@@ -1,4 +1,5 @@
 import HealthCore
+import Scenarios
 import Testing
 @testable import Simulation
 import TestSupport

@@ -1,6 +1,7 @@
 import Datasets
 import HealthCore
 import PaymentsCore
+import Scenarios
 import Testing
 @testable import Simulation
 

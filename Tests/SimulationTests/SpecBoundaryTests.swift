@@ -1,5 +1,6 @@
 import Foundation
 import HealthCore
+import Scenarios
 import Testing
 @testable import Simulation
 import TestSupport

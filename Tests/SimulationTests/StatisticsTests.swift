@@ -1,5 +1,6 @@
 import HealthCore
 import PaymentsCore
+import Scenarios
 import Testing
 @testable import Simulation
 import TestSupport

@@ -1,4 +1,4 @@
-import Simulation
+import Scenarios
 
 /// Builds small scenarios for tests: `users` users over `days` days from `seed`, then any change.
 public struct ScenarioBuilder: Sendable {

@@ -3,7 +3,7 @@
 // and < 2 MB. Thresholds: Benchmarks/Thresholds.
 import Benchmark
 import Foundation
-import Harness
+import RunResults
 import Reports
 
 /// An hour-long soak's result: each interval with 60 batches and a spread of latencies.

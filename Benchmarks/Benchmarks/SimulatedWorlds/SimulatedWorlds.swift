@@ -31,12 +31,12 @@ func worldConfiguration(maxDuration: Duration, mallocTolerance: Double = 1) -> B
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark("World1000Memory", configuration: worldConfiguration(maxDuration: .seconds(3))) { _ in
-        blackHole(try Simulator.run(world))
+        blackHole(try PaymentWorldSimulator.run(world))
     }
     Benchmark("World1000SQLite", configuration: worldConfiguration(maxDuration: .seconds(10), mallocTolerance: 5)) { _ in
-        blackHole(try Simulator.run(world, store: .init(kind: .sqlite)))
+        blackHole(try PaymentWorldSimulator.run(world, store: .init(kind: .sqlite)))
     }
     Benchmark("World500Disk", configuration: worldConfiguration(maxDuration: .seconds(3), mallocTolerance: 5)) { _ in
-        blackHole(try Simulator.run(diskWorld))
+        blackHole(try PaymentWorldSimulator.run(diskWorld))
     }
 }

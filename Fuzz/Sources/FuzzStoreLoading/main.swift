@@ -19,7 +19,7 @@ func fuzz(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     for suffix in ["", "-wal", "-shm", ".gateway"] { try? FileManager.default.removeItem(atPath: store + suffix) }
     FileManager.default.createFile(atPath: store + ".gateway", contents: Data(bytes[2..<(2 + length)]))
     FileManager.default.createFile(atPath: store, contents: Data(bytes[(2 + length)...]))
-    _ = try? Simulator.run(configuration, store: .init(kind: .sqlite, database: store, resume: true))
+    _ = try? PaymentWorldSimulator.run(configuration, store: .init(kind: .sqlite, database: store, resume: true))
     return 0
 }
 

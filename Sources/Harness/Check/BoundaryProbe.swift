@@ -1,5 +1,7 @@
 import HealthCore
 import PaymentsCore
+import RunResults
+import Scenarios
 import Simulation
 
 /// Counts, for the users of a checked batch, which side of each `SpecBoundary` the reference's

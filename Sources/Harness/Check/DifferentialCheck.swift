@@ -1,5 +1,6 @@
 import ParallelWork
 import PaymentsCore
+import RunResults
 import SpecKernel
 import Simulation
 import UserAlgorithms

@@ -2,6 +2,7 @@ import Datasets
 import Foundation
 import HealthCore
 import PaymentsCore
+import RunResults
 
 /// Compares what an implementation reported with what the reference reported for the same users,
 /// output row by output row and field by field, and collects the differences.

@@ -1,4 +1,4 @@
-import Simulation
+import Scenarios
 import Synchronization
 
 /// The wall clock of a run: the only place a run reads real time (its duration, time limits,

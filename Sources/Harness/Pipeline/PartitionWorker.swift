@@ -1,6 +1,7 @@
 import Datasets
 import HealthCore
 import PaymentsCore
+import RunResults
 import Simulation
 import SpecKernel
 import UserAlgorithms

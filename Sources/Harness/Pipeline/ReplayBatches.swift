@@ -1,4 +1,5 @@
 import ParallelWork
+import Scenarios
 import Simulation
 
 /// `run --replay`: every batch of one pass, generated before the run starts and kept in memory, so
@@ -21,19 +22,5 @@ struct ReplayBatches: Sendable {
             return batch
         }, consume: { _, batch in batches.append(batch) })
         return ReplayBatches(batches: batches, events: batches.reduce(0) { $0 + $1.eventCount })
-    }
-}
-
-/// How a replayed run's batches were made, before the run started.
-public struct ReplayFigures: Sendable, Equatable {
-    /// Events generated (one pass).
-    public var events: Int
-    /// Wall time of the generation, in seconds.
-    public var seconds: Double
-
-    /// Figures of all their fields.
-    public init(events: Int, seconds: Double) {
-        self.events = events
-        self.seconds = seconds
     }
 }

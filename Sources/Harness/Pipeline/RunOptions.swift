@@ -1,5 +1,6 @@
 import HealthCore
 import PaymentsCore
+import RunResults
 import SpecKernel
 import UserAlgorithms
 

@@ -1,6 +1,8 @@
 import HealthCore
 import PaymentsCore
 import ProcessMetrics
+import RunResults
+import Scenarios
 import Simulation
 import Synchronization
 import UserAlgorithms

@@ -1,10 +1,12 @@
 import Datasets
+import ParallelWork
 import PaymentsCore
-import Synchronization
+import RunResults
 
 /// Writes the SPEC output files of a run (`--out`): each batch's rows go out in batch order,
 /// whichever task finishes them, so the files are those `analyze` writes for the same data.
-/// A task more than `window` batches ahead of the writer waits (bounded memory).
+/// A task more than `window` batches ahead of the writer waits (bounded memory): the ordered
+/// window is `OrderedParallel.Window`'s.
 final class SpecOutputSink: Sendable {
     private struct Files {
         let directory: OutputDirectory
@@ -23,15 +25,7 @@ final class SpecOutputSink: Sendable {
         }
     }
 
-    private struct State {
-        var files: Files
-        var next = 0
-        var ready: [Int: BatchOutput] = [:]
-        var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
-    }
-
-    private let window: Int
-    private let state: Mutex<State>
+    private let window: OrderedParallel.Window<BatchOutput, Files>
 
     /// The SPEC output files `run --out` writes (`analyze` also writes `rejections.csv`).
     static let fileNames = SpecOutputFile.allCases.map(\.rawValue)
@@ -43,58 +37,26 @@ final class SpecOutputSink: Sendable {
             daily: try directory.create(header: .fastingDaily), steps: try directory.create(header: .stepsDaily),
             outcomes: try directory.create(header: .paymentsOutcomes), ledger: try directory.create(header: .paymentsLedger)
         )
-        self.window = window
-        state = Mutex(State(files: files))
+        self.window = OrderedParallel.Window(window: window, consumer: files) { files, output in try files.write(output) }
     }
 
     /// Hands over the rows of batch `sequence` (0, 1, 2, … over the run).
     func submit(_ sequence: Int, _ output: BatchOutput) async throws {
-        while true {
-            try Task.checkCancellation()
-            let (accepted, wake) = try state.withLock { s throws -> (Bool, [CheckedContinuation<Void, Never>]) in
-                guard sequence < s.next + window else { return (false, []) }
-                s.ready[sequence] = output
-                while let ready = s.ready.removeValue(forKey: s.next) {
-                    try s.files.write(ready)
-                    s.next += 1
-                }
-                let limit = s.next + window
-                let due = s.waiting.keys.filter { $0 < limit }
-                return (true, due.compactMap { s.waiting.removeValue(forKey: $0) })
-            }
-            for continuation in wake { continuation.resume() }
-            if accepted { return }
-            await waitTurn(sequence)
-        }
+        try await window.submit(sequence, output)
     }
 
     /// Writes `totals.json` and moves every file into place.
     func finish(totals: AnalysisTotals) throws {
-        try state.withLock { s in
-            for file in [s.files.summary, s.files.daily, s.files.steps, s.files.outcomes, s.files.ledger] { try file.close() }
-            try s.files.directory.write(SpecOutputFile.totals.rawValue, totals.json())
-            try s.files.directory.publish()
+        try window.withConsumer { files in
+            for file in [files.summary, files.daily, files.steps, files.outcomes, files.ledger] { try file.close() }
+            try files.directory.write(SpecOutputFile.totals.rawValue, totals.json())
+            try files.directory.publish()
         }
     }
 
     /// Removes everything written (a failed or cancelled run leaves no output).
     func discard() {
-        state.withLock { $0.files.directory.discard() }
-    }
-
-    private func waitTurn(_ sequence: Int) async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = state.withLock { s -> Bool in
-                    if Task.isCancelled || sequence < s.next + window { return true }
-                    s.waiting[sequence] = continuation
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiting.removeValue(forKey: sequence) }?.resume()
-        }
+        window.withConsumer { $0.directory.discard() }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
-import Simulation
+import RunResults
+import Scenarios
 
 /// A scenario and what `simharness run` reads from its `load:` and `thresholds:` sections.
 public struct RunPlan: Sendable {

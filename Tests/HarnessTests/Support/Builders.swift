@@ -1,5 +1,7 @@
 import Foundation
 import Harness
+import RunResults
+import Scenarios
 import Simulation
 import Synchronization
 import TestSupport

@@ -1,4 +1,4 @@
-import Simulation
+import Scenarios
 import Testing
 
 /// `run --duration` and `run --rate` on each load model.

@@ -1,4 +1,4 @@
-import Simulation
+import Scenarios
 
 /// Which sides of each `SpecBoundary` the users a check compared reached: how many times the
 /// reference's comparison fell exactly on the limit (`inside`) and one unit past it (`outside`).
@@ -19,12 +19,12 @@ public struct BoundaryCoverage: Sendable, Equatable {
     }
 
     /// Counts one case of `key`: `atLimit` the inside one, else the outside one.
-    mutating func record(_ key: SpecBoundary.Key, atLimit: Bool) {
+    package mutating func record(_ key: SpecBoundary.Key, atLimit: Bool) {
         if atLimit { inside[key.rawValue] += 1 } else { outside[key.rawValue] += 1 }
     }
 
     /// Adds another part of the check's counts.
-    mutating func merge(_ other: BoundaryCoverage) {
+    package mutating func merge(_ other: BoundaryCoverage) {
         for i in inside.indices {
             inside[i] += other.inside[i]
             outside[i] += other.outside[i]

@@ -1,7 +1,7 @@
 import Foundation
 import PaymentsCore
 import ProcessMetrics
-import Simulation
+import Scenarios
 
 /// The versioned JSON document of a run (`run --json`, `merge`): every metric, every histogram
 /// as its recorded counts, the process figures, the machines and the thresholds.

@@ -1,4 +1,4 @@
-import Simulation
+import Scenarios
 
 /// A pass/fail rule on one metric of a run, written like k6's thresholds:
 /// `payments.p99_latency_ms < 250`, `total.events_per_s > 5e6`, `invariant_violations == 0`.

@@ -1,39 +1,40 @@
 import Foundation
+import PaymentSimulation
 import PaymentsCore
 
-/// What a run of `simulate` found: the worlds' counts added up, and the violation with the lines
-/// that reproduce it.
-public struct SimulationSummary: Sendable {
+/// What a run of `simulate` found, as it prints it: the worlds' counts added up, and the violation
+/// with the command lines that reproduce it.
+struct SimulationSummary: Sendable {
     /// The JSON's schema version.
-    public static let version = 1
+    static let version = 1
 
     /// Worlds run.
-    public var worlds = 0
+    var worlds = 0
     /// Seeds of the first and last world.
-    public var seeds: ClosedRange<UInt64>?
+    var seeds: ClosedRange<UInt64>?
     /// Events run in all.
-    public var steps = 0
+    var steps = 0
     /// Faults injected, by kind.
-    public var faults: [FaultKind: Int] = [:]
+    var faults: [FaultKind: Int] = [:]
     /// Service crashes.
-    public var crashes = 0
+    var crashes = 0
     /// Restarts that recovered from the store.
-    public var recoveries = 0
+    var recoveries = 0
     /// Final states of all payments.
-    public var states: [PaymentState: Int] = [:]
+    var states: [PaymentState: Int] = [:]
     /// The failing world, if one failed.
-    public var failing: WorldReport?
+    var failing: WorldReport?
     /// Its shrunk form, when shrinking was asked for.
-    public var shrunk: WorldReport?
+    var shrunk: WorldReport?
     /// The store the worlds used.
-    public var store: StoreKind
+    var store: StoreKind
     /// Worlds that ran on the simulated disk.
-    public var diskWorlds = 0
+    var diskWorlds = 0
     /// The world that ran after a history of kills (a resumed `--db` world, or a `--kills` replay).
-    public var resumed: WorldConfiguration?
+    var resumed: WorldConfiguration?
 
     /// Adds up `reports`.
-    public init(_ reports: [WorldReport], store: StoreKind, shrunk: WorldReport? = nil) {
+    init(_ reports: [WorldReport], store: StoreKind, shrunk: WorldReport? = nil) {
         self.store = store
         self.shrunk = shrunk
         for report in reports {
@@ -52,10 +53,10 @@ public struct SimulationSummary: Sendable {
     }
 
     /// Whether every invariant held in every world.
-    public var passed: Bool { failing == nil }
+    var passed: Bool { failing == nil }
 
     /// The summary for a terminal.
-    public func render() -> String {
+    func render() -> String {
         var lines: [String] = []
         let range = seeds.map { $0.lowerBound == $0.upperBound ? "seed \(hex($0.lowerBound))" : "seeds \(hex($0.lowerBound))…\(hex($0.upperBound))" } ?? "no seed"
         lines.append("simulate: \(worlds) world\(worlds == 1 ? "" : "s") (\(range)), store \(store.rawValue)"
@@ -86,7 +87,7 @@ public struct SimulationSummary: Sendable {
     }
 
     /// The summary as JSON (schema `version`), keys sorted.
-    public func json() throws -> Data {
+    func json() throws -> Data {
         var object: [String: Any] = [
             "version": Self.version, "worlds": worlds, "steps": steps, "crashes": crashes, "recoveries": recoveries,
             "store": store.rawValue, "passed": passed,
@@ -110,4 +111,16 @@ public struct SimulationSummary: Sendable {
     }
 
     private func hex(_ seed: UInt64) -> String { "0x" + String(seed, radix: 16) }
+}
+
+extension WorldConfiguration {
+    /// The command line that runs this world again, its history of kills included.
+    func reproduction(store: StoreKind? = nil) -> String {
+        let store = store ?? self.store
+        var line = "simharness simulate --seed 0x\(String(seed, radix: 16)) --payments \(payments) --clients \(clients) --faults \(faults)"
+        if store != .memory { line += " --store \(store.rawValue)" }
+        for flaw in flaws.sorted(by: { $0.rawValue < $1.rawValue }) { line += " --flaw \(flaw.rawValue)" }
+        if !kills.isEmpty { line += " --kills " + kills.map(String.init).joined(separator: ",") }
+        return line
+    }
 }

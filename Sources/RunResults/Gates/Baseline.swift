@@ -1,7 +1,7 @@
 import Foundation
 import PaymentsCore
 import ProcessMetrics
-import Simulation
+import Scenarios
 
 /// How a metric of a baseline is compared.
 public enum BaselineKind: String, Sendable, Codable, CaseIterable {
@@ -167,6 +167,9 @@ public struct BaselineError: Error, Equatable, CustomStringConvertible, Sendable
     public var message: String
     /// The message.
     public var description: String { message }
+
+    /// An error saying `message`.
+    package init(message: String) { self.message = message }
 }
 
 extension MetricComparison {
@@ -307,28 +310,5 @@ public enum BaselineJSON {
                 metrics: metrics.mapValues { ($0.kind, $0.value) }, outputDigest: output_digest
             )
         }
-    }
-}
-
-/// Measures a plan for `baseline record` and `baseline check`.
-public enum BaselineRunner {
-    /// Calibrates this machine, then runs one fixed-volume pass of the plan's users × days
-    /// `repetitions` times (no monitoring, no output files) and keeps the medians.
-    public static func measure(_ plan: RunPlan, options: RunOptions, repetitions: Int) async throws -> BaselineMeasurement {
-        guard repetitions >= 1 else { throw BaselineError(message: "repetitions must be at least 1") }
-        var plan = plan
-        plan.load = .fixed
-        var options = options
-        options.onProgress = nil
-        options.rssSampleInterval = nil
-        options.outputDirectory = nil
-        let calibration = Calibration.measure()
-        var results: [RunResult] = []
-        for _ in 0..<repetitions {
-            let result = try await ScenarioRunner.run(plan, options: options)
-            guard result.status == .completed else { throw CancellationError() }
-            results.append(result)
-        }
-        return try BaselineMeasurement(results: results, deterministic: true, calibration: calibration, machine: .current())
     }
 }

@@ -3,7 +3,7 @@ import ParallelWork
 import PaymentService
 
 /// Runs simulated worlds: one, a swarm of seeds on several cores, or the shrinking of a failing one.
-public enum Simulator {
+public enum PaymentWorldSimulator {
     /// Where a world's durable store lives.
     public struct StoreChoice: Sendable {
         /// The kind of store.
@@ -36,16 +36,16 @@ public enum Simulator {
         _ configuration: WorldConfiguration, store: StoreChoice, watching: UInt32?, trace: ((Int) -> Void)?
     ) throws(SimulationError) -> WorldReport {
         if configuration.store == .disk {
-            guard configuration.kills.isEmpty, store.database == nil else { throw .badOption("a world on the simulated disk keeps no --db and replays no --kills") }
+            guard configuration.kills.isEmpty, store.database == nil else { throw .invalidConfiguration("a world on the simulated disk keeps no database file and replays no kills") }
             let host = try DiskHost(seed: configuration.seed ^ 0xD15C_0000_D15C, flaws: configuration.flaws)
             return try World(configuration: configuration, store: host.store, truth: nil, resumed: false, watching: watching, host: host).run(trace: trace)
         }
         switch (store.kind, store.database) {
         case (.memory, _), (.disk, _), (.mixed, _):
-            guard configuration.kills.isEmpty else { throw .badOption("--kills replays a history of SQLite runs: give --store sqlite") }
+            guard configuration.kills.isEmpty else { throw .invalidConfiguration("a history of kills replays SQLite runs: the store must be sqlite") }
             return try World(configuration: configuration, store: MemoryDurableStore(), truth: nil, resumed: false, watching: watching).run(trace: trace)
         case (.sqlite, let path?):
-            guard configuration.kills.isEmpty else { throw .badOption("--kills replays a history on a store of its own, not on --db") }
+            guard configuration.kills.isEmpty else { throw .invalidConfiguration("a history of kills replays on a store of its own, not on a database file") }
             return try runOnFile(configuration, path: path, resume: store.resume, trace: trace)
         case (.sqlite, nil):
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simharness-\(UUID().uuidString)")
@@ -82,9 +82,9 @@ public enum Simulator {
     ) throws(SimulationError) -> WorldReport {
         let truthPath = path + ".gateway"
         let exists = FileManager.default.fileExists(atPath: path)
-        if exists && !resume { throw .badOption("--db \(path) exists: give --resume to continue it, or a new path") }
-        if !exists && resume { throw .badOption("--resume: \(path) does not exist") }
-        if resume && !FileManager.default.fileExists(atPath: truthPath) { throw .badOption("--resume: \(truthPath) does not exist") }
+        if exists && !resume { throw .invalidConfiguration("\(path) exists: resume it, or give a new path") }
+        if !exists && resume { throw .invalidConfiguration("cannot resume \(path): it does not exist") }
+        if resume && !FileManager.default.fileExists(atPath: truthPath) { throw .invalidConfiguration("cannot resume \(path): \(truthPath) does not exist") }
         var configuration = configuration
         let database: SQLitePaymentStore
         var record = WorldRecord(configuration)
@@ -99,7 +99,7 @@ public enum Simulator {
         let truth = try TruthFile(path: truthPath)
         if resume {
             let differences = record.differences(from: configuration)
-            guard differences.isEmpty else { throw .badOption("--resume: \(path) holds another world: " + differences.joined(separator: "; ")) }
+            guard differences.isEmpty else { throw .invalidConfiguration("\(path) holds another world: " + differences.joined(separator: "; ")) }
             let actions = try truth.load()
             let submissions = Workload.make(configuration)
             let previous = record.kills.count  // the run that was killed

@@ -90,7 +90,7 @@ public struct IntervalFigures: Sendable, Equatable {
     public init(index: Int) { self.index = index }
 
     /// Adds `other` (the same interval of another partition or shard).
-    mutating func merge(_ other: IntervalFigures) {
+    package mutating func merge(_ other: IntervalFigures) {
         for i in 0..<4 {
             events[i] += other.events[i]
             rejected[i] += other.rejected[i]
@@ -134,7 +134,7 @@ public struct IntervalSeries: Sendable, Equatable {
     }
 
     /// The interval of `index`, made when missing.
-    subscript(index: Int) -> IntervalFigures {
+    package subscript(index: Int) -> IntervalFigures {
         get { intervals.first { $0.index == index } ?? IntervalFigures(index: index) }
         set {
             if let position = intervals.firstIndex(where: { $0.index == index }) {
@@ -148,21 +148,21 @@ public struct IntervalSeries: Sendable, Equatable {
 }
 
 /// One batch's figures, as its partition's task hands them to the recorder.
-struct BatchFigures {
+package struct BatchFigures {
     /// Seconds from the start of the run to the end of the batch's analysis.
-    var endSeconds: Double
+    package var endSeconds: Double
     /// Events per stream (meals, steps, payments, total).
-    var events: SIMD4<Int>
+    package var events: SIMD4<Int>
     /// Rejected rows per stream.
-    var rejected: SIMD4<Int>
+    package var rejected: SIMD4<Int>
     /// Processing nanoseconds per stream, when timed.
-    var serviceNanos: SIMD4<UInt64>?
+    package var serviceNanos: SIMD4<UInt64>?
     /// Nanoseconds from when the batch was due to the end of its analysis (paced loads).
-    var responseNanos: UInt64?
+    package var responseNanos: UInt64?
     /// Seconds the batch's analysis started after it was due (paced loads).
-    var behindSeconds: Double?
+    package var behindSeconds: Double?
 
-    init(endSeconds: Double, events: SIMD4<Int>, rejected: SIMD4<Int>, serviceNanos: SIMD4<UInt64>?) {
+    package init(endSeconds: Double, events: SIMD4<Int>, rejected: SIMD4<Int>, serviceNanos: SIMD4<UInt64>?) {
         self.endSeconds = endSeconds
         self.events = events
         self.rejected = rejected
@@ -172,27 +172,27 @@ struct BatchFigures {
 
 /// Builds one partition's series as its batches end; owned by the partition's task, so
 /// nothing is shared. Its histograms are reused from interval to interval.
-struct IntervalRecorder {
-    let intervalSeconds: Double
+package struct IntervalRecorder {
+    package let intervalSeconds: Double
     private(set) var series: IntervalSeries
     private var current: IntervalFigures?
     private var service = [Histogram<UInt64>](repeating: IntervalRecorder.coarseHistogram(), count: 4)
     private var response = IntervalRecorder.coarseHistogram()
 
-    init(intervalSeconds: Double) {
+    package init(intervalSeconds: Double) {
         self.intervalSeconds = intervalSeconds
         series = IntervalSeries(intervalSeconds: intervalSeconds)
     }
 
     /// The histograms of an interval: microseconds up to 2³² within 10 %.
-    static func coarseHistogram() -> Histogram<UInt64> {
+    package static func coarseHistogram() -> Histogram<UInt64> {
         var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 1 << 32, numberOfSignificantValueDigits: .one)
         histogram.autoResize = true
         return histogram
     }
 
     /// Adds a batch to the interval it ended in.
-    mutating func record(_ batch: BatchFigures) {
+    package mutating func record(_ batch: BatchFigures) {
         let index = Swift.max(0, Int(batch.endSeconds / intervalSeconds))
         if current?.index != index {
             close()
@@ -209,7 +209,7 @@ struct IntervalRecorder {
     }
 
     /// The series with the last interval closed.
-    mutating func finish() -> IntervalSeries {
+    package mutating func finish() -> IntervalSeries {
         close()
         return series
     }

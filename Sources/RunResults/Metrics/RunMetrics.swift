@@ -6,20 +6,23 @@ public struct RejectionCounts: Sendable, Equatable {
     /// The reasons of the file, in SPEC order.
     public let reasons: [String]
     /// The count of each reason, in the order of `reasons`.
-    public private(set) var counts: [Int]
+    public var counts: [Int] { tally }
+    /// `counts`' storage, which the engine's `add(at:)` inlines.
+    @usableFromInline package var tally: [Int]
 
     /// Zero counts of `reasons`.
     public init(reasons: [String]) {
         self.reasons = reasons
-        counts = [Int](repeating: 0, count: reasons.count)
+        tally = [Int](repeating: 0, count: reasons.count)
     }
 
-    @inline(__always) mutating func add(at index: Int, _ n: Int = 1) { counts[index] += n }
+    /// Counts `n` rows of reason `index` (inlined into the engine's loop over rows).
+    @inlinable package mutating func add(at index: Int, _ n: Int = 1) { tally[index] += n }
 
     /// Sets the count of `reason`; false when the reason is not one of `reasons`.
     mutating func set(_ reason: String, to count: Int) -> Bool {
         guard let index = reasons.firstIndex(of: reason) else { return false }
-        counts[index] = count
+        tally[index] = count
         return true
     }
 
@@ -36,8 +39,8 @@ public struct RejectionCounts: Sendable, Equatable {
         zip(reasons, counts).filter { $0.1 > 0 }.map { ($0.0, $0.1) }
     }
 
-    mutating func merge(_ other: RejectionCounts) {
-        for i in counts.indices { counts[i] += other.counts[i] }
+    package mutating func merge(_ other: RejectionCounts) {
+        for i in tally.indices { tally[i] += other.tally[i] }
     }
 }
 
@@ -67,14 +70,14 @@ public struct StreamMetrics: Sendable, Equatable {
     public var accepted: Int { events - rejected.total }
 
     /// Records one batch of `events` that took `nanos`.
-    mutating func recordBatch(events: Int, nanos: UInt64) {
+    package mutating func recordBatch(events: Int, nanos: UInt64) {
         batches += 1
         busyNanos += Int64(nanos)
         batchLatency.record((nanos + 999) / 1000)
         if events > 0 { eventLatency.record((nanos + UInt64(events) / 2) / UInt64(events), count: UInt64(events)) }
     }
 
-    mutating func merge(_ other: StreamMetrics) {
+    package mutating func merge(_ other: StreamMetrics) {
         events += other.events
         batches += other.batches
         dropped += other.dropped
@@ -135,7 +138,7 @@ public struct RunMetrics: Sendable, Equatable {
         paymentStates[state.position]
     }
 
-    mutating func addViolations(_ messages: [String]) {
+    package mutating func addViolations(_ messages: [String]) {
         invariantViolations += messages.count
         for message in messages where invariantMessages.count < Self.messageLimit { invariantMessages.append(message) }
     }
@@ -163,7 +166,7 @@ public struct RunMetrics: Sendable, Equatable {
 extension PaymentState {
     /// The state's place in `allCases`, which indexes `RunMetrics.paymentStates` and the digest: a
     /// switch, where `allCases.firstIndex(of:)` builds the array and searches it for every payment.
-    var position: Int {
+    @inlinable package var position: Int {
         switch self {
         case .captured: 0
         case .refunded: 1

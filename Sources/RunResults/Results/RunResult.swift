@@ -1,4 +1,5 @@
 import ProcessMetrics
+import Scenarios
 
 /// How a run ended.
 public enum RunStatus: String, Sendable, Codable {
@@ -33,7 +34,7 @@ public struct EventRates: Sendable, Equatable {
         total = Double(metrics.events) / span
     }
 
-    mutating func add(_ other: EventRates) {
+    package mutating func add(_ other: EventRates) {
         meals += other.meals
         steps += other.steps
         payments += other.payments
@@ -126,7 +127,7 @@ public struct RunResult: Sendable, Equatable {
     public var users: Int
     /// Days of simulated data per user.
     public var days: Int
-    /// The load model's summary.
+    /// The load model's summary (`LoadModel.summary`).
     public var load: String
     /// The shards this result covers, as `k/n`.
     public var shards: [String]
@@ -271,4 +272,10 @@ extension RunResult {
     }
 
     private var describedRun: String { "scenario '\(scenario)' (seed \(seed), \(users) users, \(days) days, \(load))" }
+}
+
+extension RunResult {
+    /// Whether the run used the fixed load model (every user once, as fast as possible): the only
+    /// load whose counts and output digest two runs of the same scenario, seed and size share.
+    public var ranFixedLoad: Bool { load == LoadModel.fixed.summary }
 }

@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import PaymentsCore
 import Testing
-@testable import Simulation
+@testable import Scenarios
 import TestSupport
 
 @Suite("Scenario files")
@@ -156,7 +156,7 @@ struct EmbeddedScenarioTests {
         for name in names { files[String(name.dropLast(5))] = try String(contentsOfFile: directory + "/" + name, encoding: .utf8) }
         if ProcessInfo.processInfo.environment["SIMHARNESS_RECORD"] == "1" {
             try record(files)
-            Issue.record("recorded Sources/Simulation/EmbeddedScenarios.swift: rebuild and run the tests again without SIMHARNESS_RECORD")
+            Issue.record("recorded Sources/Scenarios/EmbeddedScenarios.swift: rebuild and run the tests again without SIMHARNESS_RECORD")
         }
         // When they are compared with the embedded texts
         let sut = Dictionary(uniqueKeysWithValues: ScenarioCatalog.names.map { ($0, ScenarioCatalog.embeddedText($0)! + "\n") })
@@ -171,6 +171,6 @@ struct EmbeddedScenarioTests {
             out += "        \"\(name)\": #\"\"\"\n\(files[name]!.trimmingCharacters(in: .newlines))\n\"\"\"#,\n"
         }
         out += "    ]\n}\n"
-        try out.write(toFile: repositoryRoot + "/Sources/Simulation/EmbeddedScenarios.swift", atomically: true, encoding: .utf8)
+        try out.write(toFile: repositoryRoot + "/Sources/Scenarios/EmbeddedScenarios.swift", atomically: true, encoding: .utf8)
     }
 }

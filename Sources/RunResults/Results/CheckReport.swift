@@ -28,7 +28,7 @@ public struct CheckReport: Sendable, Equatable {
     }
 
     /// Adds another shard's check: counts add up, the listed mismatches stay in user order.
-    mutating func merge(_ other: CheckReport) {
+    package mutating func merge(_ other: CheckReport) {
         let limit = max(listed.count, other.listed.count)
         implementations = Array(Set(implementations + other.implementations)).sorted()
         users += other.users

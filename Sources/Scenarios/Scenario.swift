@@ -170,6 +170,14 @@ public struct PaymentModel: Sendable, Equatable {
     public init() {}
 }
 
+/// Bad data injected into `users` rows.
+public enum UserFault: String, CaseIterable, Sendable {
+    /// A broken field: the user is rejected, and every row naming them is `unknown_user`.
+    case malformed
+    /// The row is written twice (the second copy is rejected `duplicate`).
+    case duplicate
+}
+
 /// Per-row rates of bad data injected on purpose, one per rejection reason of SPEC, plus
 /// out-of-order delivery. Every rate not given in the scenario takes `defaultRate`.
 public struct FaultModel: Sendable, Equatable {

@@ -1,0 +1,25 @@
+import ProcessMetrics
+import RunResults
+
+/// Measures a plan for `baseline record` and `baseline check`.
+public enum BaselineRunner {
+    /// Calibrates this machine, then runs one fixed-volume pass of the plan's users × days
+    /// `repetitions` times (no monitoring, no output files) and keeps the medians.
+    public static func measure(_ plan: RunPlan, options: RunOptions, repetitions: Int) async throws -> BaselineMeasurement {
+        guard repetitions >= 1 else { throw BaselineError(message: "repetitions must be at least 1") }
+        var plan = plan
+        plan.load = .fixed
+        var options = options
+        options.onProgress = nil
+        options.rssSampleInterval = nil
+        options.outputDirectory = nil
+        let calibration = Calibration.measure()
+        var results: [RunResult] = []
+        for _ in 0..<repetitions {
+            let result = try await ScenarioRunner.run(plan, options: options)
+            guard result.status == .completed else { throw CancellationError() }
+            results.append(result)
+        }
+        return try BaselineMeasurement(results: results, deterministic: true, calibration: calibration, machine: .current())
+    }
+}

@@ -1,0 +1,24 @@
+/// How a simulated gateway answers an attempt: the shares of a draw's range that time out, get lost
+/// and decline, in that order from the bottom; the rest approves. The one place where both
+/// simulators turn a random draw into a gateway response: the generator with probabilities (a
+/// uniform draw in 0..<1), the payment worlds with permille (a draw in 0..<1000).
+public struct GatewayOdds<Rate: Comparable & AdditiveArithmetic & Sendable>: Sendable {
+    /// Draws below this time out.
+    public let timedOutBelow: Rate
+    /// Draws below this (and not below `timedOutBelow`) are lost.
+    public let lostBelow: Rate
+    /// Draws below this (and not below `lostBelow`) decline.
+    public let declinedBelow: Rate
+
+    /// The odds of `timeout`, `lost` and `decline` (the bounds are their running sums, added in that order).
+    @inlinable public init(timeout: Rate, lost: Rate, decline: Rate) {
+        timedOutBelow = timeout
+        lostBelow = timeout + lost
+        declinedBelow = timeout + lost + decline
+    }
+
+    /// The response a draw picks.
+    @inlinable public func response(for draw: Rate) -> GatewayResponse {
+        draw < timedOutBelow ? .timedOut : draw < lostBelow ? .lost : draw < declinedBelow ? .declined : .approved
+    }
+}
