@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "Datasets",
             dependencies: [
-                "HealthCore", "PaymentsCore", "CZlib", "CPrefetch", "CChecksum",
+                "HealthCore", "PaymentsCore", "CZlib", "CPrefetch", "CChecksum", "Parquet",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -71,7 +71,7 @@ let package = Package(
         .target(
             name: "Simulation",
             dependencies: [
-                "HealthCore", "PaymentsCore", "Datasets", "ParallelWork",
+                "HealthCore", "PaymentsCore", "Datasets", "ParallelWork", "Parquet",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -118,12 +118,12 @@ let package = Package(
         .testTarget(name: "SpecKernelTests", dependencies: ["SpecKernel", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "DatasetsTests",
-            dependencies: ["Datasets", "HealthCore", "PaymentsCore", "TestSupport", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Datasets", "HealthCore", "PaymentsCore", "TestSupport", "CZlib", "Parquet", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SimulationTests",
             dependencies: [
-                "Simulation", "Datasets", "HealthCore", "PaymentsCore", "TestSupport",
+                "Simulation", "Datasets", "HealthCore", "PaymentsCore", "TestSupport", "Parquet",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Golden"]
@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "AnalysisTests",
             dependencies: [
-                "Analysis", "Datasets", "TestSupport", "CZlib",
+                "Analysis", "Datasets", "TestSupport", "CZlib", "Parquet",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Fixtures")]
