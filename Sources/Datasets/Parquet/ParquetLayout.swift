@@ -36,7 +36,7 @@ public enum ParquetLayout {
     }
 
     /// The names in a directory, sorted; empty when it cannot be opened.
-    static func entries(of path: String) -> [String] {
+    public static func entries(of path: String) -> [String] {
         guard let dir = opendir(path) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
