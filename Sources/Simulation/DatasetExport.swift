@@ -23,6 +23,8 @@ public struct ExportOptions: Sendable {
     public var jobs: Int
     /// The compression of Parquet files' pages.
     public var compression: ParquetCompression
+    /// Rows a Parquet row group gathers (whole chunks of users) before it is encoded.
+    public var rowGroupRows = ParquetExport.rowGroupRows
 
     /// The options of one export.
     public init(directory: String, format: Format = .csv, gzip: Bool = false, jobs: Int = 1, compression: ParquetCompression = .zstd) {

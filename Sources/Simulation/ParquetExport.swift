@@ -17,7 +17,8 @@ public enum ParquetExport {
     /// The Parquet tables: the four dataset files, then `rejected_rows`.
     public static let tables = GeneratedFile.allCases.map(\.rawValue) + [RejectedRows.name]
 
-    /// Rows a row group gathers before it is encoded (whole chunks: a group may hold a few more).
+    /// Rows a row group gathers by default before it is encoded (whole chunks: a group may hold a
+    /// few more); `ExportOptions.rowGroupRows`.
     public static let rowGroupRows = 1 << 20
 
     /// The manifest's file name: `manifest.json`, or `manifest-shard-k.json` for shard k of a
@@ -178,8 +179,8 @@ struct ParquetSink {
             rejectedOf[f] += 1
         }
         for f in rowsOf.indices { rowsOf[f] += chunk.rows[f] }
-        for f in gathered.indices where gathered[f].rows >= ParquetExport.rowGroupRows { try await flush(f) }
-        if rejected[0].count >= ParquetExport.rowGroupRows { try await flush(gathered.count) }
+        for f in gathered.indices where gathered[f].rows >= options.rowGroupRows { try await flush(f) }
+        if rejected[0].count >= options.rowGroupRows { try await flush(gathered.count) }
     }
 
     /// Hands table `t`'s gathered rows to a child task to encode, and appends the oldest encoded
