@@ -99,21 +99,11 @@ struct TypedChunk: Sendable {
             var encoder = RecordEncoder(format: .csv, columns: file.columns, buffer: buffer)
             let count = RowRendering.encode(file, of: buffers.batch, into: &encoder)
             var table = TypedTable(kind: file, reservingCapacity: count)
-            let bytes = buffer.bytes
-            var start = 0
-            var row = 0
-            while start < bytes.count {
-                let end = UnsafeRawPointer(memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\n")), bytes.count - start)!)
-                    - UnsafeRawPointer(bytes.baseAddress!)
-                let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                if !table.append(csvLine: line) {
-                    rejectedFile.append(UInt8(i))
-                    rejectedRow.append(row)
-                    rejectedText.append(contentsOf: line)
-                    rejectedEnds.append(rejectedText.count)
-                }
-                row += 1
-                start = end + 1
+            table.append(csvLines: buffer.bytes) { row, line in
+                rejectedFile.append(UInt8(i))
+                rejectedRow.append(row)
+                rejectedText.append(contentsOf: line)
+                rejectedEnds.append(rejectedText.count)
             }
             tables.append(table)
             rows.append(count)
@@ -128,7 +118,10 @@ struct ParquetSink {
     var writers: [ParquetFileWriter] = []
     var names: [String] = []
     var paths: [String] = []
-    var gathered: [TypedTable]
+    /// The chunks' typed tables gathered for each table's next row group (joined by the task that
+    /// encodes the group), and their rows.
+    var gathered: [[TypedTable]]
+    var gatheredRows: [Int]
     var rejected: [ParquetColumnValues]
     var encoding: [(table: Int, task: Task<EncodedRowGroup, any Error>)] = []
     /// Rows (lines after the header) added so far per dataset file, and rejected of them.
@@ -139,7 +132,8 @@ struct ParquetSink {
     init(options: ExportOptions, selection: UserSelection) throws {
         self.options = options
         let files = GeneratedFile.allCases
-        gathered = files.map { TypedTable(kind: $0) }
+        gathered = files.map { _ in [] }
+        gatheredRows = files.map { _ in 0 }
         rejected = Self.emptyRejected()
         rowsOf = files.map { _ in 0 }
         rejectedOf = rowsOf
@@ -168,7 +162,10 @@ struct ParquetSink {
     }
 
     mutating func add(_ chunk: TypedChunk) async throws {
-        for f in gathered.indices { gathered[f].append(contentsOf: chunk.tables[f]) }
+        for f in gathered.indices where chunk.tables[f].rows > 0 {
+            gathered[f].append(chunk.tables[f])
+            gatheredRows[f] += chunk.tables[f].rows
+        }
         var textStart = 0
         for r in chunk.rejectedRow.indices {
             let f = Int(chunk.rejectedFile[r])
@@ -179,25 +176,35 @@ struct ParquetSink {
             rejectedOf[f] += 1
         }
         for f in rowsOf.indices { rowsOf[f] += chunk.rows[f] }
-        for f in gathered.indices where gathered[f].rows >= options.rowGroupRows { try await flush(f) }
+        for f in gathered.indices where gatheredRows[f] >= options.rowGroupRows { try await flush(f) }
         if rejected[0].count >= options.rowGroupRows { try await flush(gathered.count) }
     }
 
-    /// Hands table `t`'s gathered rows to a child task to encode, and appends the oldest encoded
-    /// groups while more than `jobs` are being encoded.
+    /// Hands table `t`'s gathered rows to a child task to join and encode, and appends the oldest
+    /// encoded groups while more than `jobs` are being encoded.
     mutating func flush(_ t: Int) async throws {
-        let columns: [ParquetColumnValues]
-        if t < gathered.count {
-            columns = gathered[t].columns
-            gathered[t] = TypedTable(kind: gathered[t].kind)
-        } else {
-            columns = rejected
-            rejected = Self.emptyRejected()
-        }
-        guard columns[0].count > 0 else { return }
-        let schema = t < gathered.count ? gathered[t].kind.parquetSchema : RejectedRows.schema
         let compression = options.compression
-        encoding.append((t, Task { try EncodedRowGroup(schema: schema, columns: columns, compression: compression) }))
+        let task: Task<EncodedRowGroup, any Error>
+        if t < gathered.count {
+            let parts = gathered[t], rows = gatheredRows[t], kind = GeneratedFile.allCases[t]
+            gathered[t] = []
+            gatheredRows[t] = 0
+            guard rows > 0 else { return }
+            task = Task {
+                var whole = parts[0]
+                if parts.count > 1 {
+                    whole = TypedTable(kind: kind, reservingCapacity: rows)
+                    for part in parts { whole.append(contentsOf: part) }
+                }
+                return try EncodedRowGroup(schema: kind.parquetSchema, columns: whole.columns, compression: compression)
+            }
+        } else {
+            let columns = rejected
+            rejected = Self.emptyRejected()
+            guard columns[0].count > 0 else { return }
+            task = Task { try EncodedRowGroup(schema: RejectedRows.schema, columns: columns, compression: compression) }
+        }
+        encoding.append((t, task))
         while encoding.count > options.jobs { try await appendOldest() }
     }
 

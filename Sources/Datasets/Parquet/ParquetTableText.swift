@@ -76,12 +76,17 @@ public struct ParquetTableText: Sendable {
             } catch let error as ParquetError {
                 throw InputRefusal(file: error.file, reason: error.reason + (error.offset.map { " (at byte \($0))" } ?? ""))
             }
-            for row in 0..<(end - first) {
-                while j < part.rejected.count, part.rejected[j].typedBefore <= first + row {
-                    appendRaw(part.rejected[j].raw, to: buffer)
-                    j += 1
+            buffer.reserve((end - first) * 64)
+            columns.withUnsafeBufferPointer { columns in
+                types.withUnsafeBufferPointer { types in
+                    for row in 0..<(end - first) {
+                        while j < part.rejected.count, part.rejected[j].typedBefore <= first + row {
+                            appendRaw(part.rejected[j].raw, to: buffer)
+                            j += 1
+                        }
+                        TypedRowText.appendCSVLine(row: row, of: columns, types: types, to: buffer)
+                    }
                 }
-                TypedRowText.appendCSVLine(row: row, of: columns, types: types, to: buffer)
             }
         }
         if isLast {

@@ -7,18 +7,28 @@ import Parquet
 public enum TypedRowText {
     /// Appends row `row` of `columns` (typed as `types`) as a CSV line with its `\n`.
     public static func appendCSVLine(row: Int, of columns: [ParquetColumnValues], types: [ParquetType], to buffer: ByteBuffer) {
-        for c in columns.indices {
+        columns.withUnsafeBufferPointer { columns in
+            types.withUnsafeBufferPointer { types in appendCSVLine(row: row, of: columns, types: types, to: buffer) }
+        }
+    }
+
+    /// Appends row `row` of `columns` (typed as `types`) as a CSV line with its `\n`; the columns are
+    /// borrowed in place (no copy of a column's storage references per field).
+    @inline(__always)
+    public static func appendCSVLine(
+        row: Int, of columns: UnsafeBufferPointer<ParquetColumnValues>, types: UnsafeBufferPointer<ParquetType>, to buffer: ByteBuffer
+    ) {
+        for c in 0..<columns.count {
             if c > 0 { buffer.append(StaticString(",")) }
-            let values = columns[c]
-            if values.isNull(row) { continue }
+            if columns[c].isNull(row) { continue }
             switch types[c] {
             case .string:
-                values.withUTF8(row) { buffer.append($0) }
+                columns[c].withUTF8(row) { buffer.append($0) }
             case .int64:
-                let v = values.int64(row)
+                let v = columns[c].int64(row)
                 buffer.row(maxBytes: 24) { $0.int(v) }
             case .timestampMicros:
-                let micros = values.int64(row)
+                let micros = columns[c].int64(row)
                 let (seconds, fraction) = micros.quotientAndRemainder(dividingBy: CanonicalText.microsPerSecond)
                 buffer.row(maxBytes: 32) { cursor in
                     if fraction == 0 {
@@ -31,7 +41,7 @@ public enum TypedRowText {
                     }
                 }
             case .double:
-                let v = values.double(row)
+                let v = columns[c].double(row)
                 if let milli = CanonicalText.milli(v) {
                     buffer.row(maxBytes: 32) { $0.shortMilli(milli) }
                 } else {

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 import Parquet
 
 /// The typed columns of rows of one dataset file, filled from CSV lines: a line goes in only when
@@ -42,19 +47,54 @@ public struct TypedTable: Sendable {
     /// Appends the row of a CSV line (no `\n`) when it has one field per column and every field is
     /// well-formed; returns whether it did.
     public mutating func append(csvLine line: UnsafeBufferPointer<UInt8>) -> Bool {
+        var typed = false
+        append(csvLines: UnsafeBufferPointer(start: line.baseAddress, count: line.count)) { _, _ in } typed: { typed = true }
+        return typed
+    }
+
+    /// Types each `\n`-ended line of `text` (the last may lack its `\n`): appends its row when it has
+    /// one field per column and every field is well-formed (`typed`), else calls `rejected` with the
+    /// line's index and text. Returns the number of lines.
+    @discardableResult
+    public mutating func append(
+        csvLines text: UnsafeBufferPointer<UInt8>, rejected: (Int, UnsafeBufferPointer<UInt8>) -> Void, typed: () -> Void = {}
+    ) -> Int {
+        guard let base = text.baseAddress, !text.isEmpty else { return 0 }
         let count = codes.count
-        return withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: count) { fields in
-            var field = 0
-            var start = 0
-            for i in 0...line.count where i == line.count || line[i] == UInt8(ascii: ",") {
-                guard field < count else { return false }
-                fields[field] = UnsafeBufferPointer(rebasing: line[start..<i])
-                field += 1
-                start = i + 1
+        var lines = 0
+        withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: count) { fields in
+            withUnsafeTemporaryAllocation(of: Int64.self, capacity: count) { numbers in
+                var start = 0
+                while start < text.count {
+                    let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), text.count - start)
+                    let end = newline.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? text.count
+                    let line = UnsafeBufferPointer(start: base + start, count: end - start)
+                    if split(line, into: fields), parse(fields, into: numbers) {
+                        store(fields, numbers)
+                        typed()
+                    } else {
+                        rejected(lines, line)
+                    }
+                    lines += 1
+                    start = end + 1
+                }
             }
-            guard field == count else { return false }
-            return append(fields: UnsafeBufferPointer(fields))
         }
+        return lines
+    }
+
+    /// Points `fields` at the fields of `line`; false unless it has exactly one field per column.
+    private func split(_ line: UnsafeBufferPointer<UInt8>, into fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard let base = line.baseAddress else { return false }
+        var start = 0
+        for f in 0..<fields.count {
+            let comma = memchr(base + start, Int32(UInt8(ascii: ",")), line.count - start)
+            let end = comma.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? line.count
+            fields[f] = UnsafeBufferPointer(start: base + start, count: end - start)
+            if comma == nil { return f == fields.count - 1 }
+            start = end + 1
+        }
+        return false
     }
 
     /// Appends a row given as one field per column when every field is well-formed; returns
@@ -62,33 +102,60 @@ public struct TypedTable: Sendable {
     public mutating func append(fields: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>) -> Bool {
         precondition(fields.count == codes.count, "one field per column")
         return withUnsafeTemporaryAllocation(of: Int64.self, capacity: codes.count) { numbers in
-            for (c, code) in codes.enumerated() {
-                let field = fields[c]
-                switch code {
-                case .id: guard !field.isEmpty else { return false }
-                case .optionalId, .text: break
-                case .category: guard categories[c].contains(where: { $0.elementsEqual(field) }) else { return false }
-                case .script: guard CanonicalText.isScript(field) else { return false }
-                case .integer:
-                    guard let v = CanonicalText.integer(field) else { return false }
-                    numbers[c] = v
-                case .time:
-                    guard let v = CanonicalText.integer(field), v.magnitude <= CanonicalText.maximumSeconds.magnitude else { return false }
-                    numbers[c] = v * CanonicalText.microsPerSecond
-                case .decimal:
-                    guard let v = CanonicalText.decimalMilli(field) else { return false }
-                    numbers[c] = v
-                }
+            guard parse(fields, into: numbers) else { return false }
+            store(fields, numbers)
+            return true
+        }
+    }
+
+    /// Checks every field, and parses the numbers into `numbers`.
+    @inline(__always)
+    private func parse(_ fields: some Collection<UnsafeBufferPointer<UInt8>>, into numbers: UnsafeMutableBufferPointer<Int64>) -> Bool {
+        var c = 0
+        for field in fields {
+            switch codes[c] {
+            case .id: guard !field.isEmpty else { return false }
+            case .optionalId, .text: break
+            case .category: guard isCategory(field, of: c) else { return false }
+            case .script: guard CanonicalText.isScript(field) else { return false }
+            case .integer:
+                guard let v = CanonicalText.integer(field) else { return false }
+                numbers[c] = v
+            case .time:
+                guard let v = CanonicalText.integer(field), v.magnitude <= CanonicalText.maximumSeconds.magnitude else { return false }
+                numbers[c] = v * CanonicalText.microsPerSecond
+            case .decimal:
+                guard let v = CanonicalText.decimalMilli(field) else { return false }
+                numbers[c] = v
             }
-            for (c, code) in codes.enumerated() {
-                switch code {
-                case .id, .text, .category, .script: columns[c].append(utf8: fields[c])
-                case .optionalId: if fields[c].isEmpty { columns[c].appendNull() } else { columns[c].append(utf8: fields[c]) }
+            c += 1
+        }
+        return true
+    }
+
+    @inline(__always)
+    private func isCategory(_ field: UnsafeBufferPointer<UInt8>, of c: Int) -> Bool {
+        for value in categories[c] where value.count == field.count {
+            if value.withUnsafeBufferPointer({ memcmp($0.baseAddress!, field.baseAddress!, field.count) == 0 }) { return true }
+        }
+        return false
+    }
+
+    /// Appends the row of well-formed `fields` (numbers parsed by `parse`).
+    @inline(__always)
+    private mutating func store(_ fields: some Collection<UnsafeBufferPointer<UInt8>>, _ numbers: UnsafeMutableBufferPointer<Int64>) {
+        let codes = codes
+        columns.withUnsafeMutableBufferPointer { columns in
+            var c = 0
+            for field in fields {
+                switch codes[c] {
+                case .id, .text, .category, .script: columns[c].append(utf8: field)
+                case .optionalId: if field.isEmpty { columns[c].appendNull() } else { columns[c].append(utf8: field) }
                 case .integer, .time: columns[c].append(numbers[c])
                 case .decimal: columns[c].append(CanonicalText.double(milli: numbers[c]))
                 }
+                c += 1
             }
-            return true
         }
     }
 
