@@ -271,6 +271,8 @@ struct FileMeta: Equatable {
     var rowGroups: [RowGroupMeta] = []
     var keyValues: [KeyValue] = []
     var createdBy: String?
+    /// How many column_orders entries are TYPE_ORDER (read only: the writer writes one a column).
+    var typeOrders = 0
 
     /// A key and its value (KeyValue).
     struct KeyValue: Equatable {
@@ -331,6 +333,13 @@ struct FileMeta: Equatable {
                     m.keyValues.append(pair)
                 }
             case (6, .binary): m.createdBy = try r.string()
+            case (7, .list):
+                for _ in 0..<(try r.list(of: .structure)) {
+                    try r.readStruct { r, id, type in
+                        if id == 1 && type == .structure { m.typeOrders += 1 }
+                        return false
+                    }
+                }
             default: return false
             }
             return true
