@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "Datasets",
             dependencies: [
-                "HealthCore", "PaymentsCore", "CZlib", "CPrefetch", "CChecksum",
+                "HealthCore", "PaymentsCore", "CZlib", "CPrefetch", "CChecksum", "Parquet",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]

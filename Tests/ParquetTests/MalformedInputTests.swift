@@ -70,6 +70,27 @@ struct MalformedInputTests {
         #expect(error.reason.hasSuffix(reason), "\(error)")
     }
 
+    @Test("compressed pages: a size past what the codec can expand to, a size that differs, corrupt bytes", arguments: [
+        (Codec.zstd, ParquetCompression.zstd, 1 << 30, "zstd page of 29 bytes cannot hold the 1073741824 bytes its header says"),
+        (Codec.gzip, ParquetCompression.gzip, 1 << 30, "gzip page of 28 bytes cannot hold the 1073741824 bytes its header says"),
+        (Codec.zstd, ParquetCompression.zstd, 100, "ZSTD page decompresses to 24 bytes, header says 100"),
+        (Codec.zstd, ParquetCompression.zstd, 10, "zstd: Destination buffer is too small"),
+        (Codec.gzip, ParquetCompression.gzip, 100, "GZIP page decompresses to 24 bytes, header says 100"),
+        (Codec.gzip, ParquetCompression.gzip, 10, "gzip page decompresses past the 10 bytes its header says"),
+        (Codec.zstd, ParquetCompression.none, 24, "zstd: Unknown frame descriptor"),
+        (Codec.gzip, ParquetCompression.none, 24, "gzip: corrupt or truncated page (zlib -3)"),
+    ] as [(Codec, ParquetCompression, Int, String)])
+    func compressedSizes(codec: Codec, compression: ParquetCompression, claimed: Int, reason: String) throws {
+        // Given a page of 3 INT64 values (24 bytes) compressed (or not) and a header that claims `claimed` bytes
+        var body: [UInt8] = []
+        try PageCompressor(compression).compress(Crafted.plain([1, 2, 3]), into: &body)
+        let file = Crafted.file(Self.column, rows: 3, pages: [Crafted.page(values: 3, body: body, uncompressedSize: claimed)], codec: codec.rawValue)
+        // When it is read
+        let error = try #require(readError(file))
+        // Then it is refused before any output past the claim
+        #expect(error.reason.hasSuffix(reason), "\(error)")
+    }
+
     @Test("an out-of-range dictionary index, and a bit width over 32")
     func dictionaryIndex() throws {
         // Given a dictionary of 2 entries and a data page whose second index (bit-packed, width 3) is 5
