@@ -66,7 +66,7 @@ final class PageCompressor {
     }
 }
 
-/// Decompresses one page of untrusted bytes into exactly `size` bytes. The output is allocated at once,
+/// Decompresses one page of untrusted bytes (GZIP or ZSTD) into exactly `size` bytes. The output is allocated at once,
 /// but only when `size` is within what the codec can expand the input to (zstd at most 32,768 times,
 /// deflate at most 1,032 times), so that a lying header costs no more memory than its bytes justify.
 enum PageDecompressor {
@@ -75,9 +75,6 @@ enum PageDecompressor {
 
     static func decompress(_ input: UnsafeRawBufferPointer, codec: Codec, size: Int) throws -> [UInt8] {
         switch codec {
-        case .uncompressed:
-            guard input.count == size else { throw ParquetFormatError("uncompressed page of \(input.count) bytes, header says \(size)") }
-            return Array(input)
         case .zstd:
             guard size <= input.count * zstdMaxRatio else { throw ParquetFormatError("zstd page of \(input.count) bytes cannot hold the \(size) bytes its header says") }
             return try decompressed(size, codec) { out in

@@ -65,14 +65,27 @@ enum Plain {
             }
             return count * 8
         }
+        // Check every length first, then copy with the room reserved.
         var position = 0
         for _ in 0..<count {
             guard bytes.count - position >= 4 else { throw ParquetFormatError("PLAIN data holds fewer than its \(count) values") }
             let length = Int(bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian)
-            position += 4
-            guard length <= bytes.count - position else { throw ParquetFormatError("PLAIN string of \(length) bytes past the page's end") }
-            values.append(utf8: UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]).bindMemory(to: UInt8.self))
-            position += length
+            guard length <= bytes.count - position - 4 else { throw ParquetFormatError("PLAIN string of \(length) bytes past the page's end") }
+            position += 4 + length
+        }
+        var at = values.bytes.count
+        values.bytes.append(contentsOf: repeatElement(0, count: position - 4 * count))
+        values.ends.reserveCapacity(values.ends.count + count)
+        if values.nullable { values.validity.append(contentsOf: repeatElement(1, count: count)) }
+        values.bytes.withUnsafeMutableBytes { out in
+            var from = 0
+            for _ in 0..<count {
+                let length = Int(bytes.loadUnaligned(fromByteOffset: from, as: UInt32.self).littleEndian)
+                if length > 0 { (out.baseAddress! + at).copyMemory(from: bytes.baseAddress! + from + 4, byteCount: length) }
+                from += 4 + length
+                at += length
+                values.ends.append(at)
+            }
         }
         return position
     }
