@@ -133,6 +133,20 @@ struct MalformedInputTests {
         #expect(error.reason == reason)
     }
 
+    @Test("a path that is missing or a directory, and a row group or column that does not exist")
+    func pathsAndIndices() throws {
+        // Given a missing path, a directory, and a valid file of one row group of one column
+        let missing = "/nonexistent/x.parquet"
+        let sut = try ParquetFileReader(bytes: Self.valid, name: "ok.parquet")
+        // When they are opened or read
+        // Then each is refused with its reason
+        #expect(throws: ParquetError(file: missing, reason: "cannot open: No such file or directory")) { try ParquetFileReader(path: missing) }
+        #expect(throws: ParquetError(file: "/tmp", reason: "not a regular file")) { try ParquetFileReader(path: "/tmp") }
+        #expect(throws: ParquetError(file: "ok.parquet", reason: "no column 0 in row group 1 (1 row groups of 1 columns)")) { try sut.read(rowGroup: 1, column: 0) }
+        #expect(throws: ParquetError(file: "ok.parquet", reason: "no column 1 in row group 0 (1 row groups of 1 columns)")) { try sut.read(rowGroup: 0, column: 1) }
+        #expect(sut.rowCount(ofRowGroup: 1) == 0)
+    }
+
     @Test("an error's description: file, offset, reason")
     func description() {
         // Given errors with and without an offset
