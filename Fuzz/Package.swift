@@ -22,6 +22,8 @@ let package = Package(
         .executableTarget(name: "FuzzScenario", dependencies: ["FuzzSupport", simharness("Simulation"), simharness("Harness")]),
         .executableTarget(name: "FuzzResultJSON", dependencies: ["FuzzSupport", simharness("Harness")]),
         .executableTarget(name: "FuzzBaselineJSON", dependencies: ["FuzzSupport", simharness("Harness")]),
+        // Parquet is no product of its own: it comes with Datasets, which writes and reads Parquet datasets.
+        .executableTarget(name: "FuzzParquet", dependencies: ["FuzzSupport", simharness("Datasets")]),
         .executableTarget(name: "FuzzStoreLoading", dependencies: ["FuzzSupport", simharness("PaymentSimulation")]),
     ],
     swiftLanguageModes: [.v6]

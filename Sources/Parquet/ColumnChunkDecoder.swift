@@ -21,7 +21,15 @@ struct ColumnChunkDecoder {
         values = ParquetColumnValues(type: column.type, nullable: column.nullable)
     }
 
+    /// Room for the chunk's rows, as far as its size can justify them (64 rows a byte; past that the arrays grow).
+    mutating func reserve(chunkBytes: Int) {
+        let rows = min(self.rows, chunkBytes * 64)
+        if column.type == .string { values.ends.reserveCapacity(rows) } else { values.words.reserveCapacity(rows) }
+        if column.nullable { values.validity.reserveCapacity(rows) }
+    }
+
     mutating func decode(_ chunk: UnsafeRawBufferPointer) throws {
+        reserve(chunkBytes: chunk.count)
         while values.count < rows {
             guard position < chunk.count else { throw ParquetFormatError("the chunk ends after \(values.count) of \(rows) values") }
             var reader = ThriftReader(chunk, at: position)
@@ -50,16 +58,16 @@ struct ColumnChunkDecoder {
         guard header.encoding == Encoding.plain || header.encoding == Encoding.plainDictionary else {
             throw ParquetFormatError("dictionary page encoding \(header.encoding) is not supported")
         }
-        let data = try PageDecompressor.decompress(body, codec: codec, size: Int(header.uncompressedSize))
         var entries = ParquetColumnValues(type: column.type)
-        _ = try data.withUnsafeBytes { try Plain.decode($0, type: column.type, count: Int(header.numValues), into: &entries) }
+        try Self.withPageData(body, codec: codec, size: Int(header.uncompressedSize)) {
+            _ = try Plain.decode($0, type: column.type, count: Int(header.numValues), into: &entries)
+        }
         dictionary = entries
     }
 
     private mutating func readDataPage(_ header: PageHeader, _ body: UnsafeRawBufferPointer) throws {
         let count = try pageValues(header)
-        let data = try PageDecompressor.decompress(body, codec: codec, size: Int(header.uncompressedSize))
-        try data.withUnsafeBytes { page in
+        try Self.withPageData(body, codec: codec, size: Int(header.uncompressedSize)) { page in
             var levels: [UInt32]?
             var offset = 0
             if column.nullable {
@@ -90,8 +98,18 @@ struct ColumnChunkDecoder {
         }
         let rest = UnsafeRawBufferPointer(rebasing: body[definition...])
         let size = Int(header.uncompressedSize) - definition
-        let data = header.isCompressed ? try PageDecompressor.decompress(rest, codec: codec, size: size) : try PageDecompressor.decompress(rest, codec: .uncompressed, size: size)
-        try data.withUnsafeBytes { try appendValues($0, encoding: header.encoding, count: count, levels: levels) }
+        try Self.withPageData(rest, codec: header.isCompressed ? codec : .uncompressed, size: size) {
+            try appendValues($0, encoding: header.encoding, count: count, levels: levels)
+        }
+    }
+
+    /// Calls `body` with the page's bytes: the page itself when uncompressed, else decompressed.
+    private static func withPageData(_ page: UnsafeRawBufferPointer, codec: Codec, size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard codec != .uncompressed else {
+            guard page.count == size else { throw ParquetFormatError("uncompressed page of \(page.count) bytes, header says \(size)") }
+            return try body(page)
+        }
+        try PageDecompressor.decompress(page, codec: codec, size: size).withUnsafeBytes { try body($0) }
     }
 
     /// The page's value count, checked against the rows still expected.
@@ -104,74 +122,87 @@ struct ColumnChunkDecoder {
     /// Decodes the page's non-null values and appends every row, placing nulls where `levels` has 0.
     private mutating func appendValues(_ data: UnsafeRawBufferPointer, encoding: Int32, count: Int, levels: [UInt32]?) throws {
         let nonNull = levels.map { $0.reduce(0) { $0 + Int($1) } } ?? count
-        var page = ParquetColumnValues(type: column.type)
-        switch encoding {
-        case Encoding.plain:
-            _ = try Plain.decode(data, type: column.type, count: nonNull, into: &page)
-        case Encoding.plainDictionary, Encoding.rleDictionary:
-            guard let dictionary else { throw ParquetFormatError("dictionary-encoded page without a dictionary page") }
-            guard !data.isEmpty || nonNull == 0 else { throw ParquetFormatError("dictionary indices missing") }
-            if nonNull > 0 {
-                let indices = try Hybrid.decode(UnsafeRawBufferPointer(rebasing: data[1...]), bitWidth: Int(data[0]), count: nonNull)
-                page = try dictionary.gather(indices)
-            }
-        default:
-            throw ParquetFormatError("encoding \(encoding) is not supported")
-        }
         guard let levels, nonNull < count else {
-            values.appendNonNull(page)
+            // No nulls: the values go straight to the column.
+            try decode(data, encoding: encoding, count: nonNull, into: &values)
             return
         }
-        var next = 0
-        for level in levels {
-            if level == 0 {
-                values.appendNull()
-            } else {
-                values.appendRow(of: page, next)
-                next += 1
-            }
+        var page = ParquetColumnValues(type: column.type)
+        try decode(data, encoding: encoding, count: nonNull, into: &page)
+        values.appendScattered(page, levels: levels)
+    }
+
+    /// Appends `count` values of a page's data, PLAIN or dictionary indices, as non-null rows.
+    private func decode(_ data: UnsafeRawBufferPointer, encoding: Int32, count: Int, into target: inout ParquetColumnValues) throws {
+        switch encoding {
+        case Encoding.plain:
+            _ = try Plain.decode(data, type: column.type, count: count, into: &target)
+        case Encoding.plainDictionary, Encoding.rleDictionary:
+            guard let dictionary else { throw ParquetFormatError("dictionary-encoded page without a dictionary page") }
+            guard count > 0 else { return }
+            guard !data.isEmpty else { throw ParquetFormatError("dictionary indices missing") }
+            let indices = try Hybrid.decode(UnsafeRawBufferPointer(rebasing: data[1...]), bitWidth: Int(data[0]), count: count)
+            try dictionary.gather(indices, into: &target)
+        default:
+            throw ParquetFormatError("encoding \(encoding) is not supported")
         }
     }
 }
 
 extension ParquetColumnValues {
-    /// The entries at `indices` of this (non-null) dictionary, as non-null values.
-    func gather(_ indices: [UInt32]) throws -> ParquetColumnValues {
-        var result = ParquetColumnValues(type: type, reservingCapacity: indices.count)
+    /// Appends the entries at `indices` of this (non-null) dictionary to `target` as non-null rows.
+    func gather(_ indices: [UInt32], into target: inout ParquetColumnValues) throws {
         let count = self.count
         for index in indices where Int(index) >= count {
             throw ParquetFormatError("dictionary index \(index) out of range (dictionary of \(count))")
         }
-        if type == .string {
-            for index in indices { result.appendRow(of: self, Int(index)) }
-        } else {
+        if target.nullable { target.validity.append(contentsOf: repeatElement(1, count: indices.count)) }
+        guard type == .string else {
+            target.words.reserveCapacity(target.words.count + indices.count)
             words.withUnsafeBufferPointer { words in
-                result.words = indices.map { words[Int($0)] }
+                for index in indices { target.words.append(words[Int(index)]) }
+            }
+            return
+        }
+        var total = 0
+        for index in indices { total += ends[Int(index)] - start(Int(index)) }
+        var at = target.bytes.count
+        target.bytes.append(contentsOf: repeatElement(0, count: total))
+        target.ends.reserveCapacity(target.ends.count + indices.count)
+        bytes.withUnsafeBytes { source in
+            target.bytes.withUnsafeMutableBytes { out in
+                for index in indices {
+                    let start = start(Int(index)), length = ends[Int(index)] - start
+                    if length > 0 { (out.baseAddress! + at).copyMemory(from: source.baseAddress! + start, byteCount: length) }
+                    at += length
+                    target.ends.append(at)
+                }
             }
         }
-        return result
     }
 
-    /// Appends every row of `other`, a column of the same type without nulls.
-    mutating func appendNonNull(_ other: ParquetColumnValues) {
+    /// Appends a row a level: the next row of `other` (same type, no nulls) where the level is 1, a null where it is 0.
+    mutating func appendScattered(_ other: ParquetColumnValues, levels: [UInt32]) {
+        validity.reserveCapacity(validity.count + levels.count)
         if type == .string {
-            let base = bytes.count
             bytes.append(contentsOf: other.bytes)
-            ends.reserveCapacity(ends.count + other.ends.count)
-            for end in other.ends { ends.append(base + end) }
+            let base = bytes.count - other.bytes.count
+            ends.reserveCapacity(ends.count + levels.count)
+            var next = 0
+            for level in levels {
+                if level != 0 { next += 1 }
+                ends.append(base + (next == 0 ? 0 : other.ends[next - 1]))
+                validity.append(UInt8(level))
+            }
         } else {
-            words.append(contentsOf: other.words)
+            words.reserveCapacity(words.count + levels.count)
+            var next = 0
+            for level in levels {
+                words.append(level != 0 ? other.words[next] : 0)
+                next += Int(level)
+                validity.append(UInt8(level))
+            }
         }
-        if nullable { validity.append(contentsOf: repeatElement(1, count: other.count)) }
-    }
-
-    /// Appends row `row` of `other` (same type), which is not null.
-    mutating func appendRow(of other: ParquetColumnValues, _ row: Int) {
-        if type == .string {
-            other.withUTF8(row) { append(utf8: $0) }
-        } else {
-            words.append(other.words[row])
-            if nullable { validity.append(1) }
-        }
+        nullCount += levels.count - other.count
     }
 }

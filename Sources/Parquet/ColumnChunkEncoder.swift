@@ -16,6 +16,8 @@ enum ColumnChunkEncoder {
 
     static func encode(_ values: ParquetColumnValues, column: ParquetColumnSchema, compressor: PageCompressor) throws -> EncodedColumnChunk {
         var out: [UInt8] = []
+        // Room for the PLAIN size (no copies as the chunk grows); pages not written are never touched.
+        out.reserveCapacity((values.type == .string ? 4 * values.count + values.bytes.count : 8 * values.count) + values.count / 4 + 4096)
         var meta = ColumnMeta()
         meta.type = (column.type == .double ? PhysicalType.double : column.type == .string ? .byteArray : .int64).rawValue
         meta.path = [column.name]

@@ -15,7 +15,7 @@ public struct ParquetColumnValues: Sendable {
     /// Nullable columns: 1 for a value, 0 for a null, one a row.
     var validity: [UInt8] = []
     /// How many rows are null.
-    private(set) var nullCount = 0
+    var nullCount = 0
 
     /// Empty values of `type`, with room for `reservingCapacity` rows.
     public init(type: ParquetType, nullable: Bool = false, reservingCapacity: Int = 0) {

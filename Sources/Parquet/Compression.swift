@@ -66,70 +66,64 @@ final class PageCompressor {
     }
 }
 
-/// Decompresses one page of untrusted bytes into exactly `size` bytes, never writing or allocating more.
+/// Decompresses one page of untrusted bytes (GZIP or ZSTD) into exactly `size` bytes. The output is allocated at once,
+/// but only when `size` is within what the codec can expand the input to (zstd at most 32,768 times,
+/// deflate at most 1,032 times), so that a lying header costs no more memory than its bytes justify.
 enum PageDecompressor {
+    static let zstdMaxRatio = 32_768
+    static let deflateMaxRatio = 1_032
+
     static func decompress(_ input: UnsafeRawBufferPointer, codec: Codec, size: Int) throws -> [UInt8] {
         switch codec {
-        case .uncompressed:
-            guard input.count == size else { throw ParquetFormatError("uncompressed page of \(input.count) bytes, header says \(size)") }
-            return Array(input)
-        case .zstd: return try zstd(input, size: size)
-        case .gzip: return try gzip(input, size: size)
+        case .zstd:
+            guard size <= input.count * zstdMaxRatio else { throw ParquetFormatError("zstd page of \(input.count) bytes cannot hold the \(size) bytes its header says") }
+            return try decompressed(size, codec) { out in
+                let n = ZSTD_decompress(out.baseAddress, out.count, input.baseAddress, input.count)
+                guard ZSTD_isError(n) == 0 else { throw ParquetFormatError("zstd: \(String(cString: ZSTD_getErrorName(n)))") }
+                return n
+            }
+        case .gzip:
+            guard size <= input.count * deflateMaxRatio + 64 else { throw ParquetFormatError("gzip page of \(input.count) bytes cannot hold the \(size) bytes its header says") }
+            return try decompressed(size, codec) { try inflate(input, into: $0) }
         default: throw ParquetFormatError("unsupported codec \(codec.name)")
         }
     }
 
-    /// Streams into a buffer that grows as output comes (so a lying header costs no memory), up to `size`.
-    private static func zstd(_ input: UnsafeRawBufferPointer, size: Int) throws -> [UInt8] {
-        guard let stream = ZSTD_createDStream() else { throw ParquetFormatError("zstd: out of memory") }
-        defer { ZSTD_freeDStream(stream) }
-        var output: [UInt8] = []
-        var inBuffer = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
-        var chunk = [UInt8](repeating: 0, count: min(size, 1 << 17) + 1)
-        while true {
-            let consumed = inBuffer.pos
-            let (result, produced) = chunk.withUnsafeMutableBytes { out -> (Int, Int) in
-                var outBuffer = ZSTD_outBuffer(dst: out.baseAddress, size: out.count, pos: 0)
-                let r = ZSTD_decompressStream(stream, &outBuffer, &inBuffer)
-                return (r, outBuffer.pos)
+    /// A buffer of `size` bytes that `body` fills, returning how many bytes it wrote (which must be `size`).
+    private static func decompressed(_ size: Int, _ codec: Codec, _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> Int) throws -> [UInt8] {
+        var failure: Error?
+        let output = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            do {
+                count = try body(buffer)
+            } catch {
+                failure = error
+                count = 0
             }
-            guard ZSTD_isError(result) == 0 else { throw ParquetFormatError("zstd: \(String(cString: ZSTD_getErrorName(result)))") }
-            guard output.count + produced <= size else { throw ParquetFormatError("zstd page decompresses past the \(size) bytes its header says") }
-            output.append(contentsOf: chunk[0..<produced])
-            if result == 0 && inBuffer.pos == inBuffer.size { break }
-            if produced == 0 && (inBuffer.pos == inBuffer.size || inBuffer.pos == consumed) { throw ParquetFormatError("zstd page truncated") }
         }
-        guard output.count == size else { throw ParquetFormatError("zstd page decompresses to \(output.count) bytes, header says \(size)") }
+        if let failure { throw failure }
+        guard output.count == size else { throw ParquetFormatError("\(codec.name) page decompresses to \(output.count) bytes, header says \(size)") }
         return output
     }
 
-    private static func gzip(_ input: UnsafeRawBufferPointer, size: Int) throws -> [UInt8] {
+    /// Inflates a gzip (or zlib) stream into `out`; returns the bytes written.
+    private static func inflate(_ input: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
         var stream = z_stream()
-        // 15 + 32: zlib or gzip header, detected.
+        // 15 + 32: a zlib or gzip header, detected.
         guard inflateInit2_(&stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw ParquetFormatError("gzip: inflateInit2 failed")
         }
         defer { inflateEnd(&stream) }
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: min(size, 1 << 17) + 1)
         stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: UInt8.self).baseAddress)
         stream.avail_in = UInt32(input.count)
-        while true {
-            let (status, produced) = chunk.withUnsafeMutableBufferPointer { out -> (Int32, Int) in
-                stream.next_out = out.baseAddress
-                stream.avail_out = UInt32(out.count)
-                let s = inflate(&stream, Z_NO_FLUSH)
-                return (s, out.count - Int(stream.avail_out))
-            }
-            guard status == Z_OK || status == Z_STREAM_END || (status == Z_BUF_ERROR && produced > 0) else {
-                throw ParquetFormatError("gzip: corrupt page (zlib \(status))")
-            }
-            guard output.count + produced <= size else { throw ParquetFormatError("gzip page decompresses past the \(size) bytes its header says") }
-            output.append(contentsOf: chunk[0..<produced])
-            if status == Z_STREAM_END { break }
-            if produced == 0 { throw ParquetFormatError("gzip page truncated") }
+        // zlib wants an output pointer even for no output.
+        let status = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { spare in
+            stream.next_out = out.baseAddress ?? spare.baseAddress
+            stream.avail_out = UInt32(out.count)
+            return CZlib.inflate(&stream, Z_FINISH)
         }
-        guard output.count == size else { throw ParquetFormatError("gzip page decompresses to \(output.count) bytes, header says \(size)") }
-        return output
+        guard status == Z_STREAM_END else {
+            throw ParquetFormatError(status == Z_BUF_ERROR && stream.avail_out == 0 ? "gzip page decompresses past the \(out.count) bytes its header says" : "gzip: corrupt or truncated page (zlib \(status))")
+        }
+        return out.count - Int(stream.avail_out)
     }
 }

@@ -17,22 +17,37 @@ struct DictionaryBuilder {
                 return values.bytes.withUnsafeBufferPointer { bytes in
                     values.ends.withUnsafeBufferPointer { ends in
                         var start = 0
+                        var previous = UnsafeBufferPointer<UInt8>(start: nil, count: 0), previousIndex: UInt32?
                         for row in 0..<ends.count {
                             defer { start = ends[row] }
                             if nullable && validity[row] == 0 { continue }
                             let value = UnsafeBufferPointer(rebasing: bytes[start..<ends[row]])
+                            // A run of one value (rows sorted by user, say) skips the table.
+                            if let previousIndex, value.count == previous.count,
+                               value.isEmpty || memcmp(value.baseAddress!, previous.baseAddress!, value.count) == 0
+                            {
+                                indices.append(previousIndex)
+                                continue
+                            }
                             guard let index = builder.index(of: value) else { return false }
                             indices.append(index)
+                            (previous, previousIndex) = (value, index)
                         }
                         return true
                     }
                 }
             }
             return values.words.withUnsafeBufferPointer { words in
+                var previous: UInt64 = 0, previousIndex: UInt32?
                 for row in 0..<words.count {
                     if nullable && validity[row] == 0 { continue }
+                    if let previousIndex, words[row] == previous {
+                        indices.append(previousIndex)
+                        continue
+                    }
                     guard let index = builder.index(of: words[row]) else { return false }
                     indices.append(index)
+                    (previous, previousIndex) = (words[row], index)
                 }
                 return true
             }

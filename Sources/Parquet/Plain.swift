@@ -26,19 +26,29 @@ enum Plain {
                 }
                 return
             }
-            values.bytes.withUnsafeBufferPointer { bytes in
+            values.bytes.withUnsafeBytes { bytes in
                 values.ends.withUnsafeBufferPointer { ends in
+                    // Nulls hold no bytes: the page is 4 bytes a value plus the rows' bytes, written in place.
                     let first = rows.lowerBound == 0 ? 0 : ends[rows.lowerBound - 1]
                     let last = rows.isEmpty ? first : ends[rows.upperBound - 1]
-                    out.reserveCapacity(out.count + 4 * rows.count + last - first)
-                    var start = first
-                    for row in rows {
-                        let end = ends[row]
-                        defer { start = end }
-                        if nullable && validity[row] == 0 { continue }
-                        let length = UInt32(end - start)
-                        withUnsafeBytes(of: length.littleEndian) { out.append(contentsOf: $0) }
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                    var nulls = 0
+                    if nullable { for row in rows where validity[row] == 0 { nulls += 1 } }
+                    let size = 4 * (rows.count - nulls) + last - first
+                    let base = out.count
+                    out.append(contentsOf: repeatElement(0, count: size))
+                    out.withUnsafeMutableBytes { target in
+                        var at = base
+                        var start = first
+                        for row in rows {
+                            let end = ends[row]
+                            defer { start = end }
+                            if nullable && validity[row] == 0 { continue }
+                            target.storeBytes(of: UInt32(end - start).littleEndian, toByteOffset: at, as: UInt32.self)
+                            if end > start {
+                                (target.baseAddress! + at + 4).copyMemory(from: bytes.baseAddress! + start, byteCount: end - start)
+                            }
+                            at += 4 + end - start
+                        }
                     }
                 }
             }
@@ -55,14 +65,27 @@ enum Plain {
             }
             return count * 8
         }
+        // Check every length first, then copy with the room reserved.
         var position = 0
         for _ in 0..<count {
             guard bytes.count - position >= 4 else { throw ParquetFormatError("PLAIN data holds fewer than its \(count) values") }
             let length = Int(bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian)
-            position += 4
-            guard length <= bytes.count - position else { throw ParquetFormatError("PLAIN string of \(length) bytes past the page's end") }
-            values.append(utf8: UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]).bindMemory(to: UInt8.self))
-            position += length
+            guard length <= bytes.count - position - 4 else { throw ParquetFormatError("PLAIN string of \(length) bytes past the page's end") }
+            position += 4 + length
+        }
+        var at = values.bytes.count
+        values.bytes.append(contentsOf: repeatElement(0, count: position - 4 * count))
+        values.ends.reserveCapacity(values.ends.count + count)
+        if values.nullable { values.validity.append(contentsOf: repeatElement(1, count: count)) }
+        values.bytes.withUnsafeMutableBytes { out in
+            var from = 0
+            for _ in 0..<count {
+                let length = Int(bytes.loadUnaligned(fromByteOffset: from, as: UInt32.self).littleEndian)
+                if length > 0 { (out.baseAddress! + at).copyMemory(from: bytes.baseAddress! + from + 4, byteCount: length) }
+                from += 4 + length
+                at += length
+                values.ends.append(at)
+            }
         }
         return position
     }

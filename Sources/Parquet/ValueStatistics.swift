@@ -49,14 +49,7 @@ struct ValueStatistics {
                     return any ? .double(lo, hi) : nil
                 }
             case .string:
-                var lo = -1, hi = -1
-                for row in rows where !nullable || validity[row] != 0 {
-                    if lo < 0 || Self.compare(values, row, lo) < 0 { lo = row }
-                    if hi < 0 || Self.compare(values, row, hi) > 0 { hi = row }
-                }
-                if lo >= 0 {
-                    range = .bytes(Array(values.bytes[values.start(lo)..<values.ends[lo]]), Array(values.bytes[values.start(hi)..<values.ends[hi]]))
-                }
+                range = Self.stringRange(values, rows: rows, validity: validity)
             }
         }
     }
@@ -105,16 +98,49 @@ struct ValueStatistics {
 
     static func littleEndian(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
 
-    /// Compares the bytes of rows `a` and `b` as unsigned bytes, then by length.
-    static func compare(_ values: ParquetColumnValues, _ a: Int, _ b: Int) -> Int {
-        let sa = values.start(a), la = values.ends[a] - sa
-        let sb = values.start(b), lb = values.ends[b] - sb
-        let common = Swift.min(la, lb)
-        if common > 0 {
-            let c = values.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + sa, $0.baseAddress! + sb, common) }
+    /// The least and greatest non-null strings of `rows` as unsigned bytes: each row's first 8 bytes as a
+    /// big-endian number decide, memcmp only on a tie.
+    private static func stringRange(_ values: ParquetColumnValues, rows: Swift.Range<Int>, validity: UnsafeBufferPointer<UInt8>) -> Range? {
+        values.bytes.withUnsafeBytes { bytes in
+            values.ends.withUnsafeBufferPointer { ends in
+                let nullable = values.nullable
+                var lo = (start: 0, count: -1, prefix: UInt64(0)), hi = lo
+                for row in rows where !nullable || validity[row] != 0 {
+                    let start = row == 0 ? 0 : ends[row - 1]
+                    let value = (start: start, count: ends[row] - start, prefix: prefix(bytes, start, ends[row] - start))
+                    if lo.count < 0 {
+                        (lo, hi) = (value, value)
+                    } else if value.prefix < lo.prefix || value.prefix == lo.prefix && compare(bytes, value, lo) < 0 {
+                        lo = value
+                    } else if value.prefix > hi.prefix || value.prefix == hi.prefix && compare(bytes, value, hi) > 0 {
+                        hi = value
+                    }
+                }
+                guard lo.count >= 0 else { return nil }
+                return .bytes(Array(bytes[lo.start..<lo.start + lo.count]), Array(bytes[hi.start..<hi.start + hi.count]))
+            }
+        }
+    }
+
+    /// Two strings whose first 8 bytes tie: the rest as unsigned bytes, then the length.
+    private static func compare(_ bytes: UnsafeRawBufferPointer, _ a: (start: Int, count: Int, prefix: UInt64), _ b: (start: Int, count: Int, prefix: UInt64)) -> Int {
+        let common = Swift.min(a.count, b.count)
+        if common > 8 {
+            let c = memcmp(bytes.baseAddress! + a.start + 8, bytes.baseAddress! + b.start + 8, common - 8)
             if c != 0 { return Int(c) }
         }
-        return la - lb
+        return a.count - b.count
+    }
+
+    /// Up to the first 8 bytes at `start` as a big-endian number, zero-padded.
+    private static func prefix(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ length: Int) -> UInt64 {
+        if start + 8 <= bytes.count {
+            let word = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+            return length >= 8 ? word : length == 0 ? 0 : word & ~(UInt64.max >> (8 * length))
+        }
+        var v: UInt64 = 0
+        for k in 0..<Swift.min(length, 8) { v |= UInt64(bytes[start + k]) << (56 - 8 * k) }
+        return v
     }
 }
 

@@ -129,3 +129,59 @@ struct ChunkInspector {
         }
     }
 }
+
+/// Hand-made files: pages and footers with whatever values a test wants, made with the module's thrift writer.
+enum Crafted {
+    /// A page: its header (sizes and counts as given, or the body's) and its body.
+    static func page(_ type: PageType = .dataPage, values: Int, encoding: Int32 = Encoding.plain, body: [UInt8],
+                     compressedSize: Int? = nil, uncompressedSize: Int? = nil) -> [UInt8] {
+        var w = ThriftWriter()
+        w.i32(1, type.rawValue)
+        w.i32(2, Int32(uncompressedSize ?? body.count))
+        w.i32(3, Int32(compressedSize ?? body.count))
+        w.structure(type == .dictionaryPage ? 7 : 5) { w in
+            w.i32(1, Int32(values))
+            w.i32(2, encoding)
+        }
+        return w.finish() + body
+    }
+
+    /// A file of one column whose single chunk is `pages`, with the footer's fields as given.
+    static func file(_ column: ParquetColumnSchema, rows: Int, pages: [[UInt8]], codec: Int32 = Codec.uncompressed.rawValue,
+                     dictionary: Bool = false, edit: (inout FileMeta) -> Void = { _ in }) -> [UInt8] {
+        let chunk = pages.flatMap { $0 }
+        var meta = FileMeta(schema: SchemaElement.elements(of: ParquetSchema(columns: [column])), numRows: Int64(rows))
+        var columnMeta = ColumnMeta(type: (column.type == .double ? PhysicalType.double : column.type == .string ? .byteArray : .int64).rawValue,
+                                    encodings: [Encoding.plain], path: [column.name], codec: codec, numValues: Int64(rows),
+                                    uncompressedSize: Int64(chunk.count), compressedSize: Int64(chunk.count),
+                                    dataPageOffset: dictionary ? 4 + Int64(pages[0].count) : 4)
+        if dictionary { columnMeta.dictionaryPageOffset = 4 }
+        meta.rowGroups = [RowGroupMeta(columns: [columnMeta], totalByteSize: Int64(chunk.count), numRows: Int64(rows), fileOffset: 4)]
+        edit(&meta)
+        return assemble(chunk, meta.write())
+    }
+
+    /// Magic, data, footer, its length, magic.
+    static func assemble(_ data: [UInt8], _ footer: [UInt8]) -> [UInt8] {
+        let length = UInt32(footer.count)
+        return Array("PAR1".utf8) + data + footer + (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * $0)) } + Array("PAR1".utf8)
+    }
+
+    /// PLAIN INT64 values.
+    static func plain(_ values: [Int64]) -> [UInt8] { values.flatMap { v in (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } } }
+}
+
+/// The error reading `bytes` as a file and every column of it gives, or nil when it reads.
+func readError(_ bytes: [UInt8]) -> ParquetError? {
+    do {
+        let sut = try ParquetFileReader(bytes: bytes, name: "bad.parquet")
+        for group in 0..<sut.rowGroupCount {
+            for column in 0..<sut.schema.columns.count { _ = try sut.read(rowGroup: group, column: column) }
+        }
+        return nil
+    } catch let error as ParquetError {
+        return error
+    } catch {
+        return ParquetError(file: "?", reason: "not a ParquetError: \(error)")
+    }
+}

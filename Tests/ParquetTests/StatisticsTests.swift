@@ -62,4 +62,26 @@ struct StatisticsTests {
         #expect(sut.dataPages.map { $0.statistics?.max } == [Self.le(131_071), Self.le(262_143)])
         #expect(sut.meta.statistics == Statistics(nullCount: 0, min: Self.le(0), max: Self.le(262_143)))
     }
+
+    @Test("STRING min/max agree with a byte-wise comparison on random strings that share long prefixes", arguments: [1, 2, 3, 4])
+    func randomStrings(seed: UInt64) throws {
+        // Given 2,000 random strings (0-20 bytes over a small alphabet with bytes past 0x7F, most of them sharing prefixes)
+        var state = seed
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % n
+        }
+        let alphabet: [UInt8] = [0x00, 0x41, 0x42, 0x7F, 0x80, 0xC3, 0xFF]
+        let strings: [[UInt8]] = (0..<2_000).map { _ in
+            let length = next(21)
+            return (0..<length).map { k in k < 9 && next(4) > 0 ? 0x41 : alphabet[next(alphabet.count)] }
+        }
+        var values = ParquetColumnValues(type: .string)
+        for string in strings { string.withUnsafeBufferPointer { values.append(utf8: $0) } }
+        // When their statistics are computed
+        let sut = ValueStatistics(values, rows: 0..<values.count).thrift
+        // Then min and max are the byte-wise extremes
+        #expect(sut.min == strings.min { $0.lexicographicallyPrecedes($1) })
+        #expect(sut.max == strings.max { $0.lexicographicallyPrecedes($1) })
+    }
 }
