@@ -61,7 +61,7 @@ public enum CanonicalText {
         return negative ? -milli : milli
     }
 
-    /// Whether `field` is a gateway script `[ADTL](;[ADTL])*`.
+    /// Whether `field` is a gateway script: `A`, `D`, `T`, `L` tokens joined by `;`.
     @inlinable public static func isScript(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
         guard field.count % 2 == 1 else { return false }
         for (i, byte) in field.enumerated() {

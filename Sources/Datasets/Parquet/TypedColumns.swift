@@ -12,7 +12,7 @@ public enum TypedColumn: Sendable, Equatable {
     case text(dictionary: Bool)
     /// One of SPEC's enum values (`type`, `source`, `kind`, `protocol`).
     case category([String])
-    /// A gateway script `[ADTL](;[ADTL])*`.
+    /// A gateway script: `A`, `D`, `T`, `L` tokens joined by `;`.
     case script
     /// A canonical integer `-?(0|[1-9][0-9]*)` in the signed 64-bit range.
     case integer
