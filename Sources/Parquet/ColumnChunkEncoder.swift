@@ -78,8 +78,11 @@ enum ColumnChunkEncoder {
 
     /// The page body compressed, or the body itself without compression.
     private static func compress(_ body: [UInt8], _ compressor: PageCompressor, scratch: inout [UInt8]) throws -> [UInt8] {
+        // Page sizes are i32 in the header: a string of 2 GiB or more cannot be written.
+        guard body.count <= Int32.max else { throw ParquetFormatError("a page of \(body.count) bytes: pages must stay under 2 GiB") }
         guard compressor.compression != .none else { return body }
         try compressor.compress(body, into: &scratch)
+        guard scratch.count <= Int32.max else { throw ParquetFormatError("a page of \(scratch.count) bytes: pages must stay under 2 GiB") }
         return scratch
     }
 

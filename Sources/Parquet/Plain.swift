@@ -43,7 +43,7 @@ enum Plain {
                             let end = ends[row]
                             defer { start = end }
                             if nullable && validity[row] == 0 { continue }
-                            target.storeBytes(of: UInt32(end - start).littleEndian, toByteOffset: at, as: UInt32.self)
+                            target.storeBytes(of: UInt32(truncatingIfNeeded: end - start).littleEndian, toByteOffset: at, as: UInt32.self)
                             if end > start {
                                 (target.baseAddress! + at + 4).copyMemory(from: bytes.baseAddress! + start, byteCount: end - start)
                             }

@@ -27,24 +27,30 @@ struct ValueStatistics {
             switch values.type {
             case .int64, .timestampMicros:
                 range = values.words.withUnsafeBufferPointer { words in
-                    var lo = Int64.max, hi = Int64.min, any = false
-                    for row in rows where !nullable || validity[row] != 0 {
-                        let v = Int64(bitPattern: words[row])
-                        lo = Swift.min(lo, v)
-                        hi = Swift.max(hi, v)
-                        any = true
+                    var lo = Int64.max, hi = Int64.min
+                    if nullable {
+                        for row in rows where validity[row] != 0 {
+                            lo = Swift.min(lo, Int64(bitPattern: words[row]))
+                            hi = Swift.max(hi, Int64(bitPattern: words[row]))
+                        }
+                    } else {
+                        // No branch a value: a loop the compiler can vectorize.
+                        for row in rows {
+                            lo = Swift.min(lo, Int64(bitPattern: words[row]))
+                            hi = Swift.max(hi, Int64(bitPattern: words[row]))
+                        }
                     }
-                    return any ? .int(lo, hi) : nil
+                    return rows.count > nullCount ? .int(lo, hi) : nil
                 }
             case .double:
                 range = values.words.withUnsafeBufferPointer { words in
+                    // NaN never wins: every comparison with it is false.
                     var lo = Double.infinity, hi = -Double.infinity, any = false
                     for row in rows where !nullable || validity[row] != 0 {
                         let v = Double(bitPattern: words[row])
-                        if v.isNaN { continue }
-                        lo = Swift.min(lo, v)
-                        hi = Swift.max(hi, v)
-                        any = true
+                        if v < lo { lo = v }
+                        if v > hi { hi = v }
+                        any = any || !v.isNaN
                     }
                     return any ? .double(lo, hi) : nil
                 }

@@ -24,7 +24,7 @@ struct StatisticsTests {
         #expect(page == expected)
     }
 
-    @Test("DOUBLE: NaN is skipped; a zero minimum is -0.0 and a zero maximum +0.0")
+    @Test("DOUBLE: NaN is skipped, infinities count; a zero minimum is -0.0 and a zero maximum +0.0")
     func doubles() throws {
         // Given NaN and zeros of both signs, and a column of NaN only
         let zeros = Values.double([.nan, 0.0, -0.0, .nan])
@@ -36,6 +36,10 @@ struct StatisticsTests {
         #expect(try Self.statistics(column, zeros).chunk == Statistics(nullCount: 0, min: Self.le((-0.0).bitPattern), max: Self.le((0.0).bitPattern)))
         #expect(try Self.statistics(column, mixed).chunk == Statistics(nullCount: 0, min: Self.le((-1.0).bitPattern), max: Self.le((2.5).bitPattern)))
         #expect(try Self.statistics(column, nanOnly).chunk == Statistics(nullCount: 0, min: nil, max: nil))
+        #expect(try Self.statistics(column, Values.double([.nan, .infinity, -.infinity])).chunk
+            == Statistics(nullCount: 0, min: Self.le((-Double.infinity).bitPattern), max: Self.le(Double.infinity.bitPattern)))
+        #expect(try Self.statistics(column, Values.double([.infinity, .nan])).chunk
+            == Statistics(nullCount: 0, min: Self.le(Double.infinity.bitPattern), max: Self.le(Double.infinity.bitPattern)))
     }
 
     @Test("STRING: unsigned byte order, with and without a dictionary", arguments: [false, true])
