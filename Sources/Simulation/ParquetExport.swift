@@ -18,8 +18,9 @@ public enum ParquetExport {
     public static let tables = GeneratedFile.allCases.map(\.rawValue) + [RejectedRows.name]
 
     /// Rows a row group gathers by default before it is encoded (whole chunks: a group may hold a
-    /// few more); `ExportOptions.rowGroupRows`.
-    public static let rowGroupRows = 1 << 20
+    /// few more); `ExportOptions.rowGroupRows`. 256 Ki rows (DuckDB writes 122,880): against 1 Mi,
+    /// the same size of files and of CPU, and 300 MB peak RSS instead of 760 MB for 10 M rows.
+    public static let rowGroupRows = 1 << 18
 
     /// The manifest's file name: `manifest.json`, or `manifest-shard-k.json` for shard k of a
     /// sharded export, so that the shards written into one directory keep theirs.
