@@ -42,6 +42,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CJemalloc", path: "Sources/CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
         .systemLibrary(name: "CGlibcMalloc", path: "Sources/CGlibcMalloc"),
         .target(name: "CPrefetch"),
@@ -61,17 +62,18 @@ let package = Package(
             ]
         ),
         .target(name: "HealthCore"),
+        .target(name: "Parquet", dependencies: ["CZlib", "CZstd"]),
         .target(name: "PaymentsCore"),
         .target(
             name: "Datasets",
             dependencies: [
-                "HealthCore", "PaymentsCore", "CZlib", "CPrefetch", "CChecksum",
+                "HealthCore", "PaymentsCore", "CZlib", "CPrefetch", "CChecksum", "Parquet",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .target(name: "Scenarios", dependencies: ["HealthCore", "PaymentsCore", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Simulation", dependencies: ["HealthCore", "PaymentsCore", "Datasets", "ParallelWork", "Scenarios"]),
+        .target(name: "Simulation", dependencies: ["HealthCore", "PaymentsCore", "Datasets", "ParallelWork", "Parquet", "Scenarios"]),
         .target(name: "UserAlgorithms", dependencies: ["HealthCore", "PaymentsCore"]),
         .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore", "UserAlgorithms"]),
         .target(name: "PaymentService", dependencies: ["PaymentsCore", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -110,6 +112,7 @@ let package = Package(
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
+        .testTarget(name: "ParquetTests", dependencies: ["Parquet"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SimulatedDiskTests", dependencies: ["SimulatedDisk", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),
         .testTarget(
@@ -119,13 +122,13 @@ let package = Package(
         .testTarget(name: "SpecKernelTests", dependencies: ["SpecKernel", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "DatasetsTests",
-            dependencies: ["Datasets", "HealthCore", "PaymentsCore", "TestSupport", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Datasets", "HealthCore", "PaymentsCore", "TestSupport", "CZlib", "Parquet", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "SimulationTests",
             dependencies: [
-                "Simulation", "Scenarios", "Datasets", "HealthCore", "PaymentsCore", "TestSupport",
+                "Simulation", "Scenarios", "Datasets", "HealthCore", "PaymentsCore", "TestSupport", "Parquet",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Golden"]
@@ -133,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "AnalysisTests",
             dependencies: [
-                "Analysis", "Datasets", "TestSupport", "CZlib",
+                "Analysis", "Datasets", "TestSupport", "CZlib", "Parquet",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Fixtures")]

@@ -22,6 +22,8 @@ let package = Package(
         .executableTarget(name: "FuzzScenario", dependencies: ["FuzzSupport", simharness("Scenarios"), simharness("Harness")]),
         .executableTarget(name: "FuzzResultJSON", dependencies: ["FuzzSupport", simharness("RunResults")]),
         .executableTarget(name: "FuzzBaselineJSON", dependencies: ["FuzzSupport", simharness("RunResults")]),
+        // Parquet is no product of its own: it comes with Datasets, which writes and reads Parquet datasets.
+        .executableTarget(name: "FuzzParquet", dependencies: ["FuzzSupport", simharness("Datasets")]),
         .executableTarget(name: "FuzzStoreLoading", dependencies: ["FuzzSupport", simharness("PaymentSimulation")]),
     ],
     swiftLanguageModes: [.v6]

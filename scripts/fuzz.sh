@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 which=${1:-all}
 seconds=${2:-60}
-targets=(FuzzCSVRows FuzzNDJSONRows FuzzGzip FuzzDataset FuzzSQLite FuzzAlgorithms FuzzScenario FuzzResultJSON FuzzBaselineJSON FuzzStoreLoading)
+targets=(FuzzCSVRows FuzzNDJSONRows FuzzGzip FuzzDataset FuzzSQLite FuzzParquet FuzzAlgorithms FuzzScenario FuzzResultJSON FuzzBaselineJSON FuzzStoreLoading)
 [ "$which" = all ] || targets=("$which")
 
 config=${CONFIG:-release}

@@ -104,3 +104,30 @@ final class ReaderChunks: ChunkSource {
         return result
     }
 }
+
+/// The units of a Parquet table rendered as the text of the CSV file of the same seed
+/// (`ParquetTableText`): a task takes the next unit (a row group), renders it into a pooled
+/// buffer and reads its lines, so the CSV decoders and line numbers apply unchanged.
+final class ParquetChunks: ChunkSource {
+    let firstLine: [UInt8]?
+    private let table: ParquetTableText
+    private let next = Atomic<Int>(0)
+    private let spare = Mutex<[ByteBuffer]>([])
+
+    init(_ file: DatasetFile) throws {
+        table = try ParquetTableText(file)
+        firstLine = Array(file.kind.columns.joined(separator: ",").utf8)
+    }
+
+    func withNextChunk<R>(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
+        let index = next.add(1, ordering: .relaxed).oldValue
+        guard index < table.unitCount else { return nil }
+        let buffer = spare.withLock { $0.popLast() } ?? ByteBuffer(capacity: 1 << 20)
+        defer {
+            buffer.removeAll()
+            spare.withLock { $0.append(buffer) }
+        }
+        try table.appendText(ofUnit: index, to: buffer)
+        return try body(index, buffer.bytes)
+    }
+}

@@ -69,8 +69,9 @@ enum RowReading {
         })
     }
 
-    private static func chunks(of file: DatasetFile, chunkBytes: Int) throws -> any ChunkSource {
-        try MappedChunks(file, chunkBytes: chunkBytes) ?? ReaderChunks(file, chunkBytes: chunkBytes)
+    static func chunks(of file: DatasetFile, chunkBytes: Int) throws -> any ChunkSource {
+        if file.format == .parquet { return try ParquetChunks(file) }
+        return try MappedChunks(file, chunkBytes: chunkBytes) ?? ReaderChunks(file, chunkBytes: chunkBytes)
     }
 
     /// Reads the whole lines of `bytes`, numbering them on from `line`; the first is the file's
@@ -112,7 +113,7 @@ struct LineHeader: Sendable {
 
     init(_ file: DatasetFile, firstLine: [UInt8]?) throws {
         self.file = file
-        csv = file.format == .csv ? firstLine ?? [] : nil
+        csv = file.format == .csv || file.format == .parquet ? firstLine ?? [] : nil
         isCanonical = csv?.withUnsafeBufferPointer { CanonicalRows.isCanonical(header: $0, kind: file.kind) } ?? false
     }
 
@@ -125,9 +126,10 @@ struct LineHeader: Sendable {
 
 extension DatasetFile {
     /// A guess of the rows the file holds, from its size and rows of about `bytesPerRow` bytes
-    /// (four times as many when it is compressed), to size arrays and partitions up front; 0 when
-    /// its size is unknown.
+    /// (four times as many when it is compressed; a Parquet table's own count), to size arrays and
+    /// partitions up front; 0 when its size is unknown.
     func expectedRows(bytesPerRow: Int) -> Int {
+        if format == .parquet { return (try? ParquetTableText(self).rowCount) ?? 0 }
         var info = stat()
         guard stat(path, &info) == 0 else { return 0 }
         return Int(info.st_size) * (gzip ? 4 : 1) / bytesPerRow

@@ -55,7 +55,7 @@ enum TableScan {
         _ file: DatasetFile, decoder: Decoder, partitions: UserPartitions, tasks: Int, chunkBytes: Int
     ) async throws -> [ScannedChunk<Decoder.Candidate>] {
         if file.format == .sqlite { return try [scanSQLite(file, decoder: decoder, partitions: partitions)] }
-        let source: any ChunkSource = try MappedChunks(file, chunkBytes: chunkBytes) ?? ReaderChunks(file, chunkBytes: chunkBytes)
+        let source = try RowReading.chunks(of: file, chunkBytes: chunkBytes)
         guard source.firstLine != nil else { return [] }
         let header = try LineHeader(file, firstLine: source.firstLine)
         _ = try header.tokenizer()

@@ -3,10 +3,10 @@
 /// `window` jobs are started and not yet consumed, so memory holds at most `window` results.
 public enum OrderedParallel {
     /// Runs jobs `0..<count`, at most `window` (at least 1) ahead of the one `consume` takes next;
-    /// `consume` gets each result in job order. The first error thrown by a job or by `consume`
-    /// cancels the jobs still running and is rethrown.
+    /// `consume` gets each result in job order (it may await, e.g. work it handed to other tasks).
+    /// The first error thrown by a job or by `consume` cancels the jobs still running and is rethrown.
     public static func run<R: Sendable>(
-        count: Int, window: Int, job: @escaping @Sendable (Int) throws -> R, consume: (Int, R) throws -> Void
+        count: Int, window: Int, job: @escaping @Sendable (Int) throws -> R, consume: (Int, R) async throws -> Void
     ) async throws {
         let window = max(1, window)
         try await withThrowingTaskGroup(of: (Int, R).self) { group in
@@ -25,7 +25,7 @@ public enum OrderedParallel {
                 guard let (index, result) = try await group.next() else { break }
                 ready[index] = result
                 while let result = ready.removeValue(forKey: consumed) {
-                    try consume(consumed, result)
+                    try await consume(consumed, result)
                     consumed += 1
                 }
             }

@@ -8,8 +8,10 @@ struct GenerateCommand: AsyncParsableCommand {
         commandName: "generate",
         abstract: "Writes a deterministic synthetic dataset (users, meals, steps, payments) and manifest.json.",
         discussion: """
-            Same scenario and seed give byte-identical files whatever --tasks. Exit status: 0 written, \
-            2 invalid scenario or a bad option (or its value), 3 an output could not be written.
+            Same scenario and seed give byte-identical files whatever --tasks. With --format parquet, \
+            each table is one file (DIR/meals.parquet; with --shard k/n, DIR/meals/shard=k/part-0.parquet \
+            and manifest-shard-k.json), rows that cannot be typed go verbatim to rejected_rows. \
+            Exit status: 0 written, 2 invalid scenario or a bad option (or its value), 3 an output could not be written.
             """
     )
 
@@ -19,11 +21,14 @@ struct GenerateCommand: AsyncParsableCommand {
     @Option(help: "Directory to write to (created if missing).")
     var out: String
 
-    @Option(help: "csv, ndjson or sqlite.")
+    @Option(help: "csv, ndjson, sqlite (TEXT tables and typed views) or parquet (typed tables, rejected_rows).")
     var format = ExportOptions.Format.csv
 
     @Flag(help: "Gzip-compress CSV and NDJSON files.")
     var gzip = false
+
+    @Option(help: "Parquet page compression: \(ExportOptions.compressionNames.joined(separator: ", ")) (default zstd; --format parquet only).")
+    var compression: String?
 
     @OptionGroup var size: ScenarioSizeArguments
 
@@ -37,7 +42,15 @@ struct GenerateCommand: AsyncParsableCommand {
     var jobs: Int?
 
     func validate() throws {
-        if gzip, format == .sqlite { throw ValidationError("--gzip applies to csv and ndjson only") }
+        if gzip, format == .sqlite || format == .parquet {
+            throw ValidationError("--gzip applies to csv and ndjson only\(format == .parquet ? " (Parquet pages are compressed: --compression)" : "")")
+        }
+        if let compression {
+            guard format == .parquet else { throw ValidationError("--compression applies to --format parquet only") }
+            guard ExportOptions.compressionNames.contains(compression) else {
+                throw ValidationError("--compression must be one of \(ExportOptions.compressionNames.joined(separator: ", ")), not '\(compression)'")
+            }
+        }
         if tasks != nil, jobs != nil { throw ValidationError("give --tasks only (--jobs is its old name)") }
     }
 
@@ -47,7 +60,8 @@ struct GenerateCommand: AsyncParsableCommand {
             throw failure("generate", "invalid scenario: \(error)", status: HarnessExit.invalidInput)
         }
         size.override(&loaded)
-        let options = ExportOptions(directory: out, format: format, gzip: gzip, jobs: tasks ?? jobs ?? Cores.count)
+        var options = ExportOptions(directory: out, format: format, gzip: gzip, jobs: tasks ?? jobs ?? Cores.count)
+        if let compression { options.setCompression(named: compression) }
         let selection = UserSelection(users: 0..<loaded.users, shard: shard.index, shardCount: shard.count)
         do {
             try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Datasets
 import ParallelWork
+import Parquet
 import Scenarios
 import Synchronization
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Darwin
 /// How `generate` writes a dataset.
 public struct ExportOptions: Sendable {
     /// The file format of a dataset.
-    public enum Format: String, Sendable, CaseIterable { case csv, ndjson, sqlite }
+    public enum Format: String, Sendable, CaseIterable { case csv, ndjson, sqlite, parquet }
 
     /// The directory written to.
     public var directory: String
@@ -21,13 +22,18 @@ public struct ExportOptions: Sendable {
     public var gzip: Bool
     /// Formatting tasks; the output is the same for any value.
     public var jobs: Int
+    /// The compression of Parquet files' pages.
+    public var compression: ParquetCompression
+    /// Rows a Parquet row group gathers (whole chunks of users) before it is encoded.
+    public var rowGroupRows = ParquetExport.rowGroupRows
 
     /// The options of one export.
-    public init(directory: String, format: Format = .csv, gzip: Bool = false, jobs: Int = 1) {
+    public init(directory: String, format: Format = .csv, gzip: Bool = false, jobs: Int = 1, compression: ParquetCompression = .zstd) {
         self.directory = directory
         self.format = format
         self.gzip = gzip
         self.jobs = max(1, jobs)
+        self.compression = compression
     }
 
     /// The SQLite file `--format sqlite` writes (one table per dataset file).
@@ -41,14 +47,16 @@ public struct ExportOptions: Sendable {
         file.rawValue + "." + format.rawValue + (gzip ? ".gz" : "")
     }
 
-    /// The dataset files an export in another format would have written here: an export replaces
-    /// them, so that the directory holds one dataset (`analyze` refuses a file in two formats).
+    /// The dataset files an export in another format (or an unsharded Parquet export) would have
+    /// written here: an export replaces them, so that the directory holds one dataset (`analyze`
+    /// refuses a file in two formats).
     var otherFormatsFiles: [String] {
         let text = GeneratedFile.allCases.flatMap { file in
             [Format.csv, .ndjson].flatMap { f in [false, true].map { Self.fileName(file, format: f, gzip: $0) } }
         }
-        let mine = format == .sqlite ? [Self.sqliteFileName] : GeneratedFile.allCases.map(fileName)
-        return (text + [Self.sqliteFileName]).filter { !mine.contains($0) }
+        let parquet = ParquetExport.tables.map { $0 + "." + ParquetLayout.fileExtension }
+        let mine = format == .sqlite ? [Self.sqliteFileName] : format == .parquet ? [] : GeneratedFile.allCases.map(fileName)
+        return (text + [Self.sqliteFileName] + parquet).filter { !mine.contains($0) }
     }
 }
 
@@ -79,6 +87,7 @@ public enum DatasetExport {
         _ simulator: Simulator, selection: UserSelection, options: ExportOptions,
         progress: @Sendable (ExportProgress) -> Void = { _ in }
     ) async throws -> Manifest {
+        if options.format == .parquet { return try await ParquetExport.run(simulator, selection: selection, options: options, progress: progress) }
         let chunks = selection.ranges(size: usersPerChunk(simulator.scenario))
         var sink = try ExportSink(options: options)
         var tally = FaultTally()
@@ -151,7 +160,7 @@ struct ExportSink {
 
     init(options: ExportOptions) throws {
         self.options = options
-        for name in options.otherFormatsFiles { unlink(options.directory + "/" + name) }
+        ParquetExport.removeOtherDatasets(options: options, shard: nil)
         if options.format == .sqlite {
             let writer = try SQLiteDatasetWriter(path: options.directory + "/" + ExportOptions.sqliteFileName)
             for file in GeneratedFile.allCases { try writer.createTable(file.rawValue, columns: file.columns) }
@@ -191,5 +200,15 @@ struct ExportSink {
         }
         for file in GeneratedFile.allCases { result[file] = try files[file]!.finish() }
         return result
+    }
+}
+
+extension ExportOptions {
+    /// The names `--compression` accepts.
+    public static var compressionNames: [String] { ParquetCompression.allCases.map(\.rawValue) }
+
+    /// Sets the Parquet compression by name (one of `compressionNames`; another leaves it as it is).
+    public mutating func setCompression(named name: String) {
+        compression = ParquetCompression(rawValue: name) ?? compression
     }
 }

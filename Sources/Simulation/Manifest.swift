@@ -77,6 +77,8 @@ public struct Manifest: Sendable {
     public var files: [GeneratedFile: WrittenFile]
     /// The faults injected.
     public var faults: FaultTally
+    /// What a Parquet export typed and kept in `rejected_rows`.
+    public var parquet: ParquetSummary?
 
     /// The manifest as JSON, keys in a fixed order.
     public var json: String {
@@ -97,15 +99,22 @@ public struct Manifest: Sendable {
             "  \"shard\": {\"index\": \(selection.shard), \"count\": \(selection.shardCount), \"users\": \(selection.count)},",
             "  \"format\": \"\(options.format.rawValue)\",",
             "  \"gzip\": \(options.gzip),",
-            "  \"files\": {",
         ]
-        let entries = GeneratedFile.allCases.compactMap { file -> String? in
-            guard let f = files[file] else { return nil }
-            let name = String(f.path.split(separator: "/").last ?? "")
+        if let parquet { lines.append("  \"compression\": \"\(parquet.compression.rawValue)\",") }
+        lines.append("  \"files\": {")
+        func entry(_ key: String, _ f: WrittenFile, _ extra: String) -> String {
+            // A Parquet file's path is relative to the directory (`meals/shard=1/part-0.parquet`).
+            let name = parquet == nil ? String(f.path.split(separator: "/").last ?? "") : f.path
             let crc = String(f.crc32, radix: 16)
             let hex = String(repeating: "0", count: 8 - crc.count) + crc
-            return "    \"\(file.rawValue)\": {\"path\": \"\(escape(name))\", \"rows\": \(f.rows), \"bytes\": \(f.bytes), \"crc32\": \"\(hex)\"}"
+            return "    \"\(key)\": {\"path\": \"\(escape(name))\", \"rows\": \(f.rows),\(extra) \"bytes\": \(f.bytes), \"crc32\": \"\(hex)\"}"
         }
+        var entries = GeneratedFile.allCases.compactMap { file -> String? in
+            guard let f = files[file] else { return nil }
+            let split = parquet.map { " \"typed_rows\": \($0.typedRows[file] ?? 0), \"rejected_rows\": \($0.rejectedRows[file] ?? 0)," } ?? ""
+            return entry(file.rawValue, f, split)
+        }
+        if let parquet { entries.append(entry(RejectedRows.name, parquet.rejectedFile, "")) }
         lines.append(entries.joined(separator: ",\n"))
         lines.append("  },")
         lines.append("  \"faults\": {")

@@ -3,8 +3,8 @@ import GRDBSQLite
 
 /// Writes dataset tables into one SQLite file through GRDB: a table per dataset file with the same
 /// columns, every value stored as TEXT holding exactly the CSV field (so malformed values survive
-/// and a reader applies the SPEC grammars as for CSV; an empty field is the empty string), and an
-/// index on `user_id` created after the rows.
+/// and a reader applies the SPEC grammars as for CSV; an empty field is the empty string), an
+/// index on `user_id` created after the rows, and typed views (`meals_typed`, `SQLiteTypedViews`).
 public final class SQLiteDatasetWriter {
     /// The database file.
     public let path: String
@@ -71,10 +71,14 @@ public final class SQLiteDatasetWriter {
         rowsPerTable[table, default: 0] += inserted
     }
 
-    /// Indexes every table by `user_id` and closes; returns the rows per table.
+    /// Indexes every table by `user_id`, adds the typed view of each dataset table
+    /// (`SQLiteTypedViews`) and closes; returns the rows per table.
     public func finish() throws -> [String: Int] {
         for table in rowsPerTable.keys.sorted() {
             try run("CREATE INDEX \"\(table)_user_id\" ON \"\(table)\" (user_id)")
+        }
+        for kind in DatasetKind.allCases where rowsPerTable[kind.rawValue] != nil {
+            try run(SQLiteTypedViews.createStatement(kind))
         }
         try queue.close()
         return rowsPerTable

@@ -24,7 +24,7 @@ public enum DatasetKind: String, CaseIterable, Sendable {
 
 /// How a dataset file is encoded.
 public enum DatasetFormat: String, Sendable {
-    case csv, ndjson, sqlite
+    case csv, ndjson, sqlite, parquet
 }
 
 /// A dataset file found in an input directory.
@@ -33,7 +33,8 @@ public struct DatasetFile: Sendable, Equatable {
     public var kind: DatasetKind
     /// Its path.
     public var path: String
-    /// CSV, NDJSON or a SQLite table.
+    /// CSV, NDJSON, a SQLite table, or Parquet (a `.parquet` file or a directory of
+    /// `shard=k` directories, `ParquetLayout`).
     public var format: DatasetFormat
     /// Whether it is gzip-compressed.
     public var gzip: Bool
@@ -104,6 +105,10 @@ public enum DatasetDiscovery {
                 where name == kind.rawValue + suffix {
                     found[kind, default: []].append(DatasetFile(kind: kind, path: path, format: format, gzip: gzip))
                 }
+            }
+            for kind in DatasetKind.allCases
+            where name == kind.rawValue + "." + ParquetLayout.fileExtension || (name == kind.rawValue && !ParquetLayout.shards(of: path).isEmpty) {
+                found[kind, default: []].append(DatasetFile(kind: kind, path: path, format: .parquet, gzip: false))
             }
             let ext = name.split(separator: ".").last.map(String.init) ?? ""
             if name.contains("."), sqliteExtensions.contains(ext) {

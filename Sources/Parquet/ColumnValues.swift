@@ -1,0 +1,110 @@
+/// The values of one column for a run of rows, in contiguous storage: 64-bit values in one array,
+/// strings as one byte buffer with end offsets, and a validity byte per row when the column is nullable.
+/// A null row holds a placeholder (0, 0.0 or the empty string) so that rows index every array directly.
+public struct ParquetColumnValues: Sendable {
+    /// The type of the values.
+    public let type: ParquetType
+    /// Whether rows may be null.
+    public let nullable: Bool
+    /// INT64 and TIMESTAMP values, or the bit patterns of DOUBLE values, one a row.
+    var words: [UInt64] = []
+    /// STRING bytes, all rows back to back.
+    var bytes: [UInt8] = []
+    /// STRING rows: where each ends in `bytes`.
+    var ends: [Int] = []
+    /// Nullable columns: 1 for a value, 0 for a null, one a row.
+    var validity: [UInt8] = []
+    /// How many rows are null.
+    var nullCount = 0
+
+    /// Empty values of `type`, with room for `reservingCapacity` rows.
+    public init(type: ParquetType, nullable: Bool = false, reservingCapacity: Int = 0) {
+        self.type = type
+        self.nullable = nullable
+        if type == .string { ends.reserveCapacity(reservingCapacity) } else { words.reserveCapacity(reservingCapacity) }
+        if nullable { validity.reserveCapacity(reservingCapacity) }
+    }
+
+    /// Appends an INT64 or TIMESTAMP value.
+    public mutating func append(_ value: Int64) {
+        precondition(type == .int64 || type == .timestampMicros, "append(Int64) on a \(type) column")
+        words.append(UInt64(bitPattern: value))
+        if nullable { validity.append(1) }
+    }
+
+    /// Appends a DOUBLE value.
+    public mutating func append(_ value: Double) {
+        precondition(type == .double, "append(Double) on a \(type) column")
+        words.append(value.bitPattern)
+        if nullable { validity.append(1) }
+    }
+
+    /// Appends a STRING value: its UTF-8 bytes.
+    public mutating func append(utf8: UnsafeBufferPointer<UInt8>) {
+        precondition(type == .string, "append(utf8:) on a \(type) column")
+        bytes.append(contentsOf: utf8)
+        ends.append(bytes.count)
+        if nullable { validity.append(1) }
+    }
+
+    /// Appends a null row (nullable columns only).
+    public mutating func appendNull() {
+        precondition(nullable, "appendNull() on a column that is not nullable")
+        if type == .string { ends.append(bytes.count) } else { words.append(0) }
+        validity.append(0)
+        nullCount += 1
+    }
+
+    /// Appends every row of `other`, which has the same type and nullability.
+    public mutating func append(contentsOf other: ParquetColumnValues) {
+        precondition(type == other.type && nullable == other.nullable, "append(contentsOf:) of another column type")
+        if type == .string {
+            let base = bytes.count
+            bytes.append(contentsOf: other.bytes)
+            ends.reserveCapacity(ends.count + other.ends.count)
+            for end in other.ends { ends.append(base + end) }
+        } else {
+            words.append(contentsOf: other.words)
+        }
+        validity.append(contentsOf: other.validity)
+        nullCount += other.nullCount
+    }
+
+    /// Removes every row.
+    public mutating func removeAll(keepingCapacity: Bool) {
+        words.removeAll(keepingCapacity: keepingCapacity)
+        bytes.removeAll(keepingCapacity: keepingCapacity)
+        ends.removeAll(keepingCapacity: keepingCapacity)
+        validity.removeAll(keepingCapacity: keepingCapacity)
+        nullCount = 0
+    }
+
+    /// The number of rows, nulls included.
+    public var count: Int { type == .string ? ends.count : words.count }
+
+    /// Whether `row` is null.
+    public func isNull(_ row: Int) -> Bool { nullable && validity[row] == 0 }
+
+    /// The INT64 or TIMESTAMP value of `row` (0 when null).
+    public func int64(_ row: Int) -> Int64 { Int64(bitPattern: words[row]) }
+
+    /// The DOUBLE value of `row` (0.0 when null).
+    public func double(_ row: Int) -> Double { Double(bitPattern: words[row]) }
+
+    /// Calls `body` with the UTF-8 bytes of `row` (empty when null).
+    public func withUTF8<R>(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let start = row == 0 ? 0 : ends[row - 1]
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<ends[row]])) }
+    }
+
+    /// Where `row`'s bytes start in `bytes`.
+    func start(_ row: Int) -> Int { row == 0 ? 0 : ends[row - 1] }
+
+    /// Appends `count` 64-bit values that `fill` writes, all non-null (the reader's bulk path).
+    mutating func appendWords(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt64>) -> Void) {
+        let old = words.count
+        words.append(contentsOf: repeatElement(0, count: count))
+        words.withUnsafeMutableBufferPointer { fill(UnsafeMutableBufferPointer(rebasing: $0[old..<old + count])) }
+        if nullable { validity.append(contentsOf: repeatElement(1, count: count)) }
+    }
+}

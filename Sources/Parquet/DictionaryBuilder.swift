@@ -1,0 +1,140 @@
+import Glibc
+
+/// A column chunk's dictionary: its distinct non-null values in first-seen order, and the index of
+/// every non-null value. An open-addressing table over the values' bits or bytes: nothing allocated a value.
+struct DictionaryBuilder {
+    /// The largest PLAIN size of a dictionary page; past it the chunk is written PLAIN.
+    static let maxBytes = 1 << 20
+
+    /// The dictionary and indices of `values`, or nil when the dictionary's PLAIN size would pass `maxBytes`.
+    static func build(_ values: ParquetColumnValues) -> (dictionary: ParquetColumnValues, indices: [UInt32])? {
+        var builder = DictionaryBuilder(type: values.type)
+        var indices: [UInt32] = []
+        indices.reserveCapacity(values.count)
+        let nullable = values.nullable
+        let ok = values.validity.withUnsafeBufferPointer { validity in
+            if values.type == .string {
+                return values.bytes.withUnsafeBufferPointer { bytes in
+                    values.ends.withUnsafeBufferPointer { ends in
+                        var start = 0
+                        var previous = UnsafeBufferPointer<UInt8>(start: nil, count: 0), previousIndex: UInt32?
+                        for row in 0..<ends.count {
+                            defer { start = ends[row] }
+                            if nullable && validity[row] == 0 { continue }
+                            let value = UnsafeBufferPointer(rebasing: bytes[start..<ends[row]])
+                            // A run of one value (rows sorted by user, say) skips the table.
+                            if let previousIndex, value.count == previous.count,
+                               value.isEmpty || memcmp(value.baseAddress!, previous.baseAddress!, value.count) == 0
+                            {
+                                indices.append(previousIndex)
+                                continue
+                            }
+                            guard let index = builder.index(of: value) else { return false }
+                            indices.append(index)
+                            (previous, previousIndex) = (value, index)
+                        }
+                        return true
+                    }
+                }
+            }
+            return values.words.withUnsafeBufferPointer { words in
+                var previous: UInt64 = 0, previousIndex: UInt32?
+                for row in 0..<words.count {
+                    if nullable && validity[row] == 0 { continue }
+                    if let previousIndex, words[row] == previous {
+                        indices.append(previousIndex)
+                        continue
+                    }
+                    guard let index = builder.index(of: words[row]) else { return false }
+                    indices.append(index)
+                    (previous, previousIndex) = (words[row], index)
+                }
+                return true
+            }
+        }
+        return ok ? (builder.entries, indices) : nil
+    }
+
+    private var entries: ParquetColumnValues
+    private var slots: [Int32] = .init(repeating: -1, count: 1024)
+    private var mask = 1023
+    private var plainBytes = 0
+
+    private init(type: ParquetType) { entries = ParquetColumnValues(type: type) }
+
+    private mutating func index(of word: UInt64) -> UInt32? {
+        var slot = Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+        while true {
+            let entry = slots[slot]
+            if entry < 0 { break }
+            if entries.words[Int(entry)] == word { return UInt32(entry) }
+            slot = (slot + 1) & mask
+        }
+        plainBytes += 8
+        guard plainBytes <= Self.maxBytes else { return nil }
+        let index = entries.words.count
+        entries.words.append(word)
+        insert(index, at: slot)
+        return UInt32(index)
+    }
+
+    private mutating func index(of value: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        var slot = Int(truncatingIfNeeded: Self.hash(value)) & mask
+        while true {
+            let entry = Int(slots[slot])
+            if entry < 0 { break }
+            let start = entry == 0 ? 0 : entries.ends[entry - 1]
+            if entries.ends[entry] - start == value.count
+                && (value.isEmpty || entries.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, value.baseAddress!, value.count) == 0 })
+            {
+                return UInt32(entry)
+            }
+            slot = (slot + 1) & mask
+        }
+        plainBytes += 4 + value.count
+        guard plainBytes <= Self.maxBytes else { return nil }
+        let index = entries.ends.count
+        entries.append(utf8: value)
+        insert(index, at: slot)
+        return UInt32(index)
+    }
+
+    private mutating func insert(_ index: Int, at slot: Int) {
+        slots[slot] = Int32(index)
+        guard (index + 1) * 2 > slots.count else { return }
+        // Grow to keep the table at most half full: rehash every entry.
+        slots = .init(repeating: -1, count: slots.count * 2)
+        mask = slots.count - 1
+        for entry in 0...index {
+            var s: Int
+            if entries.type == .string {
+                s = entries.bytes.withUnsafeBufferPointer { bytes in
+                    let start = entry == 0 ? 0 : entries.ends[entry - 1]
+                    return Int(truncatingIfNeeded: Self.hash(UnsafeBufferPointer(rebasing: bytes[start..<entries.ends[entry]])))
+                } & mask
+            } else {
+                s = Int(truncatingIfNeeded: (entries.words[entry] &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+            }
+            while slots[s] >= 0 { s = (s + 1) & mask }
+            slots[s] = Int32(entry)
+        }
+    }
+
+    /// A 64-bit hash of bytes, eight at a time.
+    private static func hash(_ value: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(value.count)
+        let raw = UnsafeRawBufferPointer(value)
+        var i = 0
+        while i + 8 <= raw.count {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x100_0000_01B3
+            h ^= h >> 29
+            i += 8
+        }
+        while i < raw.count {
+            h = (h ^ UInt64(raw[i])) &* 0x100_0000_01B3
+            i += 1
+        }
+        h ^= h >> 32
+        return (h &* 0x9E37_79B9_7F4A_7C15) >> 20
+    }
+}

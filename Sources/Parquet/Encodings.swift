@@ -1,0 +1,123 @@
+/// The RLE/bit-packed hybrid encoding (definition levels, dictionary indices) and bit widths.
+enum Hybrid {
+    /// The number of bits that hold `value` (0 for 0).
+    static func bitWidth(_ value: UInt32) -> Int { 32 - value.leadingZeroBitCount }
+
+    /// Appends `values`, each below 2^bitWidth, as RLE runs (8 or more equal values) and bit-packed groups of 8.
+    static func encode<T: FixedWidthInteger & UnsignedInteger>(_ values: UnsafeBufferPointer<T>, bitWidth: Int, into out: inout [UInt8]) {
+        let n = values.count
+        var i = 0
+        while i < n {
+            let value = values[i]
+            var run = 1
+            while i + run < n && values[i + run] == value { run += 1 }
+            if run >= 8 {
+                appendVarint(UInt64(run) << 1, to: &out)
+                var v = UInt64(value)
+                for _ in 0..<(bitWidth + 7) / 8 {
+                    out.append(UInt8(truncatingIfNeeded: v))
+                    v >>= 8
+                }
+                i += run
+                continue
+            }
+            // Bit-packed groups of 8 until a run of 8 equal values starts at a group boundary.
+            var end = i
+            repeat { end += 8 } while end < n && !startsRun(values, at: end)
+            appendVarint(UInt64((end - i) / 8) << 1 | 1, to: &out)
+            var acc: UInt64 = 0
+            var bits = 0
+            for j in i..<end {
+                acc |= (j < n ? UInt64(values[j]) : 0) << bits
+                bits += bitWidth
+                while bits >= 8 {
+                    out.append(UInt8(truncatingIfNeeded: acc))
+                    acc >>= 8
+                    bits -= 8
+                }
+            }
+            i = end
+        }
+    }
+
+    private static func startsRun<T: FixedWidthInteger>(_ values: UnsafeBufferPointer<T>, at index: Int) -> Bool {
+        guard index + 8 <= values.count else { return false }
+        let first = values[index]
+        for k in index + 1..<index + 8 where values[k] != first { return false }
+        return true
+    }
+
+    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+        var v = value
+        while v >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
+    /// Decodes exactly `count` values of `bitWidth` bits from `bytes`; throws when the runs end early or a
+    /// run is malformed. A last bit-packed run may stop short of its declared groups (some writers trim it).
+    static func decode(_ bytes: UnsafeRawBufferPointer, bitWidth: Int, count: Int) throws -> [UInt32] {
+        guard (0...32).contains(bitWidth) else { throw ParquetFormatError("bit width \(bitWidth) out of range") }
+        var result: [UInt32] = []
+        result.reserveCapacity(count)
+        var position = 0
+        let valueBytes = (bitWidth + 7) / 8
+        while result.count < count {
+            guard position < bytes.count else { throw ParquetFormatError("RLE/bit-packed data ends after \(result.count) of \(count) values") }
+            var header: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                guard position < bytes.count, shift < 64 else { throw ParquetFormatError("RLE/bit-packed run header truncated") }
+                let b = bytes[position]
+                position += 1
+                header |= UInt64(b & 0x7F) << shift
+                if b & 0x80 == 0 { break }
+                shift += 7
+            }
+            let wanted = count - result.count
+            if header & 1 == 0 {
+                let run = header >> 1
+                guard run > 0 else { throw ParquetFormatError("RLE run of zero values") }
+                guard bytes.count - position >= valueBytes else { throw ParquetFormatError("RLE run value truncated") }
+                var value: UInt64 = 0
+                for k in 0..<valueBytes { value |= UInt64(bytes[position + k]) << (8 * k) }
+                position += valueBytes
+                guard value >> bitWidth == 0 else { throw ParquetFormatError("RLE run value \(value) wider than \(bitWidth) bits") }
+                result.append(contentsOf: repeatElement(UInt32(value), count: Int(min(run, UInt64(wanted)))))
+            } else {
+                let groups = header >> 1
+                guard groups > 0, groups <= UInt64(Int32.max) else { throw ParquetFormatError("bit-packed run of \(groups) groups") }
+                let declared = Int(groups) * 8
+                if bitWidth == 0 {
+                    result.append(contentsOf: repeatElement(0, count: min(declared, wanted)))
+                    continue
+                }
+                let available = min(Int(groups) * bitWidth, bytes.count - position)
+                let take = min(declared, available * 8 / bitWidth, wanted)
+                guard take > 0 else { throw ParquetFormatError("bit-packed run truncated") }
+                unpack(bytes, from: position, bitWidth: bitWidth, count: take, into: &result)
+                position += min(Int(groups) * bitWidth, bytes.count - position)
+            }
+        }
+        return result
+    }
+
+    private static func unpack(_ bytes: UnsafeRawBufferPointer, from start: Int, bitWidth: Int, count: Int, into result: inout [UInt32]) {
+        let mask: UInt64 = (1 << UInt64(bitWidth)) - 1
+        var acc: UInt64 = 0
+        var bits = 0
+        var position = start
+        for _ in 0..<count {
+            while bits < bitWidth {
+                acc |= UInt64(bytes[position]) << bits
+                position += 1
+                bits += 8
+            }
+            result.append(UInt32(truncatingIfNeeded: acc & mask))
+            acc >>= UInt64(bitWidth)
+            bits -= bitWidth
+        }
+    }
+}
