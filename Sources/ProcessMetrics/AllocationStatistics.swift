@@ -28,12 +28,15 @@ public enum AllocationBackend: String, Sendable, Codable {
 
 /// A snapshot of the allocator's statistics; a field the backend cannot provide is `nil`.
 ///
-/// | field | jemalloc | interposer | libc (glibc) |
-/// | --- | --- | --- | --- |
-/// | `allocations` | `small.nrequests + large.nrequests` | malloc calls | — |
-/// | `allocatedBytes` | — | bytes requested | — |
-/// | `bytesInUse` | `stats.allocated` | `mallinfo2` | `mallinfo2` |
-/// | `activeBytes`, `residentBytes` | `stats.active`, `stats.resident` | — | — |
+/// | field | jemalloc | interposer (glibc) | libc: glibc | libc: Darwin |
+/// | --- | --- | --- | --- | --- |
+/// | `allocations` | `small.nrequests + large.nrequests` | malloc calls | — | — |
+/// | `allocatedBytes` | — | bytes requested | — | — |
+/// | `bytesInUse` | `stats.allocated` | `mallinfo2` | `mallinfo2` | `malloc_zone_statistics` |
+/// | `activeBytes`, `residentBytes` | `stats.active`, `stats.resident` | — | — | — |
+///
+/// On Darwin the interposer is not installed (it replaces glibc's entry points), so a default build
+/// reports the `libc` backend there.
 public struct AllocationStatistics: Hashable, Sendable, Codable {
     /// Allocation calls counted so far (cumulative; only differences between snapshots mean anything).
     public var allocations: Int?

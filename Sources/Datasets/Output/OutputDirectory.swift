@@ -94,14 +94,14 @@ public final class OutputFile {
         guard fd >= 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }
     }
 
-    deinit { if fd >= 0 { Glibc.close(fd) } }
+    deinit { if fd >= 0 { systemClose(fd) } }
 
     /// Appends the bytes of `buffer`.
     public func write(_ buffer: ByteBuffer) throws {
         let raw = buffer.bytes
         var offset = 0
         while offset < raw.count {
-            let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }
             offset += n
@@ -111,8 +111,17 @@ public final class OutputFile {
 
     /// Closes the file; throws when the last writes could not be completed.
     public func close() throws {
-        let result = Glibc.close(fd)
+        let result = systemClose(fd)
         fd = -1
         guard result == 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }
     }
 }
+
+// The C library's `write` and `close` (`OutputFile`'s methods have their names).
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+private let systemClose = Glibc.close
+#else
+private let systemWrite = Darwin.write
+private let systemClose = Darwin.close
+#endif
