@@ -5,9 +5,9 @@ public struct ServiceConfiguration: Sendable {
     /// SPEC §4's attempts and backoff; the timeout is an attempt's deadline.
     public var policy: RetryPolicy
     /// Simulated time between two steps of one payment.
-    public var stepMillis: Int64
+    package var stepMillis: Int64
     /// Wait before a step whose transaction failed runs again.
-    public var storeRetryMillis: Int64
+    package var storeRetryMillis: Int64
     /// Planted defects (tests only).
     public var flaws: Set<ServiceFlaw>
 
@@ -65,7 +65,7 @@ public final class PaymentService<Store: DurablePaymentStore, Random: RandomNumb
     }
 
     /// Whether payments from before a restart are still being reconciled (nothing new is admitted).
-    public var isRecovering: Bool { !recovering.isEmpty }
+    package var isRecovering: Bool { !recovering.isEmpty }
 
     /// Resumes every unfinished payment of the store. Throws when the store cannot be read (the
     /// caller restarts again later).

@@ -83,7 +83,7 @@ public enum FaultKind: String, CaseIterable, Sendable, Comparable {
     var maximumPermille: Int { self == .crash || self == .power ? 100 : 900 }
 
     /// Whether the kind strikes a simulated disk (only worlds on one inject it).
-    public var isDisk: Bool {
+    package var isDisk: Bool {
         switch self {
         case .power, .torn, .fsync, .full, .read: true
         default: false

@@ -16,9 +16,9 @@ public struct SimulationSummary: Sendable {
     /// Faults injected, by kind.
     public var faults: [FaultKind: Int] = [:]
     /// Service crashes.
-    public var crashes = 0
+    package var crashes = 0
     /// Restarts that recovered from the store.
-    public var recoveries = 0
+    package var recoveries = 0
     /// Final states of all payments.
     public var states: [PaymentState: Int] = [:]
     /// The failing world, if one failed.
@@ -28,7 +28,7 @@ public struct SimulationSummary: Sendable {
     /// The store the worlds used.
     public var store: StoreKind
     /// Worlds that ran on the simulated disk.
-    public var diskWorlds = 0
+    package var diskWorlds = 0
     /// The world that ran after a history of kills (a resumed `--db` world, or a `--kills` replay).
     public var resumed: WorldConfiguration?
 

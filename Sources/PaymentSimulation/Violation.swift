@@ -45,7 +45,7 @@ public struct Violation: Hashable, Sendable {
     /// The world's step at which it was seen.
     public var step: Int
     /// Its simulated time, in milliseconds.
-    public var timeMillis: Int64
+    package var timeMillis: Int64
     /// The payment concerned, if one is.
     public var payment: UInt32?
     /// The payment's recent events, oldest first.

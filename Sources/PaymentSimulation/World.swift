@@ -11,9 +11,9 @@ public struct WorldReport: Hashable, Sendable {
     /// Faults injected, by kind.
     public var faults: [FaultKind: Int] = [:]
     /// Service crashes.
-    public var crashes = 0
+    package var crashes = 0
     /// Service (re)starts that recovered from the store.
-    public var recoveries = 0
+    package var recoveries = 0
     /// Final states of the payments, from the store.
     public var states: [PaymentState: Int] = [:]
     /// The first broken invariant, nil when every one held.

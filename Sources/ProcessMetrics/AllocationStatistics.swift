@@ -23,7 +23,7 @@ public enum AllocationBackend: String, Sendable, Codable {
     }
 
     /// Whether `AllocationStatistics.allocations` is available.
-    public var countsAllocations: Bool { self != .libc }
+    package var countsAllocations: Bool { self != .libc }
 }
 
 /// A snapshot of the allocator's statistics; a field the backend cannot provide is `nil`.
@@ -43,11 +43,11 @@ public struct AllocationStatistics: Hashable, Sendable, Codable {
     /// Bytes requested by those calls (cumulative).
     public var allocatedBytes: Int?
     /// Bytes in live allocations now.
-    public var bytesInUse: Int?
+    package var bytesInUse: Int?
     /// Bytes in pages the allocator has in use for live allocations (jemalloc `stats.active`).
-    public var activeBytes: Int?
+    package var activeBytes: Int?
     /// Bytes of allocator memory that is resident (jemalloc `stats.resident`).
-    public var residentBytes: Int?
+    package var residentBytes: Int?
 
     /// Statistics of all their parts.
     public init(
@@ -70,7 +70,7 @@ public struct AllocationStatistics: Hashable, Sendable, Codable {
 
     /// Makes the calling thread's pending allocation counts visible to `current()` (jemalloc's
     /// per-thread cache); a no-op with the other backends, which count every call as it happens.
-    public static func publishCurrentThread() {
+    package static func publishCurrentThread() {
         AllocatorProbe.flushThreadCache()
     }
 
@@ -96,7 +96,7 @@ public struct AllocationDelta: Hashable, Sendable, Codable {
     /// Bytes requested in the interval, when the backend counts them.
     public var allocatedBytes: Int?
     /// Live bytes at the end minus live bytes at the start (negative when memory was freed).
-    public var bytesInUseChange: Int?
+    package var bytesInUseChange: Int?
 
     /// A change of the counters.
     public init(allocations: Int? = nil, allocatedBytes: Int? = nil, bytesInUseChange: Int? = nil) {

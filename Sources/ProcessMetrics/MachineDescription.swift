@@ -59,7 +59,7 @@ public struct MachineDescription: Hashable, Sendable, Codable {
     }
 
     /// The first `model name` in the text of `/proc/cpuinfo`.
-    public static func processorModel(cpuinfo text: String) -> String? {
+    package static func processorModel(cpuinfo text: String) -> String? {
         for line in text.split(separator: "\n") where line.hasPrefix("model name") {
             guard let colon = line.firstIndex(of: ":") else { continue }
             return line[line.index(after: colon)...].trimmingSpaces()

@@ -38,14 +38,14 @@ public struct ReportContext: Sendable {
         public var reference: Double
 
         /// `+12.5 %`, `0.0 %`, or `—` from 0.
-        public var changeText: String {
+        package var changeText: String {
             MetricComparison(metric: metric, direction: .exact, baseline: reference, measured: value, tolerance: .exact).changeText
         }
     }
 
     /// The counts `report --compare` sets side by side (those both runs have; `payments.rejected`
     /// names both the rejected rows and the payments in that final state, the same count).
-    public static let countMetrics = [
+    package static let countMetrics = [
         "users", "total.events", "meals.events", "steps.events", "payments.events", "dropped_events",
         "meals.rejected", "steps.rejected", "payments.rejected",
     ] + PaymentState.allCases.filter { $0 != .rejected }.map { "payments.\($0.rawValue)" } + ["invariant_violations"]
@@ -95,7 +95,7 @@ public struct ReportContext: Sendable {
     }
 
     /// `SPEC boundaries exercised: N of M` and the entries not reached, when the run was checked.
-    public static func boundariesLine(_ result: RunResult) -> String? { result.check?.boundaries.line }
+    package static func boundariesLine(_ result: RunResult) -> String? { result.check?.boundaries.line }
 
     /// Whether every threshold held, no invariant broke and nothing regressed against the reference.
     public var passed: Bool {
@@ -103,10 +103,10 @@ public struct ReportContext: Sendable {
     }
 
     /// Warnings that do not fail the run: a paced load that missed its schedule unjudged.
-    public var warnings: [String] { result.scheduleWarning.map { [$0.text] } ?? [] }
+    package var warnings: [String] { result.scheduleWarning.map { [$0.text] } ?? [] }
 
     /// The metrics a short report leads with, in this order (those the run has).
-    public static let keyMetrics = [
+    package static let keyMetrics = [
         "total.events_per_s", "meals.events_per_s", "steps.events_per_s", "payments.events_per_s",
         "total.p99_batch_latency_ms", "total.p99_response_latency_ms", "total.p99_event_latency_ns", "payments.p99_latency_ms",
         "dropped_events",

@@ -62,9 +62,9 @@ public final class SimulatedDisk {
         /// Writes, syncs and reads that succeeded.
         public var writes, syncs, reads: Int
         /// Unsynced writes a power loss dropped, kept, and tore.
-        public var lostWrites, keptWrites, tornWrites: Int
+        package var lostWrites, keptWrites, tornWrites: Int
         /// Power losses, failed syncs, failed reads, writes refused for want of space.
-        public var powerLosses, failedSyncs, failedReads, fullWrites: Int
+        package var powerLosses, failedSyncs, failedReads, fullWrites: Int
 
         init(_ stats: sd_stats) {
             (writes, syncs, reads) = (Int(stats.writes), Int(stats.syncs), Int(stats.reads))

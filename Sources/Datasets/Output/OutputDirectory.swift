@@ -5,13 +5,13 @@ import Darwin
 #endif
 
 /// Why the output could not be written (exit status 1).
-public struct OutputError: Error, CustomStringConvertible, Sendable {
+package struct OutputError: Error, CustomStringConvertible, Sendable {
     /// The file or directory that could not be written.
-    public var path: String
+    package var path: String
     /// The system's reason.
-    public var reason: String
+    package var reason: String
     /// `path: reason`.
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }
 
 /// Writes output files into a hidden staging directory and moves them into place only when the

@@ -35,10 +35,10 @@ public struct BoundaryCoverage: Sendable, Equatable {
     public var measured: Int { SpecBoundary.measured.count }
 
     /// Measured entries whose both sides were reached.
-    public var exercised: Int { SpecBoundary.measured.filter { inside[$0.key.rawValue] > 0 && outside[$0.key.rawValue] > 0 }.count }
+    package var exercised: Int { SpecBoundary.measured.filter { inside[$0.key.rawValue] > 0 && outside[$0.key.rawValue] > 0 }.count }
 
     /// The measured entries not reached on both sides, each with the side(s) missing.
-    public var unreached: [(boundary: SpecBoundary, missing: String)] {
+    package var unreached: [(boundary: SpecBoundary, missing: String)] {
         SpecBoundary.measured.compactMap { entry in
             switch (inside[entry.key.rawValue] > 0, outside[entry.key.rawValue] > 0) {
             case (true, true): nil
@@ -50,7 +50,7 @@ public struct BoundaryCoverage: Sendable, Equatable {
     }
 
     /// `SPEC boundaries exercised: N of M`.
-    public var headline: String { "SPEC boundaries exercised: \(exercised) of \(measured)" }
+    package var headline: String { "SPEC boundaries exercised: \(exercised) of \(measured)" }
 
     /// The headline and the entries not reached: `…: 30 of 31; not reached: meals.window_omad (outside)`.
     public var line: String {

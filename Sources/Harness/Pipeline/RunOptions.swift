@@ -24,14 +24,14 @@ public struct RunOptions: Sendable {
     /// Called on a monitoring task every `progressInterval` while the run goes.
     public var onProgress: (@Sendable (RunProgress) -> Void)?
     /// How often `onProgress` is called.
-    public var progressInterval = Duration.milliseconds(250)
+    package var progressInterval = Duration.milliseconds(250)
     /// Sample resident memory and CPU time this often (for `rss_slope_mb_per_min` and the charts
     /// over time); nil: never.
     public var rssSampleInterval: Duration?
     /// The length of an interval of the result's time series (`RunResult.series`).
     public var interval = Duration.seconds(1)
     /// Called by a partition's task after each batch with that batch's events.
-    public var onBatch: (@Sendable (Int) -> Void)?
+    package var onBatch: (@Sendable (Int) -> Void)?
     /// The implementations to load-test (the SPEC reference's by default).
     public var implementations = Implementations.reference
     /// After the timed run, check the implementations against the reference on this share of the
@@ -41,7 +41,7 @@ public struct RunOptions: Sendable {
     /// algorithms alone (`--replay`).
     public var replay = false
     /// Mismatches the check lists one by one (all of them are counted).
-    public var checkListed = 20
+    package var checkListed = 20
 
     /// Options of a run on `tasks` partitions, the rest at their defaults.
     public init(tasks: Int) {
@@ -64,11 +64,11 @@ public struct RunProgress: Sendable {
 }
 
 /// A run that could not go on (an output file could not be written).
-public struct RunFailure: Error, CustomStringConvertible, Sendable {
+package struct RunFailure: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
-    public var message: String
+    package var message: String
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// A run that cannot start as asked.

@@ -14,7 +14,7 @@ public struct RunPlan: Sendable {
     public var batchUsers: Int?
 
     /// The default size of a batch, in events.
-    public static let eventsPerBatch = 8_192
+    package static let eventsPerBatch = 8_192
 
     /// A plan of all its parts; the implicit thresholds are added.
     public init(scenario: Scenario, load: LoadModel = .fixed, thresholds: [Threshold] = [], batchUsers: Int? = nil) {

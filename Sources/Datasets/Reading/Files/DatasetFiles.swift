@@ -19,7 +19,7 @@ public enum DatasetKind: String, CaseIterable, Sendable {
     }
 
     /// Columns an NDJSON row may leave out (read as empty).
-    public var optionalKeys: Set<String> { self == .payments ? ["refund_of"] : [] }
+    package var optionalKeys: Set<String> { self == .payments ? ["refund_of"] : [] }
 }
 
 /// How a dataset file is encoded.
@@ -80,7 +80,7 @@ public struct InputRefusal: Error, Equatable, CustomStringConvertible, Sendable 
 /// Finds the dataset files of a directory (SPEC §5).
 public enum DatasetDiscovery {
     /// The SQLite file names `generate --format sqlite` writes and `analyze` reads.
-    public static let sqliteExtensions = ["sqlite", "sqlite3", "db"]
+    package static let sqliteExtensions = ["sqlite", "sqlite3", "db"]
 
     /// One file per kind present; refuses a base name present in two formats.
     public static func discover(in directory: String, sqliteTables: (String) throws -> [String] = { _ in [] }) throws -> [DatasetKind: DatasetFile] {
