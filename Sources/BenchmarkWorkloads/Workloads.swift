@@ -88,7 +88,7 @@ struct UserSlice: Sendable {
 /// through `FastingAccumulator`.
 public struct FastingWorkload: Sendable {
     /// The first day of the workloads' data.
-    public static let firstDay: Int64 = 20_000  // 2024-10-04
+    package static let firstDay: Int64 = 20_000  // 2024-10-04
 
     var meals: [Meal] = []
     var users: [UserSlice] = []

@@ -9,7 +9,7 @@ public struct ServiceConfiguration: Sendable {
     /// Wait before a step whose transaction failed runs again.
     package var storeRetryMillis: Int64
     /// Planted defects (tests only).
-    public var flaws: Set<ServiceFlaw>
+    package var flaws: Set<ServiceFlaw>
 
     /// A configuration; no flaw unless a test plants one.
     public init(policy: RetryPolicy = RetryPolicy(), stepMillis: Int64 = 1, storeRetryMillis: Int64 = 50, flaws: Set<ServiceFlaw> = []) {

@@ -3,14 +3,14 @@ import PaymentsCore
 
 /// What a run of `simulate` found: the worlds' counts added up, and the violation with the lines
 /// that reproduce it.
-public struct SimulationSummary: Sendable {
+package struct SimulationSummary: Sendable {
     /// The JSON's schema version.
     public static let version = 1
 
     /// Worlds run.
     public var worlds = 0
     /// Seeds of the first and last world.
-    public var seeds: ClosedRange<UInt64>?
+    package var seeds: ClosedRange<UInt64>?
     /// Events run in all.
     public var steps = 0
     /// Faults injected, by kind.
@@ -20,11 +20,11 @@ public struct SimulationSummary: Sendable {
     /// Restarts that recovered from the store.
     package var recoveries = 0
     /// Final states of all payments.
-    public var states: [PaymentState: Int] = [:]
+    package var states: [PaymentState: Int] = [:]
     /// The failing world, if one failed.
-    public var failing: WorldReport?
+    package var failing: WorldReport?
     /// Its shrunk form, when shrinking was asked for.
-    public var shrunk: WorldReport?
+    package var shrunk: WorldReport?
     /// The store the worlds used.
     public var store: StoreKind
     /// Worlds that ran on the simulated disk.
@@ -52,7 +52,7 @@ public struct SimulationSummary: Sendable {
     }
 
     /// Whether every invariant held in every world.
-    public var passed: Bool { failing == nil }
+    package var passed: Bool { failing == nil }
 
     /// The summary for a terminal.
     public func render() -> String {

@@ -1,5 +1,5 @@
 /// An invariant a simulated world checks, after every step or at its end.
-public enum Invariant: String, CaseIterable, Sendable, Comparable {
+package enum Invariant: String, CaseIterable, Sendable, Comparable {
     /// The gateway moved money twice for one payment.
     case chargedTwice = "charged-twice"
     /// One attempt of one payment went to the gateway twice.
@@ -39,7 +39,7 @@ public enum Invariant: String, CaseIterable, Sendable, Comparable {
 /// A broken invariant, where it broke, and what happened to the payment before.
 public struct Violation: Hashable, Sendable {
     /// The invariant.
-    public var invariant: Invariant
+    package var invariant: Invariant
     /// What is wrong.
     public var message: String
     /// The world's step at which it was seen.
@@ -49,5 +49,5 @@ public struct Violation: Hashable, Sendable {
     /// The payment concerned, if one is.
     public var payment: UInt32?
     /// The payment's recent events, oldest first.
-    public var history: [String]
+    package var history: [String]
 }

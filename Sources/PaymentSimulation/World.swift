@@ -15,9 +15,9 @@ public struct WorldReport: Hashable, Sendable {
     /// Service (re)starts that recovered from the store.
     package var recoveries = 0
     /// Final states of the payments, from the store.
-    public var states: [PaymentState: Int] = [:]
+    package var states: [PaymentState: Int] = [:]
     /// The first broken invariant, nil when every one held.
-    public var violation: Violation?
+    package var violation: Violation?
 }
 
 /// One simulated world: clients, a network, the payment service over a durable store, and the

@@ -70,7 +70,7 @@ public struct MetricComparison: Hashable, Sendable {
     /// The metric's name.
     public var metric: String
     /// Which way it gets better.
-    public var direction: MetricDirection
+    package var direction: MetricDirection
     /// The recorded value.
     public var baseline: Double
     /// The baseline adjusted to this machine (equal to `baseline` for what does not scale).

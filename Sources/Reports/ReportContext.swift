@@ -11,14 +11,14 @@ public struct ReportContext: Sendable {
     /// What the run is compared with, if anything.
     public var reference: Reference?
     /// Earlier runs, oldest first, for trend lines.
-    public var history: [RunResult]
+    package var history: [RunResult]
     /// What the run is called beside another one (`spike · pr-123`).
-    public var label = "this run"
+    package var label = "this run"
 
     /// A comparison with a baseline or with another run.
     public struct Reference: Sendable {
         /// What the reference is, e.g. `baseline Baselines/default.json` or `run main.json`.
-        public var label: String
+        package var label: String
         /// Each metric of the reference, compared with the run.
         public var report: BaselineReport
         /// The other run, when the reference is a run (drawn beside this one in the charts).
@@ -98,7 +98,7 @@ public struct ReportContext: Sendable {
     package static func boundariesLine(_ result: RunResult) -> String? { result.check?.boundaries.line }
 
     /// Whether every threshold held, no invariant broke and nothing regressed against the reference.
-    public var passed: Bool {
+    package var passed: Bool {
         result.passed && result.metrics.invariantViolations == 0 && result.status != .aborted && reference?.report.passed != false
     }
 
@@ -179,11 +179,11 @@ extension MetricComparison {
 }
 
 /// The report formats, each with the file name `run --report-dir` gives it.
-public enum ReportFormat: String, CaseIterable, Sendable {
+package enum ReportFormat: String, CaseIterable, Sendable {
     case html, markdown, junit, openmetrics, hdrlog
 
     /// The file name in a report directory.
-    public var fileName: String {
+    package var fileName: String {
         switch self {
         case .html: "report.html"
         case .markdown: "summary.md"

@@ -55,10 +55,10 @@ public final class SimulatedDisk {
     }
 
     /// What the disk did so far.
-    public var statistics: Statistics { Statistics(sd_disk_stats(disk)) }
+    package var statistics: Statistics { Statistics(sd_disk_stats(disk)) }
 
     /// Operations and injected faults, counted.
-    public struct Statistics: Hashable, Sendable {
+    package struct Statistics: Hashable, Sendable {
         /// Writes, syncs and reads that succeeded.
         public var writes, syncs, reads: Int
         /// Unsynced writes a power loss dropped, kept, and tore.

@@ -6,7 +6,7 @@ import PaymentsCore
 public typealias GeneratedFile = DatasetKind
 
 /// Renders generated rows, faults included, as SPEC rows through a `RecordEncoder`.
-public enum RowRendering {
+package enum RowRendering {
     /// Encodes the rows of `file` in `batch`; returns the number of rows written.
     public static func encode(_ file: GeneratedFile, of batch: SimulationBatch, into encoder: inout RecordEncoder) -> Int {
         switch file {

@@ -8,7 +8,7 @@ public struct UserSelection: Sendable, Equatable {
     /// This shard.
     public var shard: Int
     /// The number of shards.
-    public var shardCount: Int
+    package var shardCount: Int
 
     /// Shard `shard` of `shardCount` of `users`.
     public init(users: Range<Int>, shard: Int = 0, shardCount: Int = 1) {
@@ -56,11 +56,11 @@ public struct SimulationBatch: Sendable {
     /// Their payment rows, user after user.
     public internal(set) var payments: [PaymentRow] = []
     /// The end of each user's meals in `meals`.
-    public internal(set) var mealEnds: [Int] = []
+    package internal(set) var mealEnds: [Int] = []
     /// The end of each user's steps in `steps`.
-    public internal(set) var stepEnds: [Int] = []
+    package internal(set) var stepEnds: [Int] = []
     /// The end of each user's payments in `payments`.
-    public internal(set) var paymentEnds: [Int] = []
+    package internal(set) var paymentEnds: [Int] = []
     /// A day's bout or payment times, before they are sorted.
     var dayTimes = DayRows<Int64>()
     /// A day's step rows, before they join `steps`.
@@ -80,7 +80,7 @@ public struct SimulationBatch: Sendable {
     public func payments(ofUserAt i: Int) -> ArraySlice<PaymentRow> { payments[(i == 0 ? 0 : paymentEnds[i - 1])..<paymentEnds[i]] }
 
     /// Empties the batch, keeping its memory.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         users.removeAll(keepingCapacity: true)
         meals.removeAll(keepingCapacity: true)
         steps.removeAll(keepingCapacity: true)
@@ -107,7 +107,7 @@ public struct Simulator: Sendable {
     }
 
     /// The users a full run generates.
-    public var allUsers: UserSelection { UserSelection(users: 0..<scenario.users) }
+    package var allUsers: UserSelection { UserSelection(users: 0..<scenario.users) }
 
     /// The profile of user `index` (what the analyzers need: UTC offset and protocol).
     public func user(_ index: Int) -> UserRow {

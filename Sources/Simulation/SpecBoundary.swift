@@ -27,11 +27,11 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
     /// Which entry this is.
     public let key: Key
     /// The SPEC section, e.g. `§2.4`.
-    public let section: String
+    package let section: String
     /// The comparison as SPEC states it.
     public let comparison: String
     /// The case at the limit, on the side SPEC includes (or the first of two cases).
-    public let inside: String
+    package let inside: String
     /// The case one unit past it.
     public let outside: String
     /// Where its sides are counted.
@@ -131,7 +131,7 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
     }
 
     /// The catalogue as a Markdown table (`docs/boundaries.md` holds this text).
-    public static var markdownTable: String {
+    package static var markdownTable: String {
         var lines = ["| id | SPEC | comparison | inside | outside | counted |", "| --- | --- | --- | --- | --- | --- |"]
         for entry in catalogue {
             let counted = switch entry.measure {

@@ -14,7 +14,7 @@ public final class UserKernel: FastingAnalyzing, StepAggregating, PaymentProcess
     /// `min_fast` of SPEC §2, in seconds.
     public let minimumFastSeconds: Int64
     /// Mixed with the user index to seed each user's backoff jitter .
-    public let jitterSeed: UInt64
+    package let jitterSeed: UInt64
     private let jitter = JitterSource()
     private typealias Processor = PaymentProcessor<ScriptedGateway, UserJitter, ManualClock, InMemoryPaymentStore>
     private var processor: Processor

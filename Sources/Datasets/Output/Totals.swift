@@ -12,7 +12,7 @@ public struct FileTotals: Equatable, Sendable {
     public init(read: Int = 0) { self.read = read }
 
     /// Rejected rows, all reasons together.
-    public var rejectedCount: Int { rejected.reduce(0) { $0 + $1.count } }
+    package var rejectedCount: Int { rejected.reduce(0) { $0 + $1.count } }
     /// `read` less the rejected rows.
     public var accepted: Int { read - rejectedCount }
 

@@ -3,7 +3,7 @@
 /// field.
 public struct ByteCursor {
     /// The most bytes an integer, a number with 3 decimals or a day takes.
-    public static let numberBytes = 24
+    package static let numberBytes = 24
 
     @usableFromInline var position: UnsafeMutablePointer<UInt8>
 
@@ -33,9 +33,9 @@ public struct ByteCursor {
     }
 
     /// A field separator.
-    @inlinable @inline(__always) public mutating func comma() { byte(UInt8(ascii: ",")) }
+    @inlinable @inline(__always) package mutating func comma() { byte(UInt8(ascii: ",")) }
     /// A line end.
-    @inlinable @inline(__always) public mutating func newline() { byte(UInt8(ascii: "\n")) }
+    @inlinable @inline(__always) package mutating func newline() { byte(UInt8(ascii: "\n")) }
 
     /// Raw bytes (room for them must be reserved). Up to 16 bytes (enum values, short texts) by
     /// two overlapping word copies rather than a call to `memmove`.
@@ -103,7 +103,7 @@ public struct ByteCursor {
     }
 
     /// Millionths printed with 3 decimals, rounded half away from zero.
-    @inlinable @inline(__always) public mutating func micros3(_ micros: Int64) {
+    @inlinable @inline(__always) package mutating func micros3(_ micros: Int64) {
         milli(micros >= 0 ? (micros + 500) / 1000 : (micros - 500) / 1000)
     }
 

@@ -4,7 +4,7 @@ import Simulation
 /// reference's comparison fell exactly on the limit (`inside`) and one unit past it (`outside`).
 public struct BoundaryCoverage: Sendable, Equatable {
     /// Times each entry's inside case occurred, by `SpecBoundary.Key` raw value.
-    public private(set) var inside = [Int](repeating: 0, count: SpecBoundary.Key.allCases.count)
+    package private(set) var inside = [Int](repeating: 0, count: SpecBoundary.Key.allCases.count)
     /// Times each entry's outside case occurred.
     public private(set) var outside = [Int](repeating: 0, count: SpecBoundary.Key.allCases.count)
 

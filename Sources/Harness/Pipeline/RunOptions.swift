@@ -10,36 +10,36 @@ public struct RunOptions: Sendable {
     /// Overrides the scenario's seed.
     public var seed: UInt64?
     /// Run only the users with `index % shardCount == shard`.
-    public var shard = 0
+    package var shard = 0
     /// The number of shards the users are split into.
-    public var shardCount = 1
+    package var shardCount = 1
     /// Time each batch (the latency histograms); off, to measure what timing costs.
     public var timing = true
     /// Write the SPEC output files there, as `analyze` would (fixed load only).
-    public var outputDirectory: String?
+    package var outputDirectory: String?
     /// `min_fast` of SPEC §2, in seconds.
     public var minimumFastSeconds = FastingConfiguration.defaultMinimumFast
     /// `max_attempts` of SPEC §4.
-    public var maxAttempts = RetryPolicy.defaultMaxAttempts
+    package var maxAttempts = RetryPolicy.defaultMaxAttempts
     /// Called on a monitoring task every `progressInterval` while the run goes.
-    public var onProgress: (@Sendable (RunProgress) -> Void)?
+    package var onProgress: (@Sendable (RunProgress) -> Void)?
     /// How often `onProgress` is called.
     package var progressInterval = Duration.milliseconds(250)
     /// Sample resident memory and CPU time this often (for `rss_slope_mb_per_min` and the charts
     /// over time); nil: never.
-    public var rssSampleInterval: Duration?
+    package var rssSampleInterval: Duration?
     /// The length of an interval of the result's time series (`RunResult.series`).
     public var interval = Duration.seconds(1)
     /// Called by a partition's task after each batch with that batch's events.
     package var onBatch: (@Sendable (Int) -> Void)?
     /// The implementations to load-test (the SPEC reference's by default).
-    public var implementations = Implementations.reference
+    package var implementations = Implementations.reference
     /// After the timed run, check the implementations against the reference on this share of the
     /// users (0 < share <= 1), outside the timed part; nil: no check.
-    public var checkSample: Double?
+    package var checkSample: Double?
     /// Generate one pass of batches before the run and replay them, so that the run measures the
     /// algorithms alone (`--replay`).
-    public var replay = false
+    package var replay = false
     /// Mismatches the check lists one by one (all of them are counted).
     package var checkListed = 20
 
@@ -58,9 +58,9 @@ public struct RunProgress: Sendable {
     /// Users analyzed so far.
     public var users: Int
     /// Users of one pass (the whole run for the fixed model).
-    public var usersPerPass: Int
+    package var usersPerPass: Int
     /// When the run ends by time (nil for the fixed model).
-    public var timeLimit: Duration?
+    package var timeLimit: Duration?
 }
 
 /// A run that could not go on (an output file could not be written).

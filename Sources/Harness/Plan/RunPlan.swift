@@ -11,7 +11,7 @@ public struct RunPlan: Sendable {
     /// memory slope of a soak).
     public var thresholds: [Threshold]
     /// Users per batch; nil picks about `RunPlan.eventsPerBatch` events a batch.
-    public var batchUsers: Int?
+    package var batchUsers: Int?
 
     /// The default size of a batch, in events.
     package static let eventsPerBatch = 8_192
@@ -52,7 +52,7 @@ public struct RunPlan: Sendable {
     /// Makes a paced load fail when it drops events or falls behind (`run --strict`, `load.strict`):
     /// adds `ScheduleWarning.strictThresholds` on the metrics no threshold judges yet. Other loads
     /// have no schedule to keep and are left as they are.
-    public mutating func requireSchedule() {
+    package mutating func requireSchedule() {
         guard load.schedule != nil else { return }
         thresholds += ScheduleWarning.unjudged(by: thresholds.map(\.metric))
     }

@@ -52,7 +52,7 @@ public struct DatasetFile: Sendable, Equatable {
     public var name: String { format == .sqlite ? fileName + ":" + kind.rawValue : fileName }
 
     /// The last component of `path`.
-    public var fileName: String { String(path.split(separator: "/").last ?? Substring(path)) }
+    package var fileName: String { String(path.split(separator: "/").last ?? Substring(path)) }
 }
 
 /// Why an input is refused as a whole (exit status 2): names the file, line and reason.

@@ -86,7 +86,7 @@ public struct ByteStringTable: Sendable {
 
     /// Starts loading the slot where interning a string of hash `h` (`FieldParsing.hash`) starts
     /// looking: a hint, which changes no result. The slot is a cache miss in a large table.
-    public func prefetch(hash h: UInt64) {
+    package func prefetch(hash h: UInt64) {
         slots.withUnsafeBufferPointer { simharness_prefetch($0.baseAddress! + (Int(truncatingIfNeeded: h) & mask)) }
     }
 

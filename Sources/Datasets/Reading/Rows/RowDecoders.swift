@@ -78,7 +78,7 @@ public struct StepCandidate: Sendable, Equatable, BitwiseCopyable {
     /// `watch` or `phone`.
     public var source: StepSource { StepSource(rawValue: UInt8(truncatingIfNeeded: (packed >> 30) & 1))! }
     /// Whether an earlier row took its `sample_id`.
-    public var duplicate: Bool {
+    package var duplicate: Bool {
         get { packed & 0x8000_0000 != 0 }
         set { packed = newValue ? packed | 0x8000_0000 : packed & 0x7FFF_FFFF }
     }
