@@ -5,13 +5,13 @@ import PaymentsCore
 /// Settings of an `analyze` run.
 public struct AnalysisOptions: Sendable {
     /// `min_fast` of SPEC §2, in seconds.
-    public var minimumFastSeconds: Int64
+    package var minimumFastSeconds: Int64
     /// `max_attempts` of SPEC §4.
     package var maxAttempts: Int
     /// Child tasks that parse and analyze at once.
-    public var tasks: Int
+    package var tasks: Int
     /// Bytes read at once from a file (whole lines): the unit of parallel parsing.
-    public var chunkBytes: Int
+    package var chunkBytes: Int
     /// Called as each stage ends (`users`, `meals.csv: scanned`, …), e.g. to log time and memory.
     package var onStage: (@Sendable (String) -> Void)?
 

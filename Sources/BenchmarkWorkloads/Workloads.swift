@@ -46,7 +46,7 @@ public enum InjectedRegression: Sendable, Equatable {
     }
 
     /// The extra work at the start of the user at `index`.
-    @inline(__always) public func perUser(_ index: Int) -> UInt64 {
+    @inline(__always) package func perUser(_ index: Int) -> UInt64 {
         self == .allocationPerUser ? Self.allocation(index) : 0
     }
 

@@ -46,9 +46,9 @@ public final class PaymentService<Store: DurablePaymentStore, Random: RandomNumb
     // runtime's exclusivity checks: a fifth of a simulated world's time went to them.
 
     /// The durable store.
-    public let store: Store
+    package let store: Store
     /// Pacing and planted defects.
-    public let configuration: ServiceConfiguration
+    package let configuration: ServiceConfiguration
     @exclusivity(unchecked) private var random: Random
     @exclusivity(unchecked) private var active: [UInt32: Active] = [:]
     @exclusivity(unchecked) private var userOfPayment: [UInt32: UInt32] = [:]

@@ -5,16 +5,16 @@ import PaymentsCore
 /// that reproduce it.
 package struct SimulationSummary: Sendable {
     /// The JSON's schema version.
-    public static let version = 1
+    package static let version = 1
 
     /// Worlds run.
-    public var worlds = 0
+    package var worlds = 0
     /// Seeds of the first and last world.
     package var seeds: ClosedRange<UInt64>?
     /// Events run in all.
-    public var steps = 0
+    package var steps = 0
     /// Faults injected, by kind.
-    public var faults: [FaultKind: Int] = [:]
+    package var faults: [FaultKind: Int] = [:]
     /// Service crashes.
     package var crashes = 0
     /// Restarts that recovered from the store.
@@ -26,14 +26,14 @@ package struct SimulationSummary: Sendable {
     /// Its shrunk form, when shrinking was asked for.
     package var shrunk: WorldReport?
     /// The store the worlds used.
-    public var store: StoreKind
+    package var store: StoreKind
     /// Worlds that ran on the simulated disk.
     package var diskWorlds = 0
     /// The world that ran after a history of kills (a resumed `--db` world, or a `--kills` replay).
-    public var resumed: WorldConfiguration?
+    package var resumed: WorldConfiguration?
 
     /// Adds up `reports`.
-    public init(_ reports: [WorldReport], store: StoreKind, shrunk: WorldReport? = nil) {
+    package init(_ reports: [WorldReport], store: StoreKind, shrunk: WorldReport? = nil) {
         self.store = store
         self.shrunk = shrunk
         for report in reports {
@@ -55,7 +55,7 @@ package struct SimulationSummary: Sendable {
     package var passed: Bool { failing == nil }
 
     /// The summary for a terminal.
-    public func render() -> String {
+    package func render() -> String {
         var lines: [String] = []
         let range = seeds.map { $0.lowerBound == $0.upperBound ? "seed \(hex($0.lowerBound))" : "seeds \(hex($0.lowerBound))…\(hex($0.upperBound))" } ?? "no seed"
         lines.append("simulate: \(worlds) world\(worlds == 1 ? "" : "s") (\(range)), store \(store.rawValue)"
@@ -86,7 +86,7 @@ package struct SimulationSummary: Sendable {
     }
 
     /// The summary as JSON (schema `version`), keys sorted.
-    public func json() throws -> Data {
+    package func json() throws -> Data {
         var object: [String: Any] = [
             "version": Self.version, "worlds": worlds, "steps": steps, "crashes": crashes, "recoveries": recoveries,
             "store": store.rawValue, "passed": passed,

@@ -37,17 +37,17 @@ package enum Invariant: String, CaseIterable, Sendable, Comparable {
 }
 
 /// A broken invariant, where it broke, and what happened to the payment before.
-public struct Violation: Hashable, Sendable {
+package struct Violation: Hashable, Sendable {
     /// The invariant.
     package var invariant: Invariant
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// The world's step at which it was seen.
-    public var step: Int
+    package var step: Int
     /// Its simulated time, in milliseconds.
     package var timeMillis: Int64
     /// The payment concerned, if one is.
-    public var payment: UInt32?
+    package var payment: UInt32?
     /// The payment's recent events, oldest first.
     package var history: [String]
 }

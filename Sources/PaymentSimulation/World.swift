@@ -5,11 +5,11 @@ import PaymentsCore
 /// What one world did.
 public struct WorldReport: Hashable, Sendable {
     /// The world.
-    public var configuration: WorldConfiguration
+    package var configuration: WorldConfiguration
     /// Events it ran.
-    public var steps = 0
+    package var steps = 0
     /// Faults injected, by kind.
-    public var faults: [FaultKind: Int] = [:]
+    package var faults: [FaultKind: Int] = [:]
     /// Service crashes.
     package var crashes = 0
     /// Service (re)starts that recovered from the store.

@@ -39,9 +39,9 @@ public enum AllocationBackend: String, Sendable, Codable {
 /// reports the `libc` backend there.
 public struct AllocationStatistics: Hashable, Sendable, Codable {
     /// Allocation calls counted so far (cumulative; only differences between snapshots mean anything).
-    public var allocations: Int?
+    package var allocations: Int?
     /// Bytes requested by those calls (cumulative).
-    public var allocatedBytes: Int?
+    package var allocatedBytes: Int?
     /// Bytes in live allocations now.
     package var bytesInUse: Int?
     /// Bytes in pages the allocator has in use for live allocations (jemalloc `stats.active`).
@@ -50,7 +50,7 @@ public struct AllocationStatistics: Hashable, Sendable, Codable {
     package var residentBytes: Int?
 
     /// Statistics of all their parts.
-    public init(
+    package init(
         allocations: Int? = nil, allocatedBytes: Int? = nil, bytesInUse: Int? = nil,
         activeBytes: Int? = nil, residentBytes: Int? = nil
     ) {
@@ -106,7 +106,7 @@ public struct AllocationDelta: Hashable, Sendable, Codable {
     }
 
     /// Runs `body` and reports its allocations (those of other threads in the meantime included).
-    public static func measure<T>(_ body: () throws -> T) rethrows -> (result: T, delta: AllocationDelta) {
+    package static func measure<T>(_ body: () throws -> T) rethrows -> (result: T, delta: AllocationDelta) {
         let before = AllocationStatistics.current()
         let result = try body()
         let after = AllocationStatistics.current()

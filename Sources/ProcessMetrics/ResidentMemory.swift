@@ -14,7 +14,7 @@ public struct ResidentMemory: Hashable, Sendable, Codable {
     public var peakBytes: Int
 
     /// A reading of all its parts.
-    public init(currentBytes: Int, peakBytes: Int) {
+    package init(currentBytes: Int, peakBytes: Int) {
         self.currentBytes = currentBytes
         self.peakBytes = peakBytes
     }
@@ -40,7 +40,7 @@ public struct ResidentMemory: Hashable, Sendable, Codable {
     }
 
     /// Extracts `VmRSS` and `VmHWM` (in kB) from the text of a `/proc/<pid>/status` file.
-    public static func parse(status text: String) -> ResidentMemory? {
+    package static func parse(status text: String) -> ResidentMemory? {
         var current: Int?
         var peak: Int?
         for line in text.split(separator: "\n") {

@@ -14,7 +14,7 @@ public struct ResourceUsage: Hashable, Sendable, Codable {
     public var maxResidentBytes: Int
 
     /// Usage of all its parts.
-    public init(userCPU: Duration, systemCPU: Duration, maxResidentBytes: Int) {
+    package init(userCPU: Duration, systemCPU: Duration, maxResidentBytes: Int) {
         self.userCPU = userCPU
         self.systemCPU = systemCPU
         self.maxResidentBytes = maxResidentBytes

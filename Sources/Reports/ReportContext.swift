@@ -7,35 +7,35 @@ import Simulation
 /// run) and followed over earlier runs. The renderers read this and nothing else.
 public struct ReportContext: Sendable {
     /// The run reported on.
-    public var result: RunResult
+    package var result: RunResult
     /// What the run is compared with, if anything.
-    public var reference: Reference?
+    package var reference: Reference?
     /// Earlier runs, oldest first, for trend lines.
     package var history: [RunResult]
     /// What the run is called beside another one (`spike · pr-123`).
     package var label = "this run"
 
     /// A comparison with a baseline or with another run.
-    public struct Reference: Sendable {
+    package struct Reference: Sendable {
         /// What the reference is, e.g. `baseline Baselines/default.json` or `run main.json`.
         package var label: String
         /// Each metric of the reference, compared with the run.
-        public var report: BaselineReport
+        package var report: BaselineReport
         /// The other run, when the reference is a run (drawn beside this one in the charts).
-        public var run: RunResult?
+        package var run: RunResult?
         /// The counts of both runs, when the reference is a run: compared as figures, whether or
         /// not the runs did the same work.
-        public var counts: [CountComparison] = []
+        package var counts: [CountComparison] = []
     }
 
     /// A count of this run beside the other run's.
-    public struct CountComparison: Sendable, Equatable {
+    package struct CountComparison: Sendable, Equatable {
         /// The metric (`total.events`).
-        public var metric: String
+        package var metric: String
         /// This run's value.
-        public var value: Double
+        package var value: Double
         /// The other run's.
-        public var reference: Double
+        package var reference: Double
 
         /// `+12.5 %`, `0.0 %`, or `—` from 0.
         package var changeText: String {
@@ -59,7 +59,7 @@ public struct ReportContext: Sendable {
     /// Compares with another run: each metric a baseline records, with the baseline's default
     /// tolerances; counts and the output digest only when both runs did the same work (same
     /// scenario, seed and size, both with the fixed load model).
-    public mutating func compare(with other: RunResult, label: String) throws(ReportError) {
+    package mutating func compare(with other: RunResult, label: String) throws(ReportError) {
         let sameWork = other.scenario == result.scenario && other.seed == result.seed && other.users == result.users
             && other.days == result.days && other.load == LoadModel.fixed.summary && result.load == LoadModel.fixed.summary
         let calibration = Calibration(score: 1, cpuScore: 1)
@@ -79,7 +79,7 @@ public struct ReportContext: Sendable {
 
     /// Compares with a recorded baseline, figure for figure (times are not scaled to this
     /// machine: `baseline check` does that, by running the scenario again).
-    public mutating func compare(with baseline: BaselineMeasurement, label: String) throws(ReportError) {
+    package mutating func compare(with baseline: BaselineMeasurement, label: String) throws(ReportError) {
         guard baseline.scenario == result.scenario else {
             throw ReportError(message: "the baseline is of scenario '\(baseline.scenario)', the run of '\(result.scenario)'")
         }
@@ -115,15 +115,15 @@ public struct ReportContext: Sendable {
     ]
 
     /// The comparison of `metric` with the reference, if it was compared.
-    public func comparison(of metric: String) -> MetricComparison? {
+    package func comparison(of metric: String) -> MetricComparison? {
         reference?.report.comparisons.first { $0.metric == metric }
     }
 }
 
 /// Why a report cannot be made of its inputs.
-public struct ReportError: Error, Equatable, CustomStringConvertible, Sendable {
+package struct ReportError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// The message.
     public var description: String { message }
 }
@@ -194,7 +194,7 @@ package enum ReportFormat: String, CaseIterable, Sendable {
     }
 
     /// The text of the report of `context` in this format.
-    public func render(_ context: ReportContext) -> String {
+    package func render(_ context: ReportContext) -> String {
         switch self {
         case .html: HTMLReport.render(context)
         case .markdown: MarkdownReport.render(context)

@@ -4,7 +4,7 @@ import PaymentsCore
 /// Which users to generate: the indices of `users` with `index % shardCount == shard`.
 public struct UserSelection: Sendable, Equatable {
     /// The range of user indices to choose from.
-    public var users: Range<Int>
+    package var users: Range<Int>
     /// This shard.
     public var shard: Int
     /// The number of shards.
@@ -134,13 +134,13 @@ public struct Simulator: Sendable {
 
     /// The selected users' rows as a lazy sequence of batches of `usersPerBatch` users each:
     /// memory is bounded by one batch, whatever the length of the run.
-    public func batches(_ selection: UserSelection, usersPerBatch: Int) -> SimulationBatches {
+    package func batches(_ selection: UserSelection, usersPerBatch: Int) -> SimulationBatches {
         SimulationBatches(simulator: self, parts: selection.ranges(size: usersPerBatch * selection.shardCount))
     }
 }
 
 /// A lazy sequence of batches; each `next()` generates the next range of users.
-public struct SimulationBatches: Sequence, IteratorProtocol, Sendable {
+package struct SimulationBatches: Sequence, IteratorProtocol, Sendable {
     let simulator: Simulator
     let parts: [UserSelection]
     var position = 0

@@ -12,7 +12,7 @@ import UserAlgorithms
 /// the three algorithm protocols, the one custom implementations are checked against.
 public final class UserKernel: FastingAnalyzing, StepAggregating, PaymentProcessing {
     /// `min_fast` of SPEC §2, in seconds.
-    public let minimumFastSeconds: Int64
+    package let minimumFastSeconds: Int64
     /// Mixed with the user index to seed each user's backoff jitter .
     package let jitterSeed: UInt64
     private let jitter = JitterSource()

@@ -18,7 +18,7 @@ package struct OutputError: Error, CustomStringConvertible, Sendable {
 /// whole run succeeded, so a refused or failed run leaves no output file behind.
 public final class OutputDirectory {
     /// The directory the files end up in.
-    public let path: String
+    package let path: String
     private let staging: String
     private var written: [String] = []
 
@@ -31,7 +31,7 @@ public final class OutputDirectory {
     }
 
     /// Opens `name` for writing in the staging directory.
-    public func create(_ name: String) throws -> OutputFile {
+    package func create(_ name: String) throws -> OutputFile {
         let file = try OutputFile(path: staging + "/" + name)
         if !written.contains(name) { written.append(name) }
         return file

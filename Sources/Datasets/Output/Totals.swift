@@ -14,7 +14,7 @@ public struct FileTotals: Equatable, Sendable {
     /// Rejected rows, all reasons together.
     package var rejectedCount: Int { rejected.reduce(0) { $0 + $1.count } }
     /// `read` less the rejected rows.
-    public var accepted: Int { read - rejectedCount }
+    package var accepted: Int { read - rejectedCount }
 
     /// Sets the rejection counts from per-reason counters indexed like `reasons`.
     public mutating func setRejected(_ counts: [Int], reasons: [String]) {

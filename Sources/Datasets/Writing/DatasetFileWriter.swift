@@ -18,7 +18,7 @@ public struct PreparedChunk: @unchecked Sendable {
     /// CRC-32 of `output`.
     package let outputCRC: UInt32
     /// Rows in the chunk.
-    public let rows: Int
+    package let rows: Int
 
     /// Checksums `rows` (and deflates them when `compressionLevel` is set) for one file.
     /// Deflated chunks are independent raw deflate streams cut at byte boundaries, so chunks
@@ -128,9 +128,9 @@ public struct WrittenFile: Sendable, Equatable {
 /// chunks' deflate streams (gzip header, chunks, an empty final block, CRC-32 and length).
 public struct DatasetFileWriter {
     /// The file being written.
-    public let path: String
+    package let path: String
     /// Whether the file is one gzip member.
-    public let gzip: Bool
+    package let gzip: Bool
     private let descriptor: Int32
     private var fileCRC: UInt32 = 0
     private var bytes = 0

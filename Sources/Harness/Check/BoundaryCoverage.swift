@@ -6,13 +6,13 @@ public struct BoundaryCoverage: Sendable, Equatable {
     /// Times each entry's inside case occurred, by `SpecBoundary.Key` raw value.
     package private(set) var inside = [Int](repeating: 0, count: SpecBoundary.Key.allCases.count)
     /// Times each entry's outside case occurred.
-    public private(set) var outside = [Int](repeating: 0, count: SpecBoundary.Key.allCases.count)
+    package private(set) var outside = [Int](repeating: 0, count: SpecBoundary.Key.allCases.count)
 
     /// Nothing reached yet.
-    public init() {}
+    package init() {}
 
     /// Counts of all entries (by raw value), e.g. from a result file.
-    public init?(inside: [Int], outside: [Int]) {
+    package init?(inside: [Int], outside: [Int]) {
         guard inside.count == self.inside.count, outside.count == self.outside.count else { return nil }
         self.inside = inside
         self.outside = outside
@@ -32,7 +32,7 @@ public struct BoundaryCoverage: Sendable, Equatable {
     }
 
     /// The entries a check counts.
-    public var measured: Int { SpecBoundary.measured.count }
+    package var measured: Int { SpecBoundary.measured.count }
 
     /// Measured entries whose both sides were reached.
     package var exercised: Int { SpecBoundary.measured.filter { inside[$0.key.rawValue] > 0 && outside[$0.key.rawValue] > 0 }.count }

@@ -15,7 +15,7 @@ package struct SystemClock: HarnessClock {
     private let origin = ContinuousClock.now
 
     /// A clock whose time 0 is now.
-    public init() {}
+    package init() {}
 
     /// Time since this clock was made.
     public func now() -> Duration { ContinuousClock.now - origin }

@@ -6,19 +6,19 @@ import UserAlgorithms
 /// How to run a plan.
 public struct RunOptions: Sendable {
     /// Partitions, each a child task that generates and analyzes its batches.
-    public var tasks: Int
+    package var tasks: Int
     /// Overrides the scenario's seed.
-    public var seed: UInt64?
+    package var seed: UInt64?
     /// Run only the users with `index % shardCount == shard`.
     package var shard = 0
     /// The number of shards the users are split into.
     package var shardCount = 1
     /// Time each batch (the latency histograms); off, to measure what timing costs.
-    public var timing = true
+    package var timing = true
     /// Write the SPEC output files there, as `analyze` would (fixed load only).
     package var outputDirectory: String?
     /// `min_fast` of SPEC §2, in seconds.
-    public var minimumFastSeconds = FastingConfiguration.defaultMinimumFast
+    package var minimumFastSeconds = FastingConfiguration.defaultMinimumFast
     /// `max_attempts` of SPEC §4.
     package var maxAttempts = RetryPolicy.defaultMaxAttempts
     /// Called on a monitoring task every `progressInterval` while the run goes.
@@ -29,7 +29,7 @@ public struct RunOptions: Sendable {
     /// over time); nil: never.
     package var rssSampleInterval: Duration?
     /// The length of an interval of the result's time series (`RunResult.series`).
-    public var interval = Duration.seconds(1)
+    package var interval = Duration.seconds(1)
     /// Called by a partition's task after each batch with that batch's events.
     package var onBatch: (@Sendable (Int) -> Void)?
     /// The implementations to load-test (the SPEC reference's by default).
@@ -44,19 +44,19 @@ public struct RunOptions: Sendable {
     package var checkListed = 20
 
     /// Options of a run on `tasks` partitions, the rest at their defaults.
-    public init(tasks: Int) {
+    package init(tasks: Int) {
         self.tasks = tasks
     }
 }
 
 /// What a running run has done so far.
-public struct RunProgress: Sendable {
+package struct RunProgress: Sendable {
     /// Time since the run started.
-    public var elapsed: Duration
+    package var elapsed: Duration
     /// Events analyzed so far.
-    public var events: Int
+    package var events: Int
     /// Users analyzed so far.
-    public var users: Int
+    package var users: Int
     /// Users of one pass (the whole run for the fixed model).
     package var usersPerPass: Int
     /// When the run ends by time (nil for the fixed model).
@@ -72,9 +72,9 @@ package struct RunFailure: Error, CustomStringConvertible, Sendable {
 }
 
 /// A run that cannot start as asked.
-public struct RunConfigurationError: Error, Equatable, CustomStringConvertible, Sendable {
+package struct RunConfigurationError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What cannot be done, and why.
-    public var message: String
+    package var message: String
     /// The message.
     public var description: String { message }
 }

@@ -4,12 +4,12 @@ import Simulation
 /// A scenario and what `simharness run` reads from its `load:` and `thresholds:` sections.
 public struct RunPlan: Sendable {
     /// The scenario, with any `--users`/`--days` applied.
-    public var scenario: Scenario
+    package var scenario: Scenario
     /// How the run loads the analyzers.
-    public var load: LoadModel
+    package var load: LoadModel
     /// The scenario's thresholds, then the implicit ones (`invariant_violations == 0`, and the
     /// memory slope of a soak).
-    public var thresholds: [Threshold]
+    package var thresholds: [Threshold]
     /// Users per batch; nil picks about `RunPlan.eventsPerBatch` events a batch.
     package var batchUsers: Int?
 
@@ -17,7 +17,7 @@ public struct RunPlan: Sendable {
     package static let eventsPerBatch = 8_192
 
     /// A plan of all its parts; the implicit thresholds are added.
-    public init(scenario: Scenario, load: LoadModel = .fixed, thresholds: [Threshold] = [], batchUsers: Int? = nil) {
+    package init(scenario: Scenario, load: LoadModel = .fixed, thresholds: [Threshold] = [], batchUsers: Int? = nil) {
         self.scenario = scenario
         self.load = load
         self.thresholds = thresholds
@@ -27,7 +27,7 @@ public struct RunPlan: Sendable {
 
     /// Loads a scenario by name or path as `generate` does (a path, `./Scenarios/NAME.yaml`, or the
     /// embedded copy) and reads its run sections.
-    public static func load(_ nameOrPath: String, currentDirectory: String = FileManager.default.currentDirectoryPath) throws(ScenarioError) -> RunPlan {
+    package static func load(_ nameOrPath: String, currentDirectory: String = FileManager.default.currentDirectoryPath) throws(ScenarioError) -> RunPlan {
         let scenario = try ScenarioCatalog.load(nameOrPath, currentDirectory: currentDirectory)
         return try parse(scenario, file: label(of: nameOrPath, currentDirectory: currentDirectory))
     }

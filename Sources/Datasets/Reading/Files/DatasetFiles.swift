@@ -39,7 +39,7 @@ public struct DatasetFile: Sendable, Equatable {
     public var gzip: Bool
 
     /// A file of all its parts.
-    public init(kind: DatasetKind, path: String, format: DatasetFormat, gzip: Bool) {
+    package init(kind: DatasetKind, path: String, format: DatasetFormat, gzip: Bool) {
         self.kind = kind
         self.path = path
         self.format = format
@@ -65,7 +65,7 @@ public struct InputRefusal: Error, Equatable, CustomStringConvertible, Sendable 
     public var reason: String
 
     /// A refusal of `file` (at `line`) for `reason`.
-    public init(file: String, line: Int? = nil, reason: String) {
+    package init(file: String, line: Int? = nil, reason: String) {
         self.file = file
         self.line = line
         self.reason = reason

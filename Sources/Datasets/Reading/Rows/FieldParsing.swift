@@ -160,7 +160,7 @@ public enum FieldParsing {
     }
 
     /// A fast 64-bit hash of an id's bytes (not cryptographic).
-    @inlinable public static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    @inlinable package static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(b.count)
         var i = 0
         let raw = UnsafeRawBufferPointer(b)
@@ -205,7 +205,7 @@ public enum FieldParsing {
     }
 
     /// Byte-wise comparison, as SPEC §0 sorts ids.
-    @inlinable public static func less(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable package static func less(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = min(a.count, b.count)
         if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
             let c = memcmpBytes(pa, pb, n)
@@ -215,7 +215,7 @@ public enum FieldParsing {
     }
 
     /// Whether two byte strings are equal.
-    @inlinable public static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable package static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         guard a.count > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
         return memcmpBytes(pa, pb, a.count) == 0
