@@ -4,7 +4,8 @@
 // `-sanitize=fuzzer,address`; each target hands its process to libFuzzer's driver (`FuzzSupport.main`).
 import PackageDescription
 
-let simharness = { (name: String) in Target.Dependency.product(name: name, package: "SimHarness") }
+// SimHarness's modules (Datasets, Analysis, Harness…) come in one product: this repository's own, not API.
+let simharness = Target.Dependency.product(name: "_SimHarnessTooling", package: "SimHarness")
 
 let package = Package(
     name: "SimHarnessFuzz",
@@ -12,19 +13,18 @@ let package = Package(
     // No default traits: the package's malloc interposer would take malloc from AddressSanitizer.
     dependencies: [.package(name: "SimHarness", path: "..", traits: [])],
     targets: [
-        .target(name: "FuzzSupport", dependencies: [simharness("Datasets"), simharness("HealthCore"), simharness("Analysis")]),
-        .executableTarget(name: "FuzzCSVRows", dependencies: ["FuzzSupport", simharness("Datasets"), simharness("HealthCore")]),
-        .executableTarget(name: "FuzzNDJSONRows", dependencies: ["FuzzSupport", simharness("Datasets"), simharness("HealthCore")]),
-        .executableTarget(name: "FuzzGzip", dependencies: ["FuzzSupport", simharness("Datasets")]),
-        .executableTarget(name: "FuzzDataset", dependencies: ["FuzzSupport", simharness("Analysis"), simharness("Datasets")]),
-        .executableTarget(name: "FuzzSQLite", dependencies: ["FuzzSupport", simharness("Analysis"), simharness("Datasets")]),
-        .executableTarget(name: "FuzzAlgorithms", dependencies: ["FuzzSupport", simharness("HealthCore"), simharness("SpecKernel")]),
-        .executableTarget(name: "FuzzScenario", dependencies: ["FuzzSupport", simharness("Scenarios"), simharness("Harness")]),
-        .executableTarget(name: "FuzzResultJSON", dependencies: ["FuzzSupport", simharness("RunResults")]),
-        .executableTarget(name: "FuzzBaselineJSON", dependencies: ["FuzzSupport", simharness("RunResults")]),
-        // Parquet is no product of its own: it comes with Datasets, which writes and reads Parquet datasets.
-        .executableTarget(name: "FuzzParquet", dependencies: ["FuzzSupport", simharness("Datasets")]),
-        .executableTarget(name: "FuzzStoreLoading", dependencies: ["FuzzSupport", simharness("PaymentSimulation")]),
+        .target(name: "FuzzSupport", dependencies: [simharness]),
+        .executableTarget(name: "FuzzCSVRows", dependencies: ["FuzzSupport", simharness]),
+        .executableTarget(name: "FuzzNDJSONRows", dependencies: ["FuzzSupport", simharness]),
+        .executableTarget(name: "FuzzGzip", dependencies: ["FuzzSupport", simharness]),
+        .executableTarget(name: "FuzzDataset", dependencies: ["FuzzSupport", simharness]),
+        .executableTarget(name: "FuzzSQLite", dependencies: ["FuzzSupport", simharness]),
+        .executableTarget(name: "FuzzAlgorithms", dependencies: ["FuzzSupport", simharness]),
+        .executableTarget(name: "FuzzScenario", dependencies: ["FuzzSupport", simharness]),
+        .executableTarget(name: "FuzzResultJSON", dependencies: ["FuzzSupport", simharness]),
+        .executableTarget(name: "FuzzBaselineJSON", dependencies: ["FuzzSupport", simharness]),
+        .executableTarget(name: "FuzzParquet", dependencies: ["FuzzSupport", simharness]),
+        .executableTarget(name: "FuzzStoreLoading", dependencies: ["FuzzSupport", simharness]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,10 +15,8 @@ let package = Package(
         .testTarget(
             name: "PerformanceTests",
             dependencies: [
-                .product(name: "ProcessMetrics", package: "SimHarness"),
-                .product(name: "BenchmarkWorkloads", package: "SimHarness"),
-                .product(name: "HealthCore", package: "SimHarness"),
-                .product(name: "PaymentsCore", package: "SimHarness"),
+                // SimHarness's modules (ProcessMetrics, BenchmarkWorkloads, HealthCore…): this repository's own product, not API.
+                .product(name: "_SimHarnessTooling", package: "SimHarness"),
                 // Not used by the tests: built by this package's release build for the swarm and the instruction gate.
                 .product(name: "simharness", package: "SimHarness"),
                 .product(name: "simharness-workloads", package: "SimHarness"),

@@ -5,15 +5,15 @@ import PaymentsCore
 /// Settings of an `analyze` run.
 public struct AnalysisOptions: Sendable {
     /// `min_fast` of SPEC §2, in seconds.
-    public var minimumFastSeconds: Int64
+    package var minimumFastSeconds: Int64
     /// `max_attempts` of SPEC §4.
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// Child tasks that parse and analyze at once.
-    public var tasks: Int
+    package var tasks: Int
     /// Bytes read at once from a file (whole lines): the unit of parallel parsing.
-    public var chunkBytes: Int
+    package var chunkBytes: Int
     /// Called as each stage ends (`users`, `meals.csv: scanned`, …), e.g. to log time and memory.
-    public var onStage: (@Sendable (String) -> Void)?
+    package var onStage: (@Sendable (String) -> Void)?
 
     /// Options with SPEC's defaults for `min_fast` and `max_attempts`.
     public init(

@@ -16,6 +16,8 @@ final class LargeBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
         guard let raw, raw != MAP_FAILED else { fatalError("cannot map \(bytes) bytes: \(String(cString: strerror(errno)))") }
         #if os(Linux)
         _ = madvise(raw, bytes, 14) // MADV_HUGEPAGE
+        #else
+        // Darwin: no transparent huge pages to ask for; ordinary pages.
         #endif
         elements = UnsafeMutableBufferPointer(start: raw.bindMemory(to: Element.self, capacity: count), count: count)
     }

@@ -192,11 +192,11 @@ struct RowsByKey: Sendable {
 }
 
 /// The payment invariants of SPEC §4 did not hold: a bug, reported as an internal error.
-public struct InvariantFailure: Error, CustomStringConvertible, Sendable {
+package struct InvariantFailure: Error, CustomStringConvertible, Sendable {
     /// One line per broken invariant, naming the user.
-    public var violations: [String]
+    package var violations: [String]
     /// The count and the first 20 violations.
-    public var description: String {
+    package var description: String {
         "payment invariants violated (\(violations.count)):\n" + violations.prefix(20).joined(separator: "\n")
     }
 }

@@ -8,9 +8,9 @@ import PaymentsCore
 /// the polars comparison's dataset write them, and the directory that resolves their users.
 public struct MealRowsWorkload: Sendable {
     /// The canonical `meals.csv` lines.
-    public let text: [UInt8]
+    package let text: [UInt8]
     /// The users they name.
-    public let users: UserDirectory
+    package let users: UserDirectory
     /// Lines in `text`.
     public let lines: Int
 

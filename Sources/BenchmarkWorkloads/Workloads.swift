@@ -46,7 +46,7 @@ public enum InjectedRegression: Sendable, Equatable {
     }
 
     /// The extra work at the start of the user at `index`.
-    @inline(__always) public func perUser(_ index: Int) -> UInt64 {
+    @inline(__always) package func perUser(_ index: Int) -> UInt64 {
         self == .allocationPerUser ? Self.allocation(index) : 0
     }
 
@@ -88,7 +88,7 @@ struct UserSlice: Sendable {
 /// through `FastingAccumulator`.
 public struct FastingWorkload: Sendable {
     /// The first day of the workloads' data.
-    public static let firstDay: Int64 = 20_000  // 2024-10-04
+    package static let firstDay: Int64 = 20_000  // 2024-10-04
 
     var meals: [Meal] = []
     var users: [UserSlice] = []

@@ -15,7 +15,7 @@ public enum BodyMetricError: Error, Equatable, Sendable {
 /// Daily energy need: revised Harris–Benedict BMR × activity multiplier (SPEC §1).
 public enum EnergyNeed {
     /// Basal metabolic rate in kcal/day.
-    public static func basalMetabolicRate(sex: Sex, weightKg: Double, heightCm: Double, age: Int) throws(BodyMetricError) -> Double {
+    package static func basalMetabolicRate(sex: Sex, weightKg: Double, heightCm: Double, age: Int) throws(BodyMetricError) -> Double {
         guard weightKg > 0 else { throw .nonPositiveWeight(weightKg) }
         guard heightCm > 0 else { throw .nonPositiveHeight(heightCm) }
         guard age > 0 else { throw .nonPositiveAge(age) }
@@ -35,17 +35,17 @@ public enum EnergyNeed {
 /// The share of a meal's own energy (`kcal`) that each macronutrient gives, at 4 kcal/g for protein
 /// and carbohydrate and 9 kcal/g for fat (SPEC §1): 30 / 50 / 15 g in a 500 kcal meal give 24 / 40 /
 /// 27 %. The three need not add up to 1.
-public struct MacroRatios: Equatable, Sendable {
+package struct MacroRatios: Equatable, Sendable {
     /// Share of the meal's kcal from protein.
-    public var protein: Double
+    package var protein: Double
     /// Share of the meal's kcal from carbohydrate.
-    public var carbs: Double
+    package var carbs: Double
     /// Share of the meal's kcal from fat.
-    public var fat: Double
+    package var fat: Double
 
     /// The ratios of a meal of `kcal` with these grams; a meal without energy (`kcal <= 0`) has no
     /// ratios, and negative grams are an error.
-    public init(kcal: Double, proteinG: Double, carbsG: Double, fatG: Double) throws(BodyMetricError) {
+    package init(kcal: Double, proteinG: Double, carbsG: Double, fatG: Double) throws(BodyMetricError) {
         for grams in [proteinG, carbsG, fatG] where grams < 0 { throw .negativeMacro(grams) }
         guard kcal > 0 else { throw .nonPositiveCalories(kcal) }
         protein = 4 * proteinG / kcal
@@ -54,16 +54,16 @@ public struct MacroRatios: Equatable, Sendable {
     }
 
     /// Grams of each macronutrient that give `kcal` with the given energy shares.
-    public static func grams(kcal: Double, proteinShare: Double, carbsShare: Double, fatShare: Double) throws(BodyMetricError) -> (protein: Double, carbs: Double, fat: Double) {
+    package static func grams(kcal: Double, proteinShare: Double, carbsShare: Double, fatShare: Double) throws(BodyMetricError) -> (protein: Double, carbs: Double, fat: Double) {
         guard kcal > 0 else { throw .nonPositiveCalories(kcal) }
         return (kcal * proteinShare / 4, kcal * carbsShare / 4, kcal * fatShare / 9)
     }
 }
 
 /// Body-mass index and its WHO category.
-public struct BodyMassIndex: Equatable, Sendable {
+package struct BodyMassIndex: Equatable, Sendable {
     /// The WHO categories: below 18.5, below 25, below 30, and 30 or more.
-    public enum Category: String, Sendable {
+    package enum Category: String, Sendable {
         /// Below 18.5.
         case underweight
         /// From 18.5 to below 25.
@@ -75,10 +75,10 @@ public struct BodyMassIndex: Equatable, Sendable {
     }
 
     /// kg/m².
-    public let value: Double
+    package let value: Double
 
     /// The BMI of a weight and a height; throws for a non-positive one.
-    public init(weightKg: Double, heightCm: Double) throws(BodyMetricError) {
+    package init(weightKg: Double, heightCm: Double) throws(BodyMetricError) {
         guard weightKg > 0 else { throw .nonPositiveWeight(weightKg) }
         guard heightCm > 0 else { throw .nonPositiveHeight(heightCm) }
         let m = heightCm / 100
@@ -86,7 +86,7 @@ public struct BodyMassIndex: Equatable, Sendable {
     }
 
     /// < 18.5 underweight, < 25 normal, < 30 overweight, otherwise obese.
-    public var category: Category {
+    package var category: Category {
         switch value {
         case ..<18.5: .underweight
         case ..<25: .normal

@@ -13,7 +13,7 @@ public enum StoreWrite: String, CaseIterable, Sendable {
 /// A write or read that did not happen; its transaction was rolled back.
 public struct StoreFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// What failed, and why.
-    public var message: String
+    package var message: String
 
     /// A failure described by `message`.
     public init(_ message: String) { self.message = message }
@@ -30,7 +30,7 @@ public struct LedgerRow: Hashable, Sendable {
     public var entry: LedgerEntry
 
     /// A row of all its fields.
-    public init(user: UInt32, entry: LedgerEntry) {
+    package init(user: UInt32, entry: LedgerEntry) {
         self.user = user
         self.entry = entry
     }

@@ -5,11 +5,11 @@ public struct ServiceConfiguration: Sendable {
     /// SPEC §4's attempts and backoff; the timeout is an attempt's deadline.
     public var policy: RetryPolicy
     /// Simulated time between two steps of one payment.
-    public var stepMillis: Int64
+    package var stepMillis: Int64
     /// Wait before a step whose transaction failed runs again.
-    public var storeRetryMillis: Int64
+    package var storeRetryMillis: Int64
     /// Planted defects (tests only).
-    public var flaws: Set<ServiceFlaw>
+    package var flaws: Set<ServiceFlaw>
 
     /// A configuration; no flaw unless a test plants one.
     public init(policy: RetryPolicy = RetryPolicy(), stepMillis: Int64 = 1, storeRetryMillis: Int64 = 50, flaws: Set<ServiceFlaw> = []) {
@@ -46,9 +46,9 @@ public final class PaymentService<Store: DurablePaymentStore, Random: RandomNumb
     // runtime's exclusivity checks: a fifth of a simulated world's time went to them.
 
     /// The durable store.
-    public let store: Store
+    package let store: Store
     /// Pacing and planted defects.
-    public let configuration: ServiceConfiguration
+    package let configuration: ServiceConfiguration
     @exclusivity(unchecked) private var random: Random
     @exclusivity(unchecked) private var active: [UInt32: Active] = [:]
     @exclusivity(unchecked) private var userOfPayment: [UInt32: UInt32] = [:]
@@ -65,7 +65,7 @@ public final class PaymentService<Store: DurablePaymentStore, Random: RandomNumb
     }
 
     /// Whether payments from before a restart are still being reconciled (nothing new is admitted).
-    public var isRecovering: Bool { !recovering.isEmpty }
+    package var isRecovering: Bool { !recovering.isEmpty }
 
     /// Resumes every unfinished payment of the store. Throws when the store cannot be read (the
     /// caller restarts again later).

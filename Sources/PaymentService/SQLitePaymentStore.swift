@@ -22,7 +22,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     private let owner: AnyObject?
 
     /// The tables of a store.
-    public static let tables = ["payments", "keys", "charges", "ledger", "notes", "mark"]
+    package static let tables = ["payments", "keys", "charges", "ledger", "notes", "mark"]
 
     /// Opens the store at `path`, creating it (and any missing table) when `create`; otherwise a
     /// file without the store's tables is refused. WAL mode, `synchronous = FULL`: a transaction

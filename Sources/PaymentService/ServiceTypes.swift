@@ -36,7 +36,7 @@ public struct PaymentRecord: Hashable, Sendable {
     public var admittedAt: Int64
 
     /// A record of all its fields.
-    public init(request: ServiceRequest, progress: PaymentProgress, admittedAt: Int64) {
+    package init(request: ServiceRequest, progress: PaymentProgress, admittedAt: Int64) {
         self.request = request
         self.progress = progress
         self.admittedAt = admittedAt

@@ -83,7 +83,7 @@ public enum FaultKind: String, CaseIterable, Sendable, Comparable {
     var maximumPermille: Int { self == .crash || self == .power ? 100 : 900 }
 
     /// Whether the kind strikes a simulated disk (only worlds on one inject it).
-    public var isDisk: Bool {
+    package var isDisk: Bool {
         switch self {
         case .power, .torn, .fsync, .full, .read: true
         default: false
@@ -104,7 +104,7 @@ public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Rates in thousandths of the kinds that are on.
-    public var permille: [FaultKind: Int] {
+    package var permille: [FaultKind: Int] {
         Dictionary(uniqueKeysWithValues: FaultKind.allCases.filter { rates[$0.ordinal] > 0 }.map { ($0, rates[$0.ordinal]) })
     }
 
@@ -112,12 +112,12 @@ public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
     public static var all: FaultMix { FaultMix(permille: Dictionary(uniqueKeysWithValues: FaultKind.allCases.map { ($0, $0.defaultPermille) })) }
 
     /// The rate of `kind` in thousandths (0: off).
-    public subscript(kind: FaultKind) -> Int { rates[kind.ordinal] }
+    package subscript(kind: FaultKind) -> Int { rates[kind.ordinal] }
 
     /// Swarm testing: the mix a seed picks, each kind on with even odds at a rate between a fifth
     /// of and twice its default; the disk's kinds only for a world on a simulated `disk` (drawn
     /// after the others, which are the same either way).
-    public static func swarm(seed: UInt64, disk: Bool = false) -> FaultMix {
+    package static func swarm(seed: UInt64, disk: Bool = false) -> FaultMix {
         var random = SplitMix64(seed: seed ^ 0x5EED_FA17)
         var rates: [FaultKind: Int] = [:]
         for kind in FaultKind.allCases.filter({ !$0.isDisk }) + (disk ? FaultKind.allCases.filter(\.isDisk) : []) where random.next() & 1 == 1 {
@@ -128,7 +128,7 @@ public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `none`, `all`, or `kind[=rate],…` with rates in 0...1 (at most three decimals).
-    public init(parsing text: String) throws(SimulationError) {
+    package init(parsing text: String) throws(SimulationError) {
         if text == "none" { return }
         if text == "all" {
             self = .all

@@ -1,5 +1,5 @@
 /// An invariant a simulated world checks, after every step or at its end.
-public enum Invariant: String, CaseIterable, Sendable, Comparable {
+package enum Invariant: String, CaseIterable, Sendable, Comparable {
     /// The gateway moved money twice for one payment.
     case chargedTwice = "charged-twice"
     /// One attempt of one payment went to the gateway twice.
@@ -37,17 +37,17 @@ public enum Invariant: String, CaseIterable, Sendable, Comparable {
 }
 
 /// A broken invariant, where it broke, and what happened to the payment before.
-public struct Violation: Hashable, Sendable {
+package struct Violation: Hashable, Sendable {
     /// The invariant.
-    public var invariant: Invariant
+    package var invariant: Invariant
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// The world's step at which it was seen.
-    public var step: Int
+    package var step: Int
     /// Its simulated time, in milliseconds.
-    public var timeMillis: Int64
+    package var timeMillis: Int64
     /// The payment concerned, if one is.
-    public var payment: UInt32?
+    package var payment: UInt32?
     /// The payment's recent events, oldest first.
-    public var history: [String]
+    package var history: [String]
 }

@@ -5,19 +5,19 @@ import PaymentsCore
 /// What one world did.
 public struct WorldReport: Hashable, Sendable {
     /// The world.
-    public var configuration: WorldConfiguration
+    package var configuration: WorldConfiguration
     /// Events it ran.
-    public var steps = 0
+    package var steps = 0
     /// Faults injected, by kind.
-    public var faults: [FaultKind: Int] = [:]
+    package var faults: [FaultKind: Int] = [:]
     /// Service crashes.
-    public var crashes = 0
+    package var crashes = 0
     /// Service (re)starts that recovered from the store.
-    public var recoveries = 0
+    package var recoveries = 0
     /// Final states of the payments, from the store.
-    public var states: [PaymentState: Int] = [:]
+    package var states: [PaymentState: Int] = [:]
     /// The first broken invariant, nil when every one held.
-    public var violation: Violation?
+    package var violation: Violation?
 }
 
 /// One simulated world: clients, a network, the payment service over a durable store, and the

@@ -23,31 +23,34 @@ public enum AllocationBackend: String, Sendable, Codable {
     }
 
     /// Whether `AllocationStatistics.allocations` is available.
-    public var countsAllocations: Bool { self != .libc }
+    package var countsAllocations: Bool { self != .libc }
 }
 
 /// A snapshot of the allocator's statistics; a field the backend cannot provide is `nil`.
 ///
-/// | field | jemalloc | interposer | libc (glibc) |
-/// | --- | --- | --- | --- |
-/// | `allocations` | `small.nrequests + large.nrequests` | malloc calls | — |
-/// | `allocatedBytes` | — | bytes requested | — |
-/// | `bytesInUse` | `stats.allocated` | `mallinfo2` | `mallinfo2` |
-/// | `activeBytes`, `residentBytes` | `stats.active`, `stats.resident` | — | — |
+/// | field | jemalloc | interposer (glibc) | libc: glibc | libc: Darwin |
+/// | --- | --- | --- | --- | --- |
+/// | `allocations` | `small.nrequests + large.nrequests` | malloc calls | — | — |
+/// | `allocatedBytes` | — | bytes requested | — | — |
+/// | `bytesInUse` | `stats.allocated` | `mallinfo2` | `mallinfo2` | `malloc_zone_statistics` |
+/// | `activeBytes`, `residentBytes` | `stats.active`, `stats.resident` | — | — | — |
+///
+/// On Darwin the interposer is not installed (it replaces glibc's entry points), so a default build
+/// reports the `libc` backend there.
 public struct AllocationStatistics: Hashable, Sendable, Codable {
     /// Allocation calls counted so far (cumulative; only differences between snapshots mean anything).
-    public var allocations: Int?
+    package var allocations: Int?
     /// Bytes requested by those calls (cumulative).
-    public var allocatedBytes: Int?
+    package var allocatedBytes: Int?
     /// Bytes in live allocations now.
-    public var bytesInUse: Int?
+    package var bytesInUse: Int?
     /// Bytes in pages the allocator has in use for live allocations (jemalloc `stats.active`).
-    public var activeBytes: Int?
+    package var activeBytes: Int?
     /// Bytes of allocator memory that is resident (jemalloc `stats.resident`).
-    public var residentBytes: Int?
+    package var residentBytes: Int?
 
     /// Statistics of all their parts.
-    public init(
+    package init(
         allocations: Int? = nil, allocatedBytes: Int? = nil, bytesInUse: Int? = nil,
         activeBytes: Int? = nil, residentBytes: Int? = nil
     ) {
@@ -67,7 +70,7 @@ public struct AllocationStatistics: Hashable, Sendable, Codable {
 
     /// Makes the calling thread's pending allocation counts visible to `current()` (jemalloc's
     /// per-thread cache); a no-op with the other backends, which count every call as it happens.
-    public static func publishCurrentThread() {
+    package static func publishCurrentThread() {
         AllocatorProbe.flushThreadCache()
     }
 
@@ -93,7 +96,7 @@ public struct AllocationDelta: Hashable, Sendable, Codable {
     /// Bytes requested in the interval, when the backend counts them.
     public var allocatedBytes: Int?
     /// Live bytes at the end minus live bytes at the start (negative when memory was freed).
-    public var bytesInUseChange: Int?
+    package var bytesInUseChange: Int?
 
     /// A change of the counters.
     public init(allocations: Int? = nil, allocatedBytes: Int? = nil, bytesInUseChange: Int? = nil) {
@@ -103,7 +106,7 @@ public struct AllocationDelta: Hashable, Sendable, Codable {
     }
 
     /// Runs `body` and reports its allocations (those of other threads in the meantime included).
-    public static func measure<T>(_ body: () throws -> T) rethrows -> (result: T, delta: AllocationDelta) {
+    package static func measure<T>(_ body: () throws -> T) rethrows -> (result: T, delta: AllocationDelta) {
         let before = AllocationStatistics.current()
         let result = try body()
         let after = AllocationStatistics.current()

@@ -3,8 +3,10 @@ import CJemalloc
 #elseif MallocInterposer
 import CAllocationCounter
 #endif
-#if canImport(CGlibcMalloc)
+#if os(Linux) && canImport(CGlibcMalloc)
 import CGlibcMalloc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Reads the statistics of the allocator selected by the package traits.
@@ -59,12 +61,17 @@ enum AllocatorProbe {
     #endif
 
     #if !Jemalloc
-    /// Bytes in live allocations according to glibc (`uordblks` for the heap plus `hblkhd` for
-    /// `mmap`ed chunks); `nil` off glibc.
+    /// Bytes in live allocations according to the C library: glibc's `mallinfo2` (`uordblks` for the
+    /// heap plus `hblkhd` for `mmap`ed chunks), Darwin's `malloc_zone_statistics` over every zone
+    /// (`size_in_use`); `nil` elsewhere.
     private static func libcBytesInUse() -> Int? {
-        #if canImport(CGlibcMalloc)
+        #if os(Linux) && canImport(CGlibcMalloc)
         let info = mallinfo2()
         return Int(info.uordblks + info.hblkhd)
+        #elseif canImport(Darwin)
+        var statistics = malloc_statistics_t()
+        malloc_zone_statistics(nil, &statistics)
+        return Int(statistics.size_in_use)
         #else
         return nil
         #endif

@@ -2,7 +2,7 @@
 /// compared with times measured on another: scale a baseline time by `slowdown(comparedWith:)`.
 public struct Calibration: Hashable, Sendable, Codable {
     /// Iterations of the loop in one run.
-    public static let iterations = 8_000_000
+    package static let iterations = 8_000_000
 
     /// Millions of loop iterations per second of wall-clock time (higher is faster): the speed a
     /// program sees, load from other processes included.

@@ -14,7 +14,7 @@ import CAllocationCounter
 /// one waits).
 public enum HeapHighWater {
     /// Whether this build can measure it (the malloc interposer backend).
-    public static var isAvailable: Bool {
+    package static var isAvailable: Bool {
         #if MallocInterposer && !Jemalloc
         allocation_counter_is_installed()
         #else

@@ -6,7 +6,7 @@ import Darwin
 
 /// What a measurement ran on, stored with baselines so that a reader can tell machines apart.
 public struct MachineDescription: Hashable, Sendable, Codable {
-    /// The processor's model name (`model name` in `/proc/cpuinfo`), or `unknown`.
+    /// The processor's model name (`model name` in `/proc/cpuinfo`; Darwin: `machdep.cpu.brand_string`), or `unknown`.
     public var processor: String
     /// Online logical processors.
     public var logicalCores: Int
@@ -36,12 +36,22 @@ public struct MachineDescription: Hashable, Sendable, Codable {
     public static func current() -> MachineDescription {
         var names = utsname()
         uname(&names)
+        #if os(Linux)
         let pages = sysconf(Int32(_SC_PHYS_PAGES))
         let pageSize = sysconf(Int32(_SC_PAGESIZE))
+        let processor = readSmallFile("/proc/cpuinfo").flatMap(processorModel(cpuinfo:))
+        let memoryBytes = pages * pageSize
+        #elseif canImport(Darwin)
+        let processor = systemControl(string: "machdep.cpu.brand_string")
+        let memoryBytes = systemControl(integer: "hw.memsize") ?? 0
+        #else
+        let processor: String? = nil
+        let memoryBytes = 0
+        #endif
         return MachineDescription(
-            processor: readSmallFile("/proc/cpuinfo").flatMap(processorModel(cpuinfo:)) ?? "unknown",
+            processor: processor ?? "unknown",
             logicalCores: sysconf(Int32(_SC_NPROCESSORS_ONLN)),
-            memoryBytes: pages * pageSize,
+            memoryBytes: memoryBytes,
             operatingSystem: "\(field(&names.sysname)) \(field(&names.release))",
             architecture: field(&names.machine),
             allocator: .current
@@ -49,7 +59,7 @@ public struct MachineDescription: Hashable, Sendable, Codable {
     }
 
     /// The first `model name` in the text of `/proc/cpuinfo`.
-    public static func processorModel(cpuinfo text: String) -> String? {
+    package static func processorModel(cpuinfo text: String) -> String? {
         for line in text.split(separator: "\n") where line.hasPrefix("model name") {
             guard let colon = line.firstIndex(of: ":") else { continue }
             return line[line.index(after: colon)...].trimmingSpaces()
@@ -63,6 +73,24 @@ public struct MachineDescription: Hashable, Sendable, Codable {
         let memory = (gib * 10).rounded() / 10
         return "\(processor), \(logicalCores) cores, \(memory) GiB, \(operatingSystem) \(architecture), \(allocator.rawValue)"
     }
+
+    #if canImport(Darwin)
+    /// A string `sysctl` value by name, e.g. `machdep.cpu.brand_string`.
+    private static func systemControl(string name: String) -> String? {
+        var size = 0
+        guard sysctlbyname(name, nil, &size, nil, 0) == 0, size > 0 else { return nil }
+        var bytes = [CChar](repeating: 0, count: size)
+        guard sysctlbyname(name, &bytes, &size, nil, 0) == 0 else { return nil }
+        return String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A 64-bit integer `sysctl` value by name, e.g. `hw.memsize`.
+    private static func systemControl(integer name: String) -> Int? {
+        var value: Int64 = 0
+        var size = MemoryLayout<Int64>.size
+        return sysctlbyname(name, &value, &size, nil, 0) == 0 ? Int(value) : nil
+    }
+    #endif
 
     private static func field<T>(_ tuple: inout T) -> String {
         withUnsafeBytes(of: &tuple) { raw in

@@ -34,7 +34,7 @@ public struct MetricTolerance: Hashable, Sendable, Codable {
     /// Allowed change as a fraction of the expected value (0.5: up to 50 % worse).
     public var relative: Double
     /// Allowed change in the metric's unit, on top of the relative part.
-    public var absolute: Double
+    package var absolute: Double
 
     /// A tolerance; both parts are never negative.
     public init(relative: Double, absolute: Double = 0) {
@@ -70,15 +70,15 @@ public struct MetricComparison: Hashable, Sendable {
     /// The metric's name.
     public var metric: String
     /// Which way it gets better.
-    public var direction: MetricDirection
+    package var direction: MetricDirection
     /// The recorded value.
     public var baseline: Double
     /// The baseline adjusted to this machine (equal to `baseline` for what does not scale).
-    public var expected: Double
+    package var expected: Double
     /// The value now, nil when there is none.
     public var measured: Double?
     /// The worst value that still holds.
-    public var limit: Double
+    package var limit: Double
     /// The outcome.
     public var verdict: Verdict
 

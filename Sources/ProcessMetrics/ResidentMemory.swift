@@ -4,27 +4,43 @@ import Glibc
 import Darwin
 #endif
 
-/// The resident set of this process as Linux reports it in `/proc/self/status`.
+/// The resident set of this process: on Linux as `/proc/self/status` reports it, on Darwin as the
+/// Mach task's basic information (`task_info`, `MACH_TASK_BASIC_INFO`) reports it.
 public struct ResidentMemory: Hashable, Sendable, Codable {
-    /// `VmRSS`: resident bytes now.
+    /// `VmRSS` (Darwin: `resident_size`): resident bytes now.
     public var currentBytes: Int
-    /// `VmHWM`: the high-water mark of `VmRSS` since start or since `resetPeak()`.
+    /// `VmHWM` (Darwin: `resident_size_max`): the high-water mark of the resident bytes since start or,
+    /// on Linux, since `resetPeak()`.
     public var peakBytes: Int
 
     /// A reading of all its parts.
-    public init(currentBytes: Int, peakBytes: Int) {
+    package init(currentBytes: Int, peakBytes: Int) {
         self.currentBytes = currentBytes
         self.peakBytes = peakBytes
     }
 
-    /// Reads `/proc/self/status`; `nil` where it does not exist (not Linux) or lacks the fields.
+    /// Reads `/proc/self/status` on Linux, `task_info` on Darwin; `nil` where neither answers.
     public static func current() -> ResidentMemory? {
+        #if os(Linux)
         guard let text = readSmallFile("/proc/self/status") else { return nil }
         return parse(status: text)
+        #elseif canImport(Darwin)
+        var info = mach_task_basic_info()
+        var count = mach_msg_type_number_t(MemoryLayout<mach_task_basic_info>.size / MemoryLayout<natural_t>.size)
+        let status = withUnsafeMutablePointer(to: &info) {
+            $0.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
+                task_info(mach_task_self_, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
+            }
+        }
+        guard status == KERN_SUCCESS else { return nil }
+        return ResidentMemory(currentBytes: Int(info.resident_size), peakBytes: Int(info.resident_size_max))
+        #else
+        return nil
+        #endif
     }
 
     /// Extracts `VmRSS` and `VmHWM` (in kB) from the text of a `/proc/<pid>/status` file.
-    public static func parse(status text: String) -> ResidentMemory? {
+    package static func parse(status text: String) -> ResidentMemory? {
         var current: Int?
         var peak: Int?
         for line in text.split(separator: "\n") {
@@ -37,13 +53,18 @@ public struct ResidentMemory: Hashable, Sendable, Codable {
 
     /// Resets the high-water mark to the current resident size (`echo 5 > /proc/self/clear_refs`,
     /// Linux 4.0+), so that the next `peakBytes` covers only what runs after this call.
-    /// Returns false when the kernel refuses it; `peakBytes` then keeps counting from process start.
+    /// Returns false when the kernel refuses it, and always off Linux (Darwin has no such reset);
+    /// `peakBytes` then keeps counting from process start.
     @discardableResult
     public static func resetPeak() -> Bool {
+        #if os(Linux)
         let fd = open("/proc/self/clear_refs", O_WRONLY)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         return write(fd, "5", 1) == 1
+        #else
+        return false
+        #endif
     }
 
     private static func kilobytes(_ line: Substring) -> Int? {

@@ -14,7 +14,7 @@ public struct ResourceUsage: Hashable, Sendable, Codable {
     public var maxResidentBytes: Int
 
     /// Usage of all its parts.
-    public init(userCPU: Duration, systemCPU: Duration, maxResidentBytes: Int) {
+    package init(userCPU: Duration, systemCPU: Duration, maxResidentBytes: Int) {
         self.userCPU = userCPU
         self.systemCPU = systemCPU
         self.maxResidentBytes = maxResidentBytes
@@ -40,7 +40,7 @@ public struct ResourceUsage: Hashable, Sendable, Codable {
 
     /// CPU time consumed by the calling thread (`CLOCK_THREAD_CPUTIME_ID`): unlike wall-clock time,
     /// it does not grow while other processes hold the cores.
-    public static func currentThreadCPU() -> Duration {
+    package static func currentThreadCPU() -> Duration {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))

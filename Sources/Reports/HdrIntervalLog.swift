@@ -7,9 +7,9 @@ import RunResults
 /// line per interval and tag, `Tag=service` for the processing time of the batches that ended in
 /// it and `Tag=response` for their time from due to done (paced loads). Values are microseconds;
 /// the `Interval_Max` column is in milliseconds. Timestamps are seconds since the run started.
-public enum HdrIntervalLog {
+package enum HdrIntervalLog {
     /// The log of `result.series`; only the header lines when it has none.
-    public static func render(_ result: RunResult) -> String {
+    package static func render(_ result: RunResult) -> String {
         var text = "#[Histogram log format version 1.3]\n"
         text += "#[StartTime: 0.000 (seconds since the start of the run; values in microseconds)]\n"
         text += "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n"

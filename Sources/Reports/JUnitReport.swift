@@ -3,9 +3,9 @@ import RunResults
 /// JUnit XML, the format Jenkins, GitLab and GitHub show natively: each threshold, each metric of
 /// the reference and each invariant check as a test case; a failing one carries the expected and
 /// measured values.
-public enum JUnitReport {
+package enum JUnitReport {
     /// The XML document of `context`.
-    public static func render(_ context: ReportContext) -> String {
+    package static func render(_ context: ReportContext) -> String {
         let result = context.result
         var suites: [Suite] = []
         suites.append(Suite(name: "thresholds", cases: result.thresholds.map { outcome in

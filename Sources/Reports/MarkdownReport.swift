@@ -3,9 +3,9 @@ import RunResults
 /// A compact Markdown summary for a pull-request comment or `$GITHUB_STEP_SUMMARY`: the verdict,
 /// the key metrics with their change against the reference (🔴 a regression, 🟢 an improvement
 /// beyond the tolerance), the thresholds, and every metric that moved beyond its tolerance.
-public enum MarkdownReport {
+package enum MarkdownReport {
     /// The Markdown text of `context`.
-    public static func render(_ context: ReportContext) -> String {
+    package static func render(_ context: ReportContext) -> String {
         let result = context.result
         var lines: [String] = []
         let verdict = !context.passed ? "🔴 failed" : context.warnings.isEmpty ? "🟢 passed" : "🟡 passed with a warning"

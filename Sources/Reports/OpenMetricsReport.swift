@@ -4,9 +4,9 @@ import RunResults
 /// The run's final metrics in the OpenMetrics text format (`application/openmetrics-text`), for a
 /// Pushgateway or a node-exporter textfile: counters, gauges, and the latencies as histograms with
 /// buckets at 1, 2 and 5 of each decade from 1 µs to 100 s.
-public enum OpenMetricsReport {
+package enum OpenMetricsReport {
     /// The OpenMetrics text of `context.result`, ending in `# EOF`.
-    public static func render(_ context: ReportContext) -> String {
+    package static func render(_ context: ReportContext) -> String {
         let result = context.result
         var out = Writer(scenario: result.scenario)
         out.family("simharness_run", "info", "the run: scenario, seed, load and output digest")

@@ -6,45 +6,45 @@ import RunResults
 /// run) and followed over earlier runs. The renderers read this and nothing else.
 public struct ReportContext: Sendable {
     /// The run reported on.
-    public var result: RunResult
+    package var result: RunResult
     /// What the run is compared with, if anything.
-    public var reference: Reference?
+    package var reference: Reference?
     /// Earlier runs, oldest first, for trend lines.
-    public var history: [RunResult]
+    package var history: [RunResult]
     /// What the run is called beside another one (`spike · pr-123`).
-    public var label = "this run"
+    package var label = "this run"
 
     /// A comparison with a baseline or with another run.
-    public struct Reference: Sendable {
+    package struct Reference: Sendable {
         /// What the reference is, e.g. `baseline Baselines/default.json` or `run main.json`.
-        public var label: String
+        package var label: String
         /// Each metric of the reference, compared with the run.
-        public var report: BaselineReport
+        package var report: BaselineReport
         /// The other run, when the reference is a run (drawn beside this one in the charts).
-        public var run: RunResult?
+        package var run: RunResult?
         /// The counts of both runs, when the reference is a run: compared as figures, whether or
         /// not the runs did the same work.
-        public var counts: [CountComparison] = []
+        package var counts: [CountComparison] = []
     }
 
     /// A count of this run beside the other run's.
-    public struct CountComparison: Sendable, Equatable {
+    package struct CountComparison: Sendable, Equatable {
         /// The metric (`total.events`).
-        public var metric: String
+        package var metric: String
         /// This run's value.
-        public var value: Double
+        package var value: Double
         /// The other run's.
-        public var reference: Double
+        package var reference: Double
 
         /// `+12.5 %`, `0.0 %`, or `—` from 0.
-        public var changeText: String {
+        package var changeText: String {
             MetricComparison(metric: metric, direction: .exact, baseline: reference, measured: value, tolerance: .exact).changeText
         }
     }
 
     /// The counts `report --compare` sets side by side (those both runs have; `payments.rejected`
     /// names both the rejected rows and the payments in that final state, the same count).
-    public static let countMetrics = [
+    package static let countMetrics = [
         "users", "total.events", "meals.events", "steps.events", "payments.events", "dropped_events",
         "meals.rejected", "steps.rejected", "payments.rejected",
     ] + PaymentState.allCases.filter { $0 != .rejected }.map { "payments.\($0.rawValue)" } + ["invariant_violations"]
@@ -58,7 +58,7 @@ public struct ReportContext: Sendable {
     /// Compares with another run: each metric a baseline records, with the baseline's default
     /// tolerances; counts and the output digest only when both runs did the same work (same
     /// scenario, seed and size, both with the fixed load model).
-    public mutating func compare(with other: RunResult, label: String) throws(ReportError) {
+    package mutating func compare(with other: RunResult, label: String) throws(ReportError) {
         let sameWork = other.scenario == result.scenario && other.seed == result.seed && other.users == result.users
             && other.days == result.days && other.ranFixedLoad && result.ranFixedLoad
         let calibration = Calibration(score: 1, cpuScore: 1)
@@ -78,7 +78,7 @@ public struct ReportContext: Sendable {
 
     /// Compares with a recorded baseline, figure for figure (times are not scaled to this
     /// machine: `baseline check` does that, by running the scenario again).
-    public mutating func compare(with baseline: BaselineMeasurement, label: String) throws(ReportError) {
+    package mutating func compare(with baseline: BaselineMeasurement, label: String) throws(ReportError) {
         guard baseline.scenario == result.scenario else {
             throw ReportError(message: "the baseline is of scenario '\(baseline.scenario)', the run of '\(result.scenario)'")
         }
@@ -94,18 +94,18 @@ public struct ReportContext: Sendable {
     }
 
     /// `SPEC boundaries exercised: N of M` and the entries not reached, when the run was checked.
-    public static func boundariesLine(_ result: RunResult) -> String? { result.check?.boundaries.line }
+    package static func boundariesLine(_ result: RunResult) -> String? { result.check?.boundaries.line }
 
     /// Whether every threshold held, no invariant broke and nothing regressed against the reference.
-    public var passed: Bool {
+    package var passed: Bool {
         result.passed && result.metrics.invariantViolations == 0 && result.status != .aborted && reference?.report.passed != false
     }
 
     /// Warnings that do not fail the run: a paced load that missed its schedule unjudged.
-    public var warnings: [String] { result.scheduleWarning.map { [$0.text] } ?? [] }
+    package var warnings: [String] { result.scheduleWarning.map { [$0.text] } ?? [] }
 
     /// The metrics a short report leads with, in this order (those the run has).
-    public static let keyMetrics = [
+    package static let keyMetrics = [
         "total.events_per_s", "meals.events_per_s", "steps.events_per_s", "payments.events_per_s",
         "total.p99_batch_latency_ms", "total.p99_response_latency_ms", "total.p99_event_latency_ns", "payments.p99_latency_ms",
         "dropped_events",
@@ -114,15 +114,15 @@ public struct ReportContext: Sendable {
     ]
 
     /// The comparison of `metric` with the reference, if it was compared.
-    public func comparison(of metric: String) -> MetricComparison? {
+    package func comparison(of metric: String) -> MetricComparison? {
         reference?.report.comparisons.first { $0.metric == metric }
     }
 }
 
 /// Why a report cannot be made of its inputs.
-public struct ReportError: Error, Equatable, CustomStringConvertible, Sendable {
+package struct ReportError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// The message.
     public var description: String { message }
 }
@@ -178,11 +178,11 @@ extension MetricComparison {
 }
 
 /// The report formats, each with the file name `run --report-dir` gives it.
-public enum ReportFormat: String, CaseIterable, Sendable {
+package enum ReportFormat: String, CaseIterable, Sendable {
     case html, markdown, junit, openmetrics, hdrlog
 
     /// The file name in a report directory.
-    public var fileName: String {
+    package var fileName: String {
         switch self {
         case .html: "report.html"
         case .markdown: "summary.md"
@@ -193,7 +193,7 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     }
 
     /// The text of the report of `context` in this format.
-    public func render(_ context: ReportContext) -> String {
+    package func render(_ context: ReportContext) -> String {
         switch self {
         case .html: HTMLReport.render(context)
         case .markdown: MarkdownReport.render(context)

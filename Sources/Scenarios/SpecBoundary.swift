@@ -18,7 +18,7 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
     }
 
     /// Where a boundary's two sides are counted.
-    public enum Measure: Sendable, Hashable {
+    package enum Measure: Sendable, Hashable {
         /// In the users `run` checks against the reference.
         case run
         /// Not in any output `run` compares (text parsing, an API): by the named unit tests.
@@ -28,21 +28,21 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
     /// Which entry this is.
     public let key: Key
     /// The SPEC section, e.g. `§2.4`.
-    public let section: String
+    package let section: String
     /// The comparison as SPEC states it.
-    public let comparison: String
+    package let comparison: String
     /// The case at the limit, on the side SPEC includes (or the first of two cases).
-    public let inside: String
+    package let inside: String
     /// The case one unit past it.
-    public let outside: String
+    package let outside: String
     /// Where its sides are counted.
-    public let measure: Measure
+    package let measure: Measure
 
     /// The stable id used in results and docs, e.g. `meals.window_16_8`.
     public var id: String { Self.ids[key.rawValue] }
 
     /// The entry of `key`.
-    public static func of(_ key: Key) -> SpecBoundary { catalogue[key.rawValue] }
+    package static func of(_ key: Key) -> SpecBoundary { catalogue[key.rawValue] }
 
     /// The entries `run` counts.
     public static var measured: [SpecBoundary] { catalogue.filter { $0.measure == .run } }
@@ -136,7 +136,7 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
     }
 
     /// The catalogue as a Markdown table (`docs/boundaries.md` holds this text).
-    public static var markdownTable: String {
+    package static var markdownTable: String {
         var lines = ["| id | SPEC | comparison | inside | outside | counted |", "| --- | --- | --- | --- | --- | --- |"]
         for entry in catalogue {
             let counted = switch entry.measure {

@@ -19,7 +19,7 @@ public final class SimulatedDisk {
     deinit { sd_disk_destroy(disk) }
 
     /// The VFS name.
-    public var name: String { String(cString: sd_disk_name(disk)) }
+    package var name: String { String(cString: sd_disk_name(disk)) }
 
     /// The URI filename that opens `file` on this disk (SQLite here is built with URI filenames on).
     public func uri(of file: String) -> String { "file:\(file)?vfs=\(name)" }
@@ -49,22 +49,22 @@ public final class SimulatedDisk {
     public func fill(writes count: Int) { sd_disk_fill(disk, Int32(count)) }
 
     /// The size of `file` as reads see it, or (`synced`) as the medium holds it; nil: no such file.
-    public func size(of file: String, synced: Bool = false) -> Int? {
+    package func size(of file: String, synced: Bool = false) -> Int? {
         let size = sd_disk_file_size(disk, file, synced ? 1 : 0)
         return size < 0 ? nil : Int(size)
     }
 
     /// What the disk did so far.
-    public var statistics: Statistics { Statistics(sd_disk_stats(disk)) }
+    package var statistics: Statistics { Statistics(sd_disk_stats(disk)) }
 
     /// Operations and injected faults, counted.
-    public struct Statistics: Hashable, Sendable {
+    package struct Statistics: Hashable, Sendable {
         /// Writes, syncs and reads that succeeded.
-        public var writes, syncs, reads: Int
+        package var writes, syncs, reads: Int
         /// Unsynced writes a power loss dropped, kept, and tore.
-        public var lostWrites, keptWrites, tornWrites: Int
+        package var lostWrites, keptWrites, tornWrites: Int
         /// Power losses, failed syncs, failed reads, writes refused for want of space.
-        public var powerLosses, failedSyncs, failedReads, fullWrites: Int
+        package var powerLosses, failedSyncs, failedReads, fullWrites: Int
 
         init(_ stats: sd_stats) {
             (writes, syncs, reads) = (Int(stats.writes), Int(stats.syncs), Int(stats.reads))

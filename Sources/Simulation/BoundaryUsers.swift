@@ -237,9 +237,9 @@ extension UserGenerator {
 /// timed, written or counted in a run's outputs.
 public struct BoundaryPopulation: Sendable {
     /// Boundary users checked.
-    public static let size = 60
+    package static let size = 60
     /// Days of the layout: the last row sits on day 13.
-    public static let days = 14
+    package static let days = 14
 
     /// The generator of the population (the scenario with `boundaries: 1`, `days` days).
     public let simulator: Simulator
@@ -257,5 +257,5 @@ public struct BoundaryPopulation: Sendable {
     }
 
     /// Whether user `index` is one of the population's.
-    public func contains(_ index: Int) -> Bool { users.users.contains(index) }
+    package func contains(_ index: Int) -> Bool { users.users.contains(index) }
 }

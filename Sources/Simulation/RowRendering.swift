@@ -6,9 +6,9 @@ import PaymentsCore
 public typealias GeneratedFile = DatasetKind
 
 /// Renders generated rows, faults included, as SPEC rows through a `RecordEncoder`.
-public enum RowRendering {
+package enum RowRendering {
     /// Encodes the rows of `file` in `batch`; returns the number of rows written.
-    public static func encode(_ file: GeneratedFile, of batch: SimulationBatch, into encoder: inout RecordEncoder) -> Int {
+    package static func encode(_ file: GeneratedFile, of batch: SimulationBatch, into encoder: inout RecordEncoder) -> Int {
         switch file {
         case .users:
             var rows = 0
@@ -38,7 +38,7 @@ public enum RowRendering {
     }
 
     /// Writes a `users` row, with its injected fault.
-    public static func encode(_ user: UserRow, into encoder: inout RecordEncoder) {
+    package static func encode(_ user: UserRow, into encoder: inout RecordEncoder) {
         let broken: UInt8? = user.fault == .malformed ? user.variant : nil
         encoder.beginRecord()
         if broken == 3 { encoder.text("") } else { encoder.id(Ids.user, UInt64(user.index)) }
@@ -57,7 +57,7 @@ public enum RowRendering {
     }
 
     /// Writes a `meals` row, with its injected fault.
-    public static func encode(_ meal: MealRow, into encoder: inout RecordEncoder) {
+    package static func encode(_ meal: MealRow, into encoder: inout RecordEncoder) {
         let broken: UInt8? = meal.fault == .malformed ? meal.variant : nil
         encoder.beginRecord()
         if broken == 0 {
@@ -77,7 +77,7 @@ public enum RowRendering {
     }
 
     /// Writes a `steps` row, with its injected fault.
-    public static func encode(_ step: StepRow, into encoder: inout RecordEncoder) {
+    package static func encode(_ step: StepRow, into encoder: inout RecordEncoder) {
         let broken: UInt8? = step.fault == .malformed ? step.variant : nil
         encoder.beginRecord()
         if broken == 0 {
@@ -94,7 +94,7 @@ public enum RowRendering {
     }
 
     /// Writes a `payments` row, with its injected fault.
-    public static func encode(_ payment: PaymentRow, into encoder: inout RecordEncoder) {
+    package static func encode(_ payment: PaymentRow, into encoder: inout RecordEncoder) {
         let fault = payment.fault
         let broken: UInt8? = fault == .malformed ? payment.variant : nil
         let user = UInt64(payment.user)

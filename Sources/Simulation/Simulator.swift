@@ -5,11 +5,11 @@ import Scenarios
 /// Which users to generate: the indices of `users` with `index % shardCount == shard`.
 public struct UserSelection: Sendable, Equatable {
     /// The range of user indices to choose from.
-    public var users: Range<Int>
+    package var users: Range<Int>
     /// This shard.
     public var shard: Int
     /// The number of shards.
-    public var shardCount: Int
+    package var shardCount: Int
 
     /// Shard `shard` of `shardCount` of `users`.
     public init(users: Range<Int>, shard: Int = 0, shardCount: Int = 1) {
@@ -57,11 +57,11 @@ public struct SimulationBatch: Sendable {
     /// Their payment rows, user after user.
     public internal(set) var payments: [PaymentRow] = []
     /// The end of each user's meals in `meals`.
-    public internal(set) var mealEnds: [Int] = []
+    package internal(set) var mealEnds: [Int] = []
     /// The end of each user's steps in `steps`.
-    public internal(set) var stepEnds: [Int] = []
+    package internal(set) var stepEnds: [Int] = []
     /// The end of each user's payments in `payments`.
-    public internal(set) var paymentEnds: [Int] = []
+    package internal(set) var paymentEnds: [Int] = []
     /// A day's bout or payment times, before they are sorted.
     var dayTimes = DayRows<Int64>()
     /// A day's step rows, before they join `steps`.
@@ -81,7 +81,7 @@ public struct SimulationBatch: Sendable {
     public func payments(ofUserAt i: Int) -> ArraySlice<PaymentRow> { payments[(i == 0 ? 0 : paymentEnds[i - 1])..<paymentEnds[i]] }
 
     /// Empties the batch, keeping its memory.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         users.removeAll(keepingCapacity: true)
         meals.removeAll(keepingCapacity: true)
         steps.removeAll(keepingCapacity: true)
@@ -108,7 +108,7 @@ public struct Simulator: Sendable {
     }
 
     /// The users a full run generates.
-    public var allUsers: UserSelection { UserSelection(users: 0..<scenario.users) }
+    package var allUsers: UserSelection { UserSelection(users: 0..<scenario.users) }
 
     /// The profile of user `index` (what the analyzers need: UTC offset and protocol).
     public func user(_ index: Int) -> UserRow {
@@ -135,13 +135,13 @@ public struct Simulator: Sendable {
 
     /// The selected users' rows as a lazy sequence of batches of `usersPerBatch` users each:
     /// memory is bounded by one batch, whatever the length of the run.
-    public func batches(_ selection: UserSelection, usersPerBatch: Int) -> SimulationBatches {
+    package func batches(_ selection: UserSelection, usersPerBatch: Int) -> SimulationBatches {
         SimulationBatches(simulator: self, parts: selection.ranges(size: usersPerBatch * selection.shardCount))
     }
 }
 
 /// A lazy sequence of batches; each `next()` generates the next range of users.
-public struct SimulationBatches: Sequence, IteratorProtocol, Sendable {
+package struct SimulationBatches: Sequence, IteratorProtocol, Sendable {
     let simulator: Simulator
     let parts: [UserSelection]
     var position = 0

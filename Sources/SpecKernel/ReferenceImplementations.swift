@@ -5,7 +5,7 @@ extension Implementations {
     public static let reference = Implementations(fasting: UserKernel.self, steps: UserKernel.self, payments: UserKernel.self)
 
     /// Whether every implementation is the reference's.
-    public var isReference: Bool { customNames.isEmpty }
+    package var isReference: Bool { customNames.isEmpty }
 
     /// The implementations that are not the reference's, by algorithm and type name (`fasting MyAnalyzer`).
     public var customNames: [String] {

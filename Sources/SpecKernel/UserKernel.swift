@@ -12,9 +12,9 @@ import UserAlgorithms
 /// the three algorithm protocols, the one custom implementations are checked against.
 public final class UserKernel: FastingAnalyzing, StepAggregating, PaymentProcessing {
     /// `min_fast` of SPEC §2, in seconds.
-    public let minimumFastSeconds: Int64
+    package let minimumFastSeconds: Int64
     /// Mixed with the user index to seed each user's backoff jitter .
-    public let jitterSeed: UInt64
+    package let jitterSeed: UInt64
     private let jitter = JitterSource()
     private typealias Processor = PaymentProcessor<ScriptedGateway, UserJitter, ManualClock, InMemoryPaymentStore>
     private var processor: Processor

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#else
+import Darwin
+#endif
 import Datasets
 import Testing
 import TestSupport

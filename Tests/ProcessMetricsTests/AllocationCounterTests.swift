@@ -1,3 +1,5 @@
+// glibc only: the counter replaces glibc's malloc family (memalign, pvalloc… from its malloc.h).
+#if os(Linux)
 import CGlibcMalloc
 import Foundation
 import Testing
@@ -108,3 +110,4 @@ struct AllocationCounterTests {
         }
     }
 }
+#endif

@@ -5,20 +5,20 @@ import Darwin
 #endif
 
 /// Why the output could not be written (exit status 1).
-public struct OutputError: Error, CustomStringConvertible, Sendable {
+package struct OutputError: Error, CustomStringConvertible, Sendable {
     /// The file or directory that could not be written.
-    public var path: String
+    package var path: String
     /// The system's reason.
-    public var reason: String
+    package var reason: String
     /// `path: reason`.
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }
 
 /// Writes output files into a hidden staging directory and moves them into place only when the
 /// whole run succeeded, so a refused or failed run leaves no output file behind.
 public final class OutputDirectory {
     /// The directory the files end up in.
-    public let path: String
+    package let path: String
     private let staging: String
     private var written: [String] = []
 
@@ -31,7 +31,7 @@ public final class OutputDirectory {
     }
 
     /// Opens `name` for writing in the staging directory.
-    public func create(_ name: String) throws -> OutputFile {
+    package func create(_ name: String) throws -> OutputFile {
         let file = try OutputFile(path: staging + "/" + name)
         if !written.contains(name) { written.append(name) }
         return file
@@ -94,14 +94,14 @@ public final class OutputFile {
         guard fd >= 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }
     }
 
-    deinit { if fd >= 0 { Glibc.close(fd) } }
+    deinit { if fd >= 0 { systemClose(fd) } }
 
     /// Appends the bytes of `buffer`.
     public func write(_ buffer: ByteBuffer) throws {
         let raw = buffer.bytes
         var offset = 0
         while offset < raw.count {
-            let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }
             offset += n
@@ -111,8 +111,17 @@ public final class OutputFile {
 
     /// Closes the file; throws when the last writes could not be completed.
     public func close() throws {
-        let result = Glibc.close(fd)
+        let result = systemClose(fd)
         fd = -1
         guard result == 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }
     }
 }
+
+// The C library's `write` and `close` (`OutputFile`'s methods have their names).
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+private let systemClose = Glibc.close
+#else
+private let systemWrite = Darwin.write
+private let systemClose = Darwin.close
+#endif

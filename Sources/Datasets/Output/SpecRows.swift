@@ -11,7 +11,7 @@ public enum SpecOutputFile: String, CaseIterable, Sendable {
     case totals = "totals.json"
 
     /// The header line of a CSV file (without its line feed); `nil` for `totals.json`.
-    public var header: String? {
+    package var header: String? {
         switch self {
         case .fastingSummary: "user_id,meals,rejected,episodes,fasts,total_fast_s,longest_fast_s,evaluated_days,compliant_days"
         case .fastingDaily: "user_id,day,episodes,kcal,eating_window_s,fasts_ended,longest_fast_ended_s,compliant"

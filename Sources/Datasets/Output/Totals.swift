@@ -12,9 +12,9 @@ public struct FileTotals: Equatable, Sendable {
     public init(read: Int = 0) { self.read = read }
 
     /// Rejected rows, all reasons together.
-    public var rejectedCount: Int { rejected.reduce(0) { $0 + $1.count } }
+    package var rejectedCount: Int { rejected.reduce(0) { $0 + $1.count } }
     /// `read` less the rejected rows.
-    public var accepted: Int { read - rejectedCount }
+    package var accepted: Int { read - rejectedCount }
 
     /// Sets the rejection counts from per-reason counters indexed like `reasons`.
     public mutating func setRejected(_ counts: [Int], reasons: [String]) {

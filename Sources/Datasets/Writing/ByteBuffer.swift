@@ -27,7 +27,7 @@ public final class ByteBuffer: @unchecked Sendable {
     public func removeAll() { count = 0 }
 
     /// Appends bytes, growing as needed.
-    @inlinable public func append(_ source: UnsafeBufferPointer<UInt8>) {
+    @inlinable package func append(_ source: UnsafeBufferPointer<UInt8>) {
         reserve(source.count)
         if let base = source.baseAddress { (storage + count).update(from: base, count: source.count) }
         count &+= source.count

@@ -3,7 +3,7 @@
 /// field.
 public struct ByteCursor {
     /// The most bytes an integer, a number with 3 decimals or a day takes.
-    public static let numberBytes = 24
+    package static let numberBytes = 24
 
     @usableFromInline var position: UnsafeMutablePointer<UInt8>
 
@@ -33,9 +33,9 @@ public struct ByteCursor {
     }
 
     /// A field separator.
-    @inlinable @inline(__always) public mutating func comma() { byte(UInt8(ascii: ",")) }
+    @inlinable @inline(__always) package mutating func comma() { byte(UInt8(ascii: ",")) }
     /// A line end.
-    @inlinable @inline(__always) public mutating func newline() { byte(UInt8(ascii: "\n")) }
+    @inlinable @inline(__always) package mutating func newline() { byte(UInt8(ascii: "\n")) }
 
     /// Raw bytes (room for them must be reserved). Up to 16 bytes (enum values, short texts) by
     /// two overlapping word copies rather than a call to `memmove`.
@@ -68,7 +68,7 @@ public struct ByteCursor {
     }
 
     /// The UTF-8 bytes of `s` (room for `s.utf8.count` bytes must be reserved).
-    @inlinable @inline(__always) public mutating func text(_ s: String) {
+    @inlinable @inline(__always) package mutating func text(_ s: String) {
         // The bytes at once (byte by byte, the UTF-8 view cost a few ns a byte).
         var s = s
         s.withUTF8 { bytes($0) }
@@ -78,7 +78,7 @@ public struct ByteCursor {
     @inlinable @inline(__always) public mutating func int(_ value: Int64) { position = NumberWriter.signed(value, at: position) }
 
     /// A signed integer in decimal.
-    @inlinable @inline(__always) public mutating func int(_ value: Int) { int(Int64(value)) }
+    @inlinable @inline(__always) package mutating func int(_ value: Int) { int(Int64(value)) }
 
     /// An unsigned integer in decimal.
     @inlinable @inline(__always) public mutating func unsigned(_ value: UInt64) { position = NumberWriter.unsigned(value, at: position) }
@@ -103,12 +103,12 @@ public struct ByteCursor {
     }
 
     /// Millionths printed with 3 decimals, rounded half away from zero.
-    @inlinable @inline(__always) public mutating func micros3(_ micros: Int64) {
+    @inlinable @inline(__always) package mutating func micros3(_ micros: Int64) {
         milli(micros >= 0 ? (micros + 500) / 1000 : (micros - 500) / 1000)
     }
 
     /// A `Double` printed with 3 decimals.
-    @inlinable @inline(__always) public mutating func decimal3(_ value: Double) {
+    @inlinable @inline(__always) package mutating func decimal3(_ value: Double) {
         milli(Int64((value * 1000).rounded()))
     }
 }
@@ -123,13 +123,13 @@ extension ByteBuffer {
     }
 
     /// Appends one line of text and a line feed (for headers and rare lines, not per row).
-    public func line(_ text: String) {
+    package func line(_ text: String) {
         append(text)
         append(StaticString("\n"))
     }
 
     /// Appends the bytes of a static string.
-    public func append(_ text: StaticString) {
+    package func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 }

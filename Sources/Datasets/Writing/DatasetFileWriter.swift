@@ -12,13 +12,13 @@ public struct PreparedChunk: @unchecked Sendable {
     /// The bytes to write: the encoded rows, or their raw deflate stream ended by a sync flush.
     public let output: ByteBuffer
     /// CRC-32 and length of the uncompressed rows (the gzip trailer needs them).
-    public let rawCRC: UInt32
+    package let rawCRC: UInt32
     /// Length of the uncompressed rows.
-    public let rawLength: Int
+    package let rawLength: Int
     /// CRC-32 of `output`.
-    public let outputCRC: UInt32
+    package let outputCRC: UInt32
     /// Rows in the chunk.
-    public let rows: Int
+    package let rows: Int
 
     /// Checksums `rows` (and deflates them when `compressionLevel` is set) for one file.
     /// Deflated chunks are independent raw deflate streams cut at byte boundaries, so chunks
@@ -38,13 +38,13 @@ public struct PreparedChunk: @unchecked Sendable {
 }
 
 /// CRC-32 (zlib's) of byte ranges, and of their concatenation from the parts' checksums.
-public enum Checksum {
+package enum Checksum {
     /// Whether `crc32` folds whole 16-byte blocks by carry-less multiplication on this CPU.
     static let folds = simharness_crc32_folding_available() != 0
 
     /// The CRC-32 of `bytes`, continuing from `crc` (0 for a start): blocks of 16 bytes folded
     /// where the CPU can (about 14 GB/s here, zlib's tables 4), the rest by zlib.
-    public static func crc32(_ bytes: UnsafeBufferPointer<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
+    package static func crc32(_ bytes: UnsafeBufferPointer<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
         var rest = bytes
         var value = UInt(crc)
         if folds, bytes.count >= 64 {
@@ -61,7 +61,7 @@ public enum Checksum {
     }
 
     /// The CRC-32 of `a` followed by `b`, given both checksums and `b`'s length.
-    public static func combine(_ a: UInt32, _ b: UInt32, lengthOfSecond length: Int) -> UInt32 {
+    package static func combine(_ a: UInt32, _ b: UInt32, lengthOfSecond length: Int) -> UInt32 {
         UInt32(truncatingIfNeeded: crc32_combine(UInt(a), UInt(b), .init(length)))
     }
 }
@@ -87,14 +87,14 @@ enum Deflate {
 }
 
 /// Why writing a dataset failed.
-public enum DatasetWriteError: Error, CustomStringConvertible, Equatable {
+package enum DatasetWriteError: Error, CustomStringConvertible, Equatable {
     case cannotOpen(path: String, reason: String)
     case writeFailed(path: String, reason: String)
     case compression(Int32)
     case sqlite(String)
 
     /// What failed, for messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotOpen(let path, let reason): "cannot create \(path): \(reason)"
         case .writeFailed(let path, let reason): "cannot write \(path): \(reason)"
@@ -128,9 +128,9 @@ public struct WrittenFile: Sendable, Equatable {
 /// chunks' deflate streams (gzip header, chunks, an empty final block, CRC-32 and length).
 public struct DatasetFileWriter {
     /// The file being written.
-    public let path: String
+    package let path: String
     /// Whether the file is one gzip member.
-    public let gzip: Bool
+    package let gzip: Bool
     private let descriptor: Int32
     private var fileCRC: UInt32 = 0
     private var bytes = 0

@@ -14,7 +14,7 @@ public struct RecordEncoder {
     /// CSV or NDJSON.
     public let format: TextRecordFormat
     /// The column names, in the order fields are written.
-    public let columns: [String]
+    package let columns: [String]
     /// Where the records go.
     public let buffer: ByteBuffer
     /// NDJSON: the bytes before each field (`{"a":`, `,"b":`, …), concatenated, with their ends.

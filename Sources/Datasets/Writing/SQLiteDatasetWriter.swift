@@ -7,7 +7,7 @@ import GRDBSQLite
 /// index on `user_id` created after the rows, and typed views (`meals_typed`, `SQLiteTypedViews`).
 public final class SQLiteDatasetWriter {
     /// The database file.
-    public let path: String
+    package let path: String
     private let queue: DatabaseQueue
     private var rowsPerTable: [String: Int] = [:]
 

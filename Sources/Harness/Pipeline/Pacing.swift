@@ -3,7 +3,7 @@ import Synchronization
 
 /// The wall clock of a run: the only place a run reads real time (its duration, time limits,
 /// the pace of arrival-rate loads, memory sampling). Tests inject a fake that never sleeps.
-public protocol HarnessClock: Sendable {
+package protocol HarnessClock: Sendable {
     /// Time since the clock's origin.
     func now() -> Duration
     /// Returns once `now() >= deadline`; throws `CancellationError` when the task is cancelled.
@@ -11,11 +11,11 @@ public protocol HarnessClock: Sendable {
 }
 
 /// The real clock: `ContinuousClock` from the moment this value was made.
-public struct SystemClock: HarnessClock {
+package struct SystemClock: HarnessClock {
     private let origin = ContinuousClock.now
 
     /// A clock whose time 0 is now.
-    public init() {}
+    package init() {}
 
     /// Time since this clock was made.
     public func now() -> Duration { ContinuousClock.now - origin }

@@ -7,75 +7,75 @@ import UserAlgorithms
 /// How to run a plan.
 public struct RunOptions: Sendable {
     /// Partitions, each a child task that generates and analyzes its batches.
-    public var tasks: Int
+    package var tasks: Int
     /// Overrides the scenario's seed.
-    public var seed: UInt64?
+    package var seed: UInt64?
     /// Run only the users with `index % shardCount == shard`.
-    public var shard = 0
+    package var shard = 0
     /// The number of shards the users are split into.
-    public var shardCount = 1
+    package var shardCount = 1
     /// Time each batch (the latency histograms); off, to measure what timing costs.
-    public var timing = true
+    package var timing = true
     /// Write the SPEC output files there, as `analyze` would (fixed load only).
-    public var outputDirectory: String?
+    package var outputDirectory: String?
     /// `min_fast` of SPEC §2, in seconds.
-    public var minimumFastSeconds = FastingConfiguration.defaultMinimumFast
+    package var minimumFastSeconds = FastingConfiguration.defaultMinimumFast
     /// `max_attempts` of SPEC §4.
-    public var maxAttempts = RetryPolicy.defaultMaxAttempts
+    package var maxAttempts = RetryPolicy.defaultMaxAttempts
     /// Called on a monitoring task every `progressInterval` while the run goes.
-    public var onProgress: (@Sendable (RunProgress) -> Void)?
+    package var onProgress: (@Sendable (RunProgress) -> Void)?
     /// How often `onProgress` is called.
-    public var progressInterval = Duration.milliseconds(250)
+    package var progressInterval = Duration.milliseconds(250)
     /// Sample resident memory and CPU time this often (for `rss_slope_mb_per_min` and the charts
     /// over time); nil: never.
-    public var rssSampleInterval: Duration?
+    package var rssSampleInterval: Duration?
     /// The length of an interval of the result's time series (`RunResult.series`).
-    public var interval = Duration.seconds(1)
+    package var interval = Duration.seconds(1)
     /// Called by a partition's task after each batch with that batch's events.
-    public var onBatch: (@Sendable (Int) -> Void)?
+    package var onBatch: (@Sendable (Int) -> Void)?
     /// The implementations to load-test (the SPEC reference's by default).
-    public var implementations = Implementations.reference
+    package var implementations = Implementations.reference
     /// After the timed run, check the implementations against the reference on this share of the
     /// users (0 < share <= 1), outside the timed part; nil: no check.
-    public var checkSample: Double?
+    package var checkSample: Double?
     /// Generate one pass of batches before the run and replay them, so that the run measures the
     /// algorithms alone (`--replay`).
-    public var replay = false
+    package var replay = false
     /// Mismatches the check lists one by one (all of them are counted).
-    public var checkListed = 20
+    package var checkListed = 20
 
     /// Options of a run on `tasks` partitions, the rest at their defaults.
-    public init(tasks: Int) {
+    package init(tasks: Int) {
         self.tasks = tasks
     }
 }
 
 /// What a running run has done so far.
-public struct RunProgress: Sendable {
+package struct RunProgress: Sendable {
     /// Time since the run started.
-    public var elapsed: Duration
+    package var elapsed: Duration
     /// Events analyzed so far.
-    public var events: Int
+    package var events: Int
     /// Users analyzed so far.
-    public var users: Int
+    package var users: Int
     /// Users of one pass (the whole run for the fixed model).
-    public var usersPerPass: Int
+    package var usersPerPass: Int
     /// When the run ends by time (nil for the fixed model).
-    public var timeLimit: Duration?
+    package var timeLimit: Duration?
 }
 
 /// A run that could not go on (an output file could not be written).
-public struct RunFailure: Error, CustomStringConvertible, Sendable {
+package struct RunFailure: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
-    public var message: String
+    package var message: String
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// A run that cannot start as asked.
-public struct RunConfigurationError: Error, Equatable, CustomStringConvertible, Sendable {
+package struct RunConfigurationError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What cannot be done, and why.
-    public var message: String
+    package var message: String
     /// The message.
     public var description: String { message }
 }

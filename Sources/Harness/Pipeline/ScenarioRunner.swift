@@ -12,9 +12,9 @@ import UserAlgorithms
 /// (runs of `usersPerBatch` consecutive users) and their analyzer state; its child task generates
 /// each batch and analyzes it at once, where it was just written. Cancelling the calling task, or
 /// an `abort_on_fail` threshold, stops every task within a batch; the result then covers what was done.
-public enum ScenarioRunner {
+package enum ScenarioRunner {
     /// Runs `plan` as `options` say, paced by `clock`; the result covers what was done, also when cancelled.
-    public static func run(_ plan: RunPlan, options: RunOptions, clock: some HarnessClock = SystemClock()) async throws -> RunResult {
+    package static func run(_ plan: RunPlan, options: RunOptions, clock: some HarnessClock = SystemClock()) async throws -> RunResult {
         guard options.tasks >= 1 else { throw RunConfigurationError(message: "tasks must be at least 1") }
         guard options.shardCount >= 1, (0..<options.shardCount).contains(options.shard) else {
             throw RunConfigurationError(message: "shard must be k/n with 0 <= k < n")

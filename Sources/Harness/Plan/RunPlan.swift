@@ -5,20 +5,20 @@ import Scenarios
 /// A scenario and what `simharness run` reads from its `load:` and `thresholds:` sections.
 public struct RunPlan: Sendable {
     /// The scenario, with any `--users`/`--days` applied.
-    public var scenario: Scenario
+    package var scenario: Scenario
     /// How the run loads the analyzers.
-    public var load: LoadModel
+    package var load: LoadModel
     /// The scenario's thresholds, then the implicit ones (`invariant_violations == 0`, and the
     /// memory slope of a soak).
-    public var thresholds: [Threshold]
+    package var thresholds: [Threshold]
     /// Users per batch; nil picks about `RunPlan.eventsPerBatch` events a batch.
-    public var batchUsers: Int?
+    package var batchUsers: Int?
 
     /// The default size of a batch, in events.
-    public static let eventsPerBatch = 8_192
+    package static let eventsPerBatch = 8_192
 
     /// A plan of all its parts; the implicit thresholds are added.
-    public init(scenario: Scenario, load: LoadModel = .fixed, thresholds: [Threshold] = [], batchUsers: Int? = nil) {
+    package init(scenario: Scenario, load: LoadModel = .fixed, thresholds: [Threshold] = [], batchUsers: Int? = nil) {
         self.scenario = scenario
         self.load = load
         self.thresholds = thresholds
@@ -28,7 +28,7 @@ public struct RunPlan: Sendable {
 
     /// Loads a scenario by name or path as `generate` does (a path, `./Scenarios/NAME.yaml`, or the
     /// embedded copy) and reads its run sections.
-    public static func load(_ nameOrPath: String, currentDirectory: String = FileManager.default.currentDirectoryPath) throws(ScenarioError) -> RunPlan {
+    package static func load(_ nameOrPath: String, currentDirectory: String = FileManager.default.currentDirectoryPath) throws(ScenarioError) -> RunPlan {
         let scenario = try ScenarioCatalog.load(nameOrPath, currentDirectory: currentDirectory)
         return try parse(scenario, file: label(of: nameOrPath, currentDirectory: currentDirectory))
     }
@@ -53,7 +53,7 @@ public struct RunPlan: Sendable {
     /// Makes a paced load fail when it drops events or falls behind (`run --strict`, `load.strict`):
     /// adds `ScheduleWarning.strictThresholds` on the metrics no threshold judges yet. Other loads
     /// have no schedule to keep and are left as they are.
-    public mutating func requireSchedule() {
+    package mutating func requireSchedule() {
         guard load.schedule != nil else { return }
         thresholds += ScheduleWarning.unjudged(by: thresholds.map(\.metric))
     }

@@ -4,15 +4,15 @@ import Scenarios
 /// reference's comparison fell exactly on the limit (`inside`) and one unit past it (`outside`).
 public struct BoundaryCoverage: Sendable, Equatable {
     /// Times each entry's inside case occurred, by `SpecBoundary.Key` raw value.
-    public private(set) var inside = [Int](repeating: 0, count: SpecBoundary.Key.allCases.count)
+    package private(set) var inside = [Int](repeating: 0, count: SpecBoundary.Key.allCases.count)
     /// Times each entry's outside case occurred.
-    public private(set) var outside = [Int](repeating: 0, count: SpecBoundary.Key.allCases.count)
+    package private(set) var outside = [Int](repeating: 0, count: SpecBoundary.Key.allCases.count)
 
     /// Nothing reached yet.
-    public init() {}
+    package init() {}
 
     /// Counts of all entries (by raw value), e.g. from a result file.
-    public init?(inside: [Int], outside: [Int]) {
+    package init?(inside: [Int], outside: [Int]) {
         guard inside.count == self.inside.count, outside.count == self.outside.count else { return nil }
         self.inside = inside
         self.outside = outside
@@ -32,13 +32,13 @@ public struct BoundaryCoverage: Sendable, Equatable {
     }
 
     /// The entries a check counts.
-    public var measured: Int { SpecBoundary.measured.count }
+    package var measured: Int { SpecBoundary.measured.count }
 
     /// Measured entries whose both sides were reached.
-    public var exercised: Int { SpecBoundary.measured.filter { inside[$0.key.rawValue] > 0 && outside[$0.key.rawValue] > 0 }.count }
+    package var exercised: Int { SpecBoundary.measured.filter { inside[$0.key.rawValue] > 0 && outside[$0.key.rawValue] > 0 }.count }
 
     /// The measured entries not reached on both sides, each with the side(s) missing.
-    public var unreached: [(boundary: SpecBoundary, missing: String)] {
+    package var unreached: [(boundary: SpecBoundary, missing: String)] {
         SpecBoundary.measured.compactMap { entry in
             switch (inside[entry.key.rawValue] > 0, outside[entry.key.rawValue] > 0) {
             case (true, true): nil
@@ -50,7 +50,7 @@ public struct BoundaryCoverage: Sendable, Equatable {
     }
 
     /// `SPEC boundaries exercised: N of M`.
-    public var headline: String { "SPEC boundaries exercised: \(exercised) of \(measured)" }
+    package var headline: String { "SPEC boundaries exercised: \(exercised) of \(measured)" }
 
     /// The headline and the entries not reached: `…: 30 of 31; not reached: meals.window_omad (outside)`.
     public var line: String {

@@ -19,7 +19,7 @@ public enum DatasetKind: String, CaseIterable, Sendable {
     }
 
     /// Columns an NDJSON row may leave out (read as empty).
-    public var optionalKeys: Set<String> { self == .payments ? ["refund_of"] : [] }
+    package var optionalKeys: Set<String> { self == .payments ? ["refund_of"] : [] }
 }
 
 /// How a dataset file is encoded.
@@ -40,7 +40,7 @@ public struct DatasetFile: Sendable, Equatable {
     public var gzip: Bool
 
     /// A file of all its parts.
-    public init(kind: DatasetKind, path: String, format: DatasetFormat, gzip: Bool) {
+    package init(kind: DatasetKind, path: String, format: DatasetFormat, gzip: Bool) {
         self.kind = kind
         self.path = path
         self.format = format
@@ -53,7 +53,7 @@ public struct DatasetFile: Sendable, Equatable {
     public var name: String { format == .sqlite ? fileName + ":" + kind.rawValue : fileName }
 
     /// The last component of `path`.
-    public var fileName: String { String(path.split(separator: "/").last ?? Substring(path)) }
+    package var fileName: String { String(path.split(separator: "/").last ?? Substring(path)) }
 }
 
 /// Why an input is refused as a whole (exit status 2): names the file, line and reason.
@@ -66,7 +66,7 @@ public struct InputRefusal: Error, Equatable, CustomStringConvertible, Sendable 
     public var reason: String
 
     /// A refusal of `file` (at `line`) for `reason`.
-    public init(file: String, line: Int? = nil, reason: String) {
+    package init(file: String, line: Int? = nil, reason: String) {
         self.file = file
         self.line = line
         self.reason = reason
@@ -81,7 +81,7 @@ public struct InputRefusal: Error, Equatable, CustomStringConvertible, Sendable 
 /// Finds the dataset files of a directory (SPEC §5).
 public enum DatasetDiscovery {
     /// The SQLite file names `generate --format sqlite` writes and `analyze` reads.
-    public static let sqliteExtensions = ["sqlite", "sqlite3", "db"]
+    package static let sqliteExtensions = ["sqlite", "sqlite3", "db"]
 
     /// One file per kind present; refuses a base name present in two formats.
     public static func discover(in directory: String, sqliteTables: (String) throws -> [String] = { _ in [] }) throws -> [DatasetKind: DatasetFile] {

@@ -13,7 +13,7 @@ public struct LineChunk: Sendable {
     /// last ends with `\n`. Hand it back to `next(reusing:)` to read the next chunk into it.
     public var storage: [UInt8]
     /// Bytes of whole lines in `storage`.
-    public var count: Int
+    package var count: Int
 
     /// Calls `body` with the chunk's bytes.
     public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
@@ -24,7 +24,7 @@ public struct LineChunk: Sendable {
 /// Reads a text file (plain or gzip) as chunks of whole lines, sequentially.
 public final class LineChunkReader {
     /// The file's name, for messages.
-    public let file: String
+    package let file: String
     private let chunkSize: Int
     private var fd: Int32 = -1
     private var gz: gzFile?

@@ -38,7 +38,8 @@ public final class MappedFile: @unchecked Sendable { // immutable after init: a 
     }
 
     /// Lets the kernel drop the pages of `range` from this mapping (they stay cached in the file's
-    /// page cache, and reading them again maps them again): resident memory shrinks.
+    /// page cache, and reading them again maps them again): resident memory shrinks on Linux; on Darwin
+    /// `MADV_DONTNEED` is a hint the kernel may act on later.
     public func release(_ range: Range<Int>) {
         guard let base = bytes.baseAddress, !range.isEmpty else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))

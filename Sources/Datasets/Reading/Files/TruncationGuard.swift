@@ -55,8 +55,12 @@ enum TruncationGuard {
     private static func installHandler() {
         var action = sigaction()
         action.sa_flags = SA_SIGINFO
-        action.__sigaction_handler.sa_sigaction = { signal, info, _ in
+        let handler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = { signal, info, _ in
+            #if canImport(Glibc)
             let address = UInt(bitPattern: info?.pointee._sifields._sigfault.si_addr)
+            #else
+            let address = UInt(bitPattern: info?.pointee.si_addr)
+            #endif
             for i in 0..<TruncationGuard.capacity {
                 let slot = TruncationGuard.slots[i]
                 if slot.start <= address, address < slot.end, let message = slot.message {
@@ -65,9 +69,18 @@ enum TruncationGuard {
                 }
             }
             // Not ours: the default action (the process stops on SIGBUS).
+            #if canImport(Glibc)
             Glibc.signal(signal, SIG_DFL)
+            #else
+            Darwin.signal(signal, SIG_DFL)
+            #endif
             raise(signal)
         }
+        #if canImport(Glibc)
+        action.__sigaction_handler.sa_sigaction = handler
+        #else
+        action.__sigaction_u.__sa_sigaction = handler
+        #endif
         sigemptyset(&action.sa_mask)
         sigaction(SIGBUS, &action, nil)
     }

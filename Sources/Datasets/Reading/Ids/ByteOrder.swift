@@ -9,7 +9,7 @@ extension ByteArena {
     /// indices whose string repeats one at a smaller index, ascending. `first` is `nil` when the
     /// strings already increase strictly (all distinct, in index order), as generated ids do:
     /// checking that costs one comparison per string, sorting none.
-    public func firstOccurrences() -> (first: [Int]?, repeats: [Int]) {
+    package func firstOccurrences() -> (first: [Int]?, repeats: [Int]) {
         withOrder { order in
             if order.isStrictlyIncreasing { return (nil, []) }
             let sorted = order.sorted()

@@ -18,7 +18,7 @@ public struct ByteArena: Sendable {
     }
 
     /// Strings held.
-    public var count: Int { ends.count }
+    package var count: Int { ends.count }
 
     /// Appends `value` and returns its index.
     @discardableResult
@@ -68,7 +68,7 @@ public struct ByteStringTable: Sendable {
     public var count: Int { strings.count }
 
     /// The id of `value`, if interned.
-    public func find(_ value: UnsafeBufferPointer<UInt8>) -> UInt32? {
+    package func find(_ value: UnsafeBufferPointer<UInt8>) -> UInt32? {
         let h = FieldParsing.hash(value)
         var i = Int(truncatingIfNeeded: h) & mask
         while slots[i] != .max {
@@ -80,18 +80,18 @@ public struct ByteStringTable: Sendable {
     }
 
     /// The id of `value`, interning it if new; `inserted` tells which.
-    public mutating func intern(_ value: UnsafeBufferPointer<UInt8>) -> (id: UInt32, inserted: Bool) {
+    package mutating func intern(_ value: UnsafeBufferPointer<UInt8>) -> (id: UInt32, inserted: Bool) {
         intern(value, hash: FieldParsing.hash(value))
     }
 
     /// Starts loading the slot where interning a string of hash `h` (`FieldParsing.hash`) starts
     /// looking: a hint, which changes no result. The slot is a cache miss in a large table.
-    public func prefetch(hash h: UInt64) {
+    package func prefetch(hash h: UInt64) {
         slots.withUnsafeBufferPointer { simharness_prefetch($0.baseAddress! + (Int(truncatingIfNeeded: h) & mask)) }
     }
 
     /// `intern(value)` for a string whose `FieldParsing.hash` is `h`.
-    public mutating func intern(_ value: UnsafeBufferPointer<UInt8>, hash h: UInt64) -> (id: UInt32, inserted: Bool) {
+    package mutating func intern(_ value: UnsafeBufferPointer<UInt8>, hash h: UInt64) -> (id: UInt32, inserted: Bool) {
         var i = Int(truncatingIfNeeded: h) & mask
         while slots[i] != .max {
             let id = slots[i]

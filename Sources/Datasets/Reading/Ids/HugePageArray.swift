@@ -15,6 +15,8 @@ extension Array where Element: BitwiseCopyable {
             let start = (Int(bitPattern: buffer.baseAddress) + huge - 1) / huge * huge
             let end = (Int(bitPattern: buffer.baseAddress) + count * MemoryLayout<Element>.stride) / huge * huge
             if end > start { _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, 14) } // MADV_HUGEPAGE
+            #else
+            // Darwin: no transparent huge pages to ask for; an ordinary array.
             #endif
             buffer.initialize(repeating: value)
             initialized = count

@@ -34,7 +34,7 @@ extension Sex {
 
 extension Currency {
     /// Case-sensitive lookup of a three-letter code given as bytes.
-    @inlinable @inline(__always) public init?(field b: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) package init?(field b: UnsafeBufferPointer<UInt8>) {
         guard b.count == 3 else { return nil }
         let packed = UInt32(b[0]) << 16 | UInt32(b[1]) << 8 | UInt32(b[2])
         for (code, currency) in FieldSpellings.currencies where code == packed {
@@ -47,7 +47,7 @@ extension Currency {
 
 extension GatewayScript {
     /// Parses `A;T;L` from bytes; `nil` for an empty script, an unknown token or a stray `;`.
-    @inlinable public init?(field bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable package init?(field bytes: UnsafeBufferPointer<UInt8>) {
         self.init([])
         var expectToken = true
         for byte in bytes {

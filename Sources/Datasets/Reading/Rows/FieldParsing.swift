@@ -7,7 +7,7 @@ import Darwin
 /// Parsers for the field grammars of SPEC §0, working on raw UTF-8 bytes.
 public enum FieldParsing {
     /// `-?[0-9]+` within the signed 64-bit range, else `nil`.
-    @inlinable public static func int64(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+    @inlinable package static func int64(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         let negative = b.count > 0 && b[0] == UInt8(ascii: "-")
         if negative { i = 1 }
@@ -41,7 +41,7 @@ public enum FieldParsing {
 
     /// A decimal `-?[0-9]+(\.[0-9]+)?`: its value in millionths (rounded half away from zero past
     /// 6 digits, saturating) and whether it is below zero; `nil` when the grammar does not match.
-    @inlinable public static func decimalMicros(_ b: UnsafeBufferPointer<UInt8>) -> (micros: Int64, negative: Bool)? {
+    @inlinable package static func decimalMicros(_ b: UnsafeBufferPointer<UInt8>) -> (micros: Int64, negative: Bool)? {
         var i = 0
         let minus = b.count > 0 && b[0] == UInt8(ascii: "-")
         if minus { i = 1 }
@@ -82,7 +82,7 @@ public enum FieldParsing {
 
     /// Whether `b` is a decimal `-?[0-9]+(\.[0-9]+)?` below zero; `nil` when the grammar does not
     /// match. Cheaper than parsing when only the sign matters.
-    @inlinable public static func decimalIsNegative(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
+    @inlinable package static func decimalIsNegative(_ b: UnsafeBufferPointer<UInt8>) -> Bool? {
         var i = 0
         let minus = b.count > 0 && b[0] == UInt8(ascii: "-")
         if minus { i = 1 }
@@ -106,7 +106,7 @@ public enum FieldParsing {
     }
 
     /// A decimal `-?[0-9]+(\.[0-9]+)?` as a `Double`; `nil` when the grammar does not match.
-    @inlinable public static func decimal(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+    @inlinable package static func decimal(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         let minus = b.count > 0 && b[0] == UInt8(ascii: "-")
         if minus { i = 1 }
@@ -153,14 +153,14 @@ public enum FieldParsing {
     }
 
     /// Unicode scalars in well-formed UTF-8 bytes (bytes that do not continue a sequence).
-    @inlinable public static func scalarCount(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+    @inlinable package static func scalarCount(_ b: UnsafeBufferPointer<UInt8>) -> Int {
         var n = 0
         for byte in b where byte & 0xC0 != 0x80 { n += 1 }
         return n
     }
 
     /// A fast 64-bit hash of an id's bytes (not cryptographic).
-    @inlinable public static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    @inlinable package static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(b.count)
         var i = 0
         let raw = UnsafeRawBufferPointer(b)
@@ -205,7 +205,7 @@ public enum FieldParsing {
     }
 
     /// Byte-wise comparison, as SPEC §0 sorts ids.
-    @inlinable public static func less(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable package static func less(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = min(a.count, b.count)
         if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
             let c = memcmpBytes(pa, pb, n)
@@ -215,7 +215,7 @@ public enum FieldParsing {
     }
 
     /// Whether two byte strings are equal.
-    @inlinable public static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable package static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         guard a.count > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
         return memcmpBytes(pa, pb, a.count) == 0

@@ -21,13 +21,13 @@ public struct PaymentRowDecoder {
     /// `payment_id` and `refund_of` values.
     public private(set) var ids: ByteStringTable
     /// `idempotency_key` values.
-    public private(set) var keys: ByteStringTable
+    package private(set) var keys: ByteStringTable
     /// The line of the row that carries each interned id as its `payment_id`, 0 when none.
     private var lineOfPayment: [Int] = []
     /// The accepted users, which rows are checked against.
-    public let users: UserDirectory
+    package let users: UserDirectory
     /// The file's name, for messages.
-    public let file: String
+    package let file: String
 
     /// A decoder of the rows of `file`, with room for about `expectedRows` ids and keys (the
     /// tables grow past it, each time placing every string again).

@@ -74,11 +74,11 @@ public struct StepCandidate: Sendable, Equatable, BitwiseCopyable {
     }
 
     /// `end − start` in seconds.
-    public var duration: UInt32 { packed & 0x3FFF_FFFF }
+    package var duration: UInt32 { packed & 0x3FFF_FFFF }
     /// `watch` or `phone`.
-    public var source: StepSource { StepSource(rawValue: UInt8(truncatingIfNeeded: (packed >> 30) & 1))! }
+    package var source: StepSource { StepSource(rawValue: UInt8(truncatingIfNeeded: (packed >> 30) & 1))! }
     /// Whether an earlier row took its `sample_id`.
-    public var duplicate: Bool {
+    package var duplicate: Bool {
         get { packed & 0x8000_0000 != 0 }
         set { packed = newValue ? packed | 0x8000_0000 : packed & 0x7FFF_FFFF }
     }
@@ -123,7 +123,7 @@ public enum RowDecoders {
         /// The culprit column's index.
         public var column: Int
         /// The column `column`.
-        public init(_ column: Int) { self.column = column }
+        package init(_ column: Int) { self.column = column }
     }
 
     @inline(__always) static func userIndex(_ field: UnsafeBufferPointer<UInt8>, _ users: UserDirectory) -> UInt32 {

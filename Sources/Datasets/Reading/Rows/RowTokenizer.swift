@@ -15,7 +15,7 @@ public final class RowTokenizer {
     /// The kind of file, which names the columns.
     public let kind: DatasetKind
     /// CSV or NDJSON.
-    public let format: DatasetFormat
+    package let format: DatasetFormat
     private let columnNames: [[UInt8]]
     private let optional: [Bool]
     /// CSV: the column of each header field (-1 when ignored) and the header's field count.
