@@ -56,7 +56,7 @@ struct ColumnChunkDecoder {
     private mutating func readDictionary(_ header: PageHeader, _ body: UnsafeRawBufferPointer) throws {
         guard dictionary == nil, values.count == 0 else { throw ParquetFormatError("a second dictionary page, or one after data pages") }
         guard header.encoding == Encoding.plain || header.encoding == Encoding.plainDictionary else {
-            throw ParquetFormatError("dictionary page encoding \(header.encoding) is not supported")
+            throw ParquetFormatError("dictionary page encoding \(Encoding.name(header.encoding)) is not supported")
         }
         var entries = ParquetColumnValues(type: column.type)
         try Self.withPageData(body, codec: codec, size: Int(header.uncompressedSize)) {
@@ -144,7 +144,7 @@ struct ColumnChunkDecoder {
             let indices = try Hybrid.decode(UnsafeRawBufferPointer(rebasing: data[1...]), bitWidth: Int(data[0]), count: count)
             try dictionary.gather(indices, into: &target)
         default:
-            throw ParquetFormatError("encoding \(encoding) is not supported")
+            throw ParquetFormatError("encoding \(Encoding.name(encoding)) is not supported")
         }
     }
 }

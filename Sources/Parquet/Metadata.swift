@@ -9,6 +9,13 @@ enum Encoding {
     static let plainDictionary: Int32 = 2
     static let rle: Int32 = 3
     static let rleDictionary: Int32 = 8
+
+    /// The encoding's name in parquet.thrift, or its number.
+    static func name(_ value: Int32) -> String {
+        let names = [0: "PLAIN", 2: "PLAIN_DICTIONARY", 3: "RLE", 4: "BIT_PACKED", 5: "DELTA_BINARY_PACKED", 6: "DELTA_LENGTH_BYTE_ARRAY",
+                     7: "DELTA_BYTE_ARRAY", 8: "RLE_DICTIONARY", 9: "BYTE_STREAM_SPLIT"]
+        return names[Int(value)] ?? "\(value)"
+    }
 }
 
 /// parquet.thrift's CompressionCodec.

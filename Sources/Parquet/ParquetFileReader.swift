@@ -2,6 +2,7 @@
 /// TIMESTAMP(MICROS)), DOUBLE and STRING, from this module's writer or another (pyarrow's, for one):
 /// PLAIN and dictionary encodings, data pages v1 and v2, codecs UNCOMPRESSED, GZIP and ZSTD.
 /// Every length, offset and count in the file is checked before use: bad bytes give a `ParquetError`.
+/// `read(rowGroup:column:)` may run on several tasks at once (each reads its chunk with `pread`).
 public struct ParquetFileReader: Sendable {
     /// The file's columns.
     public let schema: ParquetSchema

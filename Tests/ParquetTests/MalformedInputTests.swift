@@ -44,7 +44,7 @@ struct MalformedInputTests {
         #expect(readError(short)?.reason.hasPrefix("footer: thrift:") == true)
     }
 
-    @Test("lying lengths and counts in page headers and the footer", arguments: [
+    @Test("lying lengths and counts in page headers and the footer, unknown encodings", arguments: [
         (Crafted.file(column, rows: 3, pages: [Crafted.page(values: 3, body: Crafted.plain([1, 2, 3]), compressedSize: 1000)]),
          "page of 1000 bytes past the chunk's end"),
         (Crafted.file(column, rows: 3, pages: [Crafted.page(values: 3, body: Crafted.plain([1, 2, 3]), uncompressedSize: 99)]),
@@ -57,6 +57,12 @@ struct MalformedInputTests {
          "the chunk ends after 3 of 6 values"),
         (Crafted.file(column, rows: 1 << 30, pages: [Crafted.page(values: 1 << 30, encoding: Encoding.rleDictionary, body: [1, 0x80, 0x80, 0x80, 0x80, 0x08, 0])]),
          "page of 24 bytes declares 1073741824 values"),
+        (Crafted.file(column, rows: 3, pages: [Crafted.page(values: 3, encoding: 5, body: Crafted.plain([1, 2, 3]))]),
+         "encoding DELTA_BINARY_PACKED is not supported"),
+        (Crafted.file(column, rows: 3, pages: [Crafted.page(values: 3, encoding: 42, body: Crafted.plain([1, 2, 3]))]),
+         "encoding 42 is not supported"),
+        (Crafted.file(column, rows: 3, pages: [Crafted.page(.dictionaryPage, values: 1, encoding: 9, body: Crafted.plain([1]))], dictionary: true),
+         "dictionary page encoding BYTE_STREAM_SPLIT is not supported"),
         (Crafted.file(column, rows: 3, pages: [Crafted.page(values: 3, body: Crafted.plain([1, 2, 3]))]) { $0.numRows = 7 },
          "the footer says 7 rows, its row groups hold 3"),
         (Crafted.file(column, rows: 3, pages: [Crafted.page(values: 3, body: Crafted.plain([1, 2, 3]))]) { $0.rowGroups[0].columns[0].dataPageOffset = 9999 },

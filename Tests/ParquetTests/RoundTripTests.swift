@@ -116,4 +116,41 @@ struct RoundTripTests {
         #expect(try sut.read(rowGroup: 0, column: 0).cells == distinct.cells)
         #expect(try sut.read(rowGroup: 0, column: 1).cells == few.cells)
     }
+
+    @Test("dictionaries of every index width: runs and bit-packed groups", arguments: [1, 2, 255, 256, 257, 65_537])
+    func dictionaryWidths(distinct: Int) throws {
+        // Given 140,000 rows: every one of `distinct` values once, then runs of 1-20 equal values in a seeded order, some nulls
+        // (width 1: a one-entry dictionary; 257: 9 bits; 65,537: 17 bits)
+        var state: UInt64 = UInt64(distinct)
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % n
+        }
+        var ints = ParquetColumnValues(type: .int64, nullable: true)
+        var strings = ParquetColumnValues(type: .string)
+        var runs = 0
+        while ints.count < 140_000 {
+            // Every value once first, then any.
+            let first = runs < distinct
+            let value = first ? runs : next(distinct)
+            runs += 1
+            for _ in 0..<(first ? 1 : 1 + next(20) * next(2)) {
+                if !first && next(50) == 0 { ints.appendNull() } else { ints.append(Int64(value) * 1_000_000_007) }
+                var s = "v\(value)"
+                s.withUTF8 { strings.append(utf8: $0) }
+            }
+        }
+        let schema = ParquetSchema(columns: [
+            ParquetColumnSchema(name: "i", type: .int64, nullable: true, dictionary: true),
+            ParquetColumnSchema(name: "s", type: .string, dictionary: true),
+        ])
+        // When they are written and read
+        let file = ScratchFile()
+        let sut = try writeAndRead(schema, [ints, strings], compression: .zstd, file: file)
+        // Then both chunks are dictionary-encoded, and every value is back
+        #expect(try #require(ChunkInspector(file.bytes, rowGroup: 0, column: 0)).dictionaryPage?.numValues == Int32(distinct))
+        #expect(try #require(ChunkInspector(file.bytes, rowGroup: 0, column: 1)).dictionaryPage?.numValues == Int32(distinct))
+        #expect(try sut.read(rowGroup: 0, column: 0).cells == ints.cells)
+        #expect(try sut.read(rowGroup: 0, column: 1).cells == strings.cells)
+    }
 }
