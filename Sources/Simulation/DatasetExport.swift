@@ -11,8 +11,8 @@ import Darwin
 
 /// How `generate` writes a dataset.
 public struct ExportOptions: Sendable {
-    /// The file format of a dataset.
-    public enum Format: String, Sendable, CaseIterable { case csv, ndjson, sqlite, parquet }
+    /// The file format of a dataset (the one enum `analyze` reads by, too).
+    public typealias Format = DatasetFormat
 
     /// The directory written to.
     public var directory: String

@@ -22,8 +22,8 @@ public enum DatasetKind: String, CaseIterable, Sendable {
     package var optionalKeys: Set<String> { self == .payments ? ["refund_of"] : [] }
 }
 
-/// How a dataset file is encoded.
-public enum DatasetFormat: String, Sendable {
+/// How a dataset is encoded: what `generate --format` writes and `analyze` finds.
+public enum DatasetFormat: String, Sendable, CaseIterable {
     case csv, ndjson, sqlite, parquet
 }
 
