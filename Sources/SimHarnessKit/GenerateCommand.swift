@@ -60,7 +60,7 @@ struct GenerateCommand: AsyncParsableCommand {
             throw failure("generate", "invalid scenario: \(error)", status: HarnessExit.invalidInput)
         }
         size.override(&loaded)
-        var options = ExportOptions(directory: out, format: format, gzip: gzip, jobs: tasks ?? jobs ?? Cores.count)
+        var options = ExportOptions(directory: out, toolVersion: toolVersion, format: format, gzip: gzip, jobs: tasks ?? jobs ?? Cores.count)
         if let compression { options.setCompression(named: compression) }
         let selection = UserSelection(users: 0..<loaded.users, shard: shard.index, shardCount: shard.count)
         do {

@@ -49,15 +49,18 @@ struct SimHarnessCommand: AsyncParsableCommand {
     )
 }
 
+/// The release of SimHarness (`--version`, `manifest.json`); docs/versioning.md says how it moves.
+let toolVersion = "0.1.0"
+
 /// What `--version` prints: the release and the commit built (`0.1.0 (commit 9293f50c1d2e)`).
-let toolVersionLine = "\(Manifest.toolVersion) (commit \(buildCommit))"
+let toolVersionLine = "\(toolVersion) (commit \(buildCommit))"
 
 /// The command line of a user's own executable (`SimHarness.main(fasting:steps:payments:)`).
 struct CustomHarnessCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: URL(fileURLWithPath: CommandLine.arguments.first ?? "simharness").lastPathComponent,
         abstract: "Load-tests your implementations of the fasting, step and payment algorithms with simulated data, "
-            + "and checks them against the SPEC reference (simharness \(Manifest.toolVersion)).",
+            + "and checks them against the SPEC reference (simharness \(toolVersion)).",
         version: toolVersionLine,
         subcommands: [RunCommand.self, BaselineCommand.self, MergeCommand.self, GenerateCommand.self, ReportCommand.self]
     )

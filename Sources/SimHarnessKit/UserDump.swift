@@ -38,7 +38,7 @@ struct UserDumpArguments: ParsableArguments {
         let generator = population.contains(index) ? population.simulator : simulator
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let manifest = try await DatasetExport.run(generator, selection: UserSelection(users: index..<index + 1), options: ExportOptions(directory: folder))
+            let manifest = try await DatasetExport.run(generator, selection: UserSelection(users: index..<index + 1), options: ExportOptions(directory: folder, toolVersion: toolVersion))
             let files = manifest.files.values.sorted { $0.path < $1.path }.map { "\(($0.path as NSString).lastPathComponent) \($0.rows)" }
             print("wrote the input rows of \(id) (scenario \(plan.scenario.name), seed \(simulator.seed)) to \(folder): \(files.joined(separator: ", "))")
         } catch {

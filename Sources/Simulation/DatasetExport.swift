@@ -16,6 +16,8 @@ public struct ExportOptions: Sendable {
 
     /// The directory written to.
     public var directory: String
+    /// The version of the tool writing, for `manifest.json` (the CLI's, `simharness --version`).
+    public var toolVersion: String
     /// The file format.
     public var format: Format
     /// Whether CSV and NDJSON files are gzip-compressed.
@@ -28,8 +30,11 @@ public struct ExportOptions: Sendable {
     public var rowGroupRows = ParquetExport.rowGroupRows
 
     /// The options of one export.
-    public init(directory: String, format: Format = .csv, gzip: Bool = false, jobs: Int = 1, compression: ParquetCompression = .zstd) {
+    public init(
+        directory: String, toolVersion: String, format: Format = .csv, gzip: Bool = false, jobs: Int = 1, compression: ParquetCompression = .zstd
+    ) {
         self.directory = directory
+        self.toolVersion = toolVersion
         self.format = format
         self.gzip = gzip
         self.jobs = max(1, jobs)

@@ -62,9 +62,6 @@ public struct FaultTally: Sendable, Equatable {
 
 /// What `generate` wrote: `manifest.json`. It holds nothing that depends on timing or `--jobs`.
 public struct Manifest: Sendable {
-    /// The version of the tool (`simharness --version`, `manifest.json`).
-    public static let toolVersion = "0.1.0"
-
     /// The scenario generated.
     public var scenario: Scenario
     /// The root seed.
@@ -90,7 +87,7 @@ public struct Manifest: Sendable {
         var lines = [
             "{",
             "  \"tool\": \"simharness\",",
-            "  \"version\": \"\(Self.toolVersion)\",",
+            "  \"version\": \"\(escape(options.toolVersion))\",",
             "  \"scenario\": \"\(escape(scenario.name))\",",
             "  \"seed\": \(seed),",
             "  \"users\": \(selection.users.count),",

@@ -19,7 +19,7 @@ struct EquivalenceTests {
         let directory = try ScratchDirectory(prefix: "harness-tests")
         let simulator = Simulator(scenario: Self.scenario)
         try FileManager.default.createDirectory(atPath: directory.file("data"), withIntermediateDirectories: true)
-        _ = try await DatasetExport.run(simulator, selection: simulator.allUsers, options: ExportOptions(directory: directory.file("data")))
+        _ = try await DatasetExport.run(simulator, selection: simulator.allUsers, options: ExportOptions(directory: directory.file("data"), toolVersion: "test"))
         let analyzed = try await DatasetAnalyzer.run(
             input: directory.file("data"), output: directory.file("analyzed"), options: AnalysisOptions(tasks: 2)
         )

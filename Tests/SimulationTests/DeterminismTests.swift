@@ -13,7 +13,7 @@ struct DeterminismTests {
         let directory = try ScratchDirectory(prefix: "simulation-tests")
         let simulator = Simulator(scenario: scenario)
         _ = try await DatasetExport.run(simulator, selection: selection ?? simulator.allUsers,
-                                        options: ExportOptions(directory: directory.path, format: format, gzip: gzip, jobs: jobs))
+                                        options: ExportOptions(directory: directory.path, toolVersion: "test", format: format, gzip: gzip, jobs: jobs))
         return directory
     }
 
@@ -116,7 +116,7 @@ struct GoldenTests {
         let directory = try ScratchDirectory(prefix: "simulation-tests")
         // When it is written
         _ = try await DatasetExport.run(Simulator(scenario: scenario), selection: UserSelection(users: 0..<12),
-                                        options: ExportOptions(directory: directory.path, format: format, jobs: 2))
+                                        options: ExportOptions(directory: directory.path, toolVersion: "test", format: format, jobs: 2))
         // Then the first 12 lines of every file are the committed ones
         for file in GeneratedFile.allCases {
             let name = "\(file.rawValue).\(format.rawValue)"

@@ -9,7 +9,7 @@ struct ExportReplacementTests {
     private func export(into directory: String, format: ExportOptions.Format, gzip: Bool) async throws {
         let simulator = Simulator(scenario: ScenarioBuilder(users: 20, days: 2).build())
         _ = try await DatasetExport.run(simulator, selection: simulator.allUsers,
-                                        options: ExportOptions(directory: directory, format: format, gzip: gzip))
+                                        options: ExportOptions(directory: directory, toolVersion: "test", format: format, gzip: gzip))
     }
 
     @Test("CSV, then gzip NDJSON, then SQLite: each leaves only its own files, the manifest and other files")

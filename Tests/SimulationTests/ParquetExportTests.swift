@@ -13,7 +13,7 @@ struct ParquetExportTests {
                         rowGroupRows: Int = ParquetExport.rowGroupRows, into directory: ScratchDirectory? = nil) async throws -> (ScratchDirectory, Manifest) {
         let directory = try directory ?? ScratchDirectory(prefix: "simulation-tests")
         let simulator = Simulator(scenario: scenario)
-        var options = ExportOptions(directory: directory.path, format: format, jobs: jobs)
+        var options = ExportOptions(directory: directory.path, toolVersion: "test", format: format, jobs: jobs)
         options.rowGroupRows = rowGroupRows
         let manifest = try await DatasetExport.run(simulator, selection: selection ?? simulator.allUsers, options: options)
         return (directory, manifest)

@@ -89,7 +89,7 @@ struct SpecBoundaryTests {
             // When it is written with that many tasks
             let directory = try ScratchDirectory(prefix: "simulation-tests")
             let simulator = Simulator(scenario: scenario)
-            _ = try await DatasetExport.run(simulator, selection: simulator.allUsers, options: ExportOptions(directory: directory.path, format: .csv, jobs: jobs))
+            _ = try await DatasetExport.run(simulator, selection: simulator.allUsers, options: ExportOptions(directory: directory.path, toolVersion: "test", format: .csv, jobs: jobs))
             let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             written.append(Dictionary(uniqueKeysWithValues: try names.map { ($0, try Data(contentsOf: URL(fileURLWithPath: directory.file($0)))) }))
         }
