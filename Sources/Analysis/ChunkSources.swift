@@ -112,7 +112,9 @@ final class ParquetChunks: ChunkSource {
     let firstLine: [UInt8]?
     private let table: ParquetTableText
     private let next = Atomic<Int>(0)
-    private let spare = Mutex<[ByteBuffer]>([])
+    /// Text buffers and rendering memory, shared by the tables' scans so that each scan reuses
+    /// the pages of the last rather than faulting in its own.
+    private static let spare = Mutex<[(ByteBuffer, TypedRowsText)]>([])
 
     init(_ file: DatasetFile) throws {
         table = try ParquetTableText(file)
@@ -122,12 +124,12 @@ final class ParquetChunks: ChunkSource {
     func withNextChunk<R>(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
         let index = next.add(1, ordering: .relaxed).oldValue
         guard index < table.unitCount else { return nil }
-        let buffer = spare.withLock { $0.popLast() } ?? ByteBuffer(capacity: 1 << 20)
+        let (buffer, rendering) = Self.spare.withLock { $0.popLast() } ?? (ByteBuffer(capacity: 1 << 20), TypedRowsText())
         defer {
             buffer.removeAll()
-            spare.withLock { $0.append(buffer) }
+            Self.spare.withLock { $0.append((buffer, rendering)) }
         }
-        try table.appendText(ofUnit: index, to: buffer)
+        try table.appendText(ofUnit: index, to: buffer, rendering: rendering)
         return try body(index, buffer.bytes)
     }
 }

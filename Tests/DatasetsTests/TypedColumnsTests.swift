@@ -94,4 +94,30 @@ struct TypedColumnsTests {
         // Then the text says what they hold, which the decoders reject as malformed
         #expect(String(decoding: text.bytes, as: UTF8.self) == "-1.500000,0.0005\n")
     }
+
+    @Test("rows rendered column by column and joined in runs give the bytes of rendering each row in turn, whatever was rendered before",
+          arguments: [[0..<0, 0..<3], [0..<1, 1..<1, 1..<3], [0..<2, 2..<3]])
+    func rowsText(runs: [Range<Int>]) {
+        // Given payments rows (one with a null refund_of) and a renderer that rendered fewer, longer rows before
+        var table = TypedTable(kind: .payments)
+        let lines = ["p0000001-000001,k1,u0000001,charge,500,USD,1743206400,,A;T;L",
+                     "p0000001-000002,,u0000001,refund,-5,usd,1743206401,p0000001-000001,D",
+                     "p1,k,u1,charge,0,EUR,-86400,,L"]
+        for line in lines { _ = Array(line.utf8).withUnsafeBufferPointer { table.append(csvLine: $0) } }
+        let types = DatasetKind.payments.typedColumns.map(\.parquetType)
+        var longer = TypedTable(kind: .payments)
+        let long = "p0000001-000009,a-much-longer-key-than-the-others,u0000001,charge,123456789,USD,1743206400,p9,T"
+        #expect(Array(long.utf8).withUnsafeBufferPointer { longer.append(csvLine: $0) })
+        let sut = TypedRowsText()
+        sut.render(rows: 1, of: longer.columns, types: types)
+        // When the rows are rendered and joined in `runs`
+        sut.render(rows: 3, of: table.columns, types: types)
+        let text = ByteBuffer(capacity: 16)
+        for run in runs { sut.appendLines(run, to: text) }
+        // Then the text is each row's line in turn, as appendCSVLine makes it
+        let expected = ByteBuffer(capacity: 16)
+        for row in 0..<3 { TypedRowText.appendCSVLine(row: row, of: table.columns, types: types, to: expected) }
+        #expect(Array(text.bytes) == Array(expected.bytes))
+        #expect(String(decoding: text.bytes, as: UTF8.self) == lines.joined(separator: "\n") + "\n")
+    }
 }

@@ -62,6 +62,11 @@ public struct ParquetTableText: Sendable {
 
     /// Appends unit `index`'s lines to `buffer`; unit 0 opens with the canonical CSV header.
     public func appendText(ofUnit index: Int, to buffer: ByteBuffer) throws {
+        try appendText(ofUnit: index, to: buffer, rendering: TypedRowsText())
+    }
+
+    /// Appends unit `index`'s lines to `buffer`, rendering its rows in `rendering` (reused memory).
+    public func appendText(ofUnit index: Int, to buffer: ByteBuffer, rendering: TypedRowsText) throws {
         let (p, group) = units[index]
         let part = parts[p]
         if index == 0 { buffer.append(kind.columns.joined(separator: ",") + "\n") }
@@ -76,18 +81,17 @@ public struct ParquetTableText: Sendable {
             } catch let error as ParquetError {
                 throw InputRefusal(file: error.file, reason: error.reason + (error.offset.map { " (at byte \($0))" } ?? ""))
             }
-            buffer.reserve((end - first) * 64)
-            columns.withUnsafeBufferPointer { columns in
-                types.withUnsafeBufferPointer { types in
-                    for row in 0..<(end - first) {
-                        while j < part.rejected.count, part.rejected[j].typedBefore <= first + row {
-                            appendRaw(part.rejected[j].raw, to: buffer)
-                            j += 1
-                        }
-                        TypedRowText.appendCSVLine(row: row, of: columns, types: types, to: buffer)
-                    }
-                }
+            rendering.render(rows: end - first, of: columns, types: types)
+            // The typed rows up to each rejected row that goes before one of them, then that row.
+            var row = 0
+            while j < part.rejected.count, part.rejected[j].typedBefore < end {
+                let before = max(row, part.rejected[j].typedBefore - first)
+                rendering.appendLines(row..<before, to: buffer)
+                row = before
+                appendRaw(part.rejected[j].raw, to: buffer)
+                j += 1
             }
+            rendering.appendLines(row..<(end - first), to: buffer)
         }
         if isLast {
             while j < part.rejected.count {

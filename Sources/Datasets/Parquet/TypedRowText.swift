@@ -7,48 +7,111 @@ import Parquet
 public enum TypedRowText {
     /// Appends row `row` of `columns` (typed as `types`) as a CSV line with its `\n`.
     public static func appendCSVLine(row: Int, of columns: [ParquetColumnValues], types: [ParquetType], to buffer: ByteBuffer) {
-        columns.withUnsafeBufferPointer { columns in
-            types.withUnsafeBufferPointer { types in appendCSVLine(row: row, of: columns, types: types, to: buffer) }
+        for c in columns.indices {
+            if c > 0 { buffer.append(StaticString(",")) }
+            appendField(row: row, of: columns[c], type: types[c], to: buffer)
+        }
+        buffer.append(StaticString("\n"))
+    }
+
+    /// Appends the field of row `row` of `column` (typed as `type`): empty for a null.
+    @inline(__always)
+    static func appendField(row: Int, of column: ParquetColumnValues, type: ParquetType, to buffer: ByteBuffer) {
+        if column.nullable, column.isNull(row) { return }
+        switch type {
+        case .string:
+            column.withUTF8(row) { buffer.append($0) }
+        case .int64:
+            let v = column.int64(row)
+            buffer.row(maxBytes: 24) { $0.int(v) }
+        case .timestampMicros:
+            let micros = column.int64(row)
+            let (seconds, fraction) = micros.quotientAndRemainder(dividingBy: CanonicalText.microsPerSecond)
+            buffer.row(maxBytes: 32) { cursor in
+                if fraction == 0 {
+                    cursor.int(seconds)
+                } else {
+                    if micros < 0 { cursor.byte(UInt8(ascii: "-")) }
+                    cursor.unsigned(seconds.magnitude)
+                    cursor.byte(UInt8(ascii: "."))
+                    cursor.padded(fraction.magnitude, width: 6)
+                }
+            }
+        case .double:
+            let v = column.double(row)
+            if let milli = CanonicalText.milli(v) {
+                buffer.row(maxBytes: 32) { $0.shortMilli(milli) }
+            } else {
+                buffer.append("\(v)")
+            }
+        }
+    }
+}
+
+/// The CSV lines of a run of typed rows rendered column by column (each column borrowed once, not
+/// copied per field as a row-by-row loop over an array of columns does), then joined row by row:
+/// the same bytes as `TypedRowText.appendCSVLine` for each row in turn. Its memory is reused from
+/// one `render` to the next; owned by one task at a time.
+public final class TypedRowsText: @unchecked Sendable {
+    private var texts: [ByteBuffer] = []
+    /// Per column, where each row's field ends in its text.
+    private var ends: [UnsafeMutablePointer<Int>] = []
+    private var capacity = 0
+    private var columns = 0
+
+    public init() {}
+
+    deinit { for e in ends { e.deallocate() } }
+
+    /// Renders the fields of rows `0..<rows` of `columns` (typed as `types`).
+    public func render(rows: Int, of columns: [ParquetColumnValues], types: [ParquetType]) {
+        if rows > capacity {
+            for e in ends { e.deallocate() }
+            capacity = max(rows, 2 * capacity)
+            ends = ends.map { _ in .allocate(capacity: capacity) }
+        }
+        while texts.count < columns.count {
+            texts.append(ByteBuffer(capacity: 1 << 16))
+            ends.append(.allocate(capacity: capacity))
+        }
+        self.columns = columns.count
+        for c in columns.indices {
+            texts[c].removeAll()
+            Self.appendFields(rows: rows, of: columns[c], type: types[c], to: texts[c], ends: ends[c])
         }
     }
 
-    /// Appends row `row` of `columns` (typed as `types`) as a CSV line with its `\n`; the columns are
-    /// borrowed in place (no copy of a column's storage references per field).
-    @inline(__always)
-    public static func appendCSVLine(
-        row: Int, of columns: UnsafeBufferPointer<ParquetColumnValues>, types: UnsafeBufferPointer<ParquetType>, to buffer: ByteBuffer
-    ) {
-        for c in 0..<columns.count {
-            if c > 0 { buffer.append(StaticString(",")) }
-            if columns[c].isNull(row) { continue }
-            switch types[c] {
-            case .string:
-                columns[c].withUTF8(row) { buffer.append($0) }
-            case .int64:
-                let v = columns[c].int64(row)
-                buffer.row(maxBytes: 24) { $0.int(v) }
-            case .timestampMicros:
-                let micros = columns[c].int64(row)
-                let (seconds, fraction) = micros.quotientAndRemainder(dividingBy: CanonicalText.microsPerSecond)
-                buffer.row(maxBytes: 32) { cursor in
-                    if fraction == 0 {
-                        cursor.int(seconds)
-                    } else {
-                        if micros < 0 { cursor.byte(UInt8(ascii: "-")) }
-                        cursor.unsigned(seconds.magnitude)
-                        cursor.byte(UInt8(ascii: "."))
-                        cursor.padded(fraction.magnitude, width: 6)
+    private static func appendFields(rows: Int, of column: ParquetColumnValues, type: ParquetType, to text: ByteBuffer, ends: UnsafeMutablePointer<Int>) {
+        for row in 0..<rows {
+            TypedRowText.appendField(row: row, of: column, type: type, to: text)
+            ends[row] = text.count
+        }
+    }
+
+    /// Appends the lines of `rows` (of those rendered), each with its `\n`.
+    public func appendLines(_ rows: Range<Int>, to buffer: ByteBuffer) {
+        guard !rows.isEmpty else { return }
+        let last = columns - 1
+        var bytes = 0
+        for c in 0...last {
+            let e = ends[c]
+            bytes += e[rows.upperBound - 1] - (rows.lowerBound == 0 ? 0 : e[rows.lowerBound - 1])
+        }
+        buffer.reserve(bytes + rows.count * columns)
+        var cursor = buffer.storage + buffer.count
+        texts.map(\.storage).withUnsafeBufferPointer { texts in
+            ends.withUnsafeBufferPointer { ends in
+                for row in rows {
+                    for c in 0...last {
+                        let start = row == 0 ? 0 : ends[c][row - 1], count = ends[c][row] - start
+                        cursor.update(from: texts[c] + start, count: count)
+                        cursor += count
+                        cursor.pointee = c == last ? UInt8(ascii: "\n") : UInt8(ascii: ",")
+                        cursor += 1
                     }
-                }
-            case .double:
-                let v = columns[c].double(row)
-                if let milli = CanonicalText.milli(v) {
-                    buffer.row(maxBytes: 32) { $0.shortMilli(milli) }
-                } else {
-                    buffer.append("\(v)")
                 }
             }
         }
-        buffer.append(StaticString("\n"))
+        buffer.count = cursor - buffer.storage
     }
 }
