@@ -56,9 +56,8 @@ public enum PackageWriter {
                     name: "\(executable)",
                     dependencies: [
                         .product(name: "SimHarnessKit", package: "SimHarness"),
-                        .product(name: "HealthCore", package: "SimHarness"),
-                        .product(name: "PaymentsCore", package: "SimHarness"),
-                        .product(name: "SpecKernel", package: "SimHarness"),
+                        // The reference's modules the mutant copies import (HealthCore, PaymentsCore, SpecKernel).
+                        .product(name: "_SimHarnessTooling", package: "SimHarness"),
                     ]
                 ),
             ],
