@@ -10,6 +10,7 @@
 #             worlds on simulated disks side by side (TSAN_SUITES); build in .build-tsan
 #   address   AddressSanitizer over the Datasets and Analysis suites and the simulated disk's C VFS
 #             (ASAN_SUITES); build in .build-asan
+# Both builds define SANITIZED_TESTS: the suites' time limits (TestSupport's `.budget(minutes:)`) are 4 times longer.
 # Each sanitizer stops the test process at its first report (halt_on_error=1), so a report fails the
 # test run and the script; the log is searched for reports as well, in case one came from a child
 # process. Exit status 0 when all passed, 1 otherwise, 64 for a bad argument.
@@ -65,10 +66,10 @@ step_selftest() {
 run_suites() {
     local sanitizer="$1" scratch="$2" filter="$3" log="$logs/$1.log" start=$SECONDS
     say "$sanitizer: building the tests in $scratch"
-    swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" > "$log.build" 2>&1 ||
+    swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" -Xswiftc -DSANITIZED_TESTS > "$log.build" 2>&1 ||
         { tail -30 "$log.build"; fail "the $sanitizer-sanitized tests did not build"; }
     say "$sanitizer: built in $((SECONDS - start)) s; running '$filter'"
-    swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --filter "$filter" > "$log" 2>&1
+    swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" -Xswiftc -DSANITIZED_TESTS --filter "$filter" > "$log" 2>&1
     local status=$?
     local reports
     reports=$(grep -acE "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:" "$log")

@@ -29,7 +29,7 @@ func outputs(_ directory: some FileDirectory, _ names: [String] = specOutputs) t
     Dictionary(uniqueKeysWithValues: try names.map { ($0, try directory.read($0)) })
 }
 
-@Suite("analyze on the shipped sample dataset", .tags(.endToEnd), .timeLimit(.minutes(2)))
+@Suite("analyze on the shipped sample dataset", .tags(.endToEnd), .budget(minutes: 2))
 struct SampleDatasetTests {
     @Test("every output equals the committed expected file, whatever the tasks and chunk size",
           arguments: [(1, 4 << 20), (2, 4 << 20), (3, 97), (8, 64)])
@@ -101,7 +101,7 @@ struct SQLiteRejectionsTests {
     }
 }
 
-@Suite("analyze properties on random datasets", .tags(.property), .timeLimit(.minutes(2)))
+@Suite("analyze properties on random datasets", .tags(.property), .budget(minutes: 2))
 struct AnalyzerPropertyTests {
     @Test("results depend neither on row order nor on tasks nor on chunk size", arguments: [1, 2, 3] as [UInt64])
     func orderAndTasksIndependent(seed: UInt64) async throws {

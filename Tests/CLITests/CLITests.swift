@@ -5,7 +5,7 @@ import TestSupport
 /// The repository's root, found from this source file.
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-@Suite("simharness analyze from the command line", .timeLimit(.minutes(2)))
+@Suite("simharness analyze from the command line", .budget(minutes: 2))
 struct AnalyzeCLITests {
     let sample = repository.appendingPathComponent("Tests/AnalysisTests/Fixtures/sample")
     let expected = repository.appendingPathComponent("Tests/AnalysisTests/Fixtures/sample-expected")

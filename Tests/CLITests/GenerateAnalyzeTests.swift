@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("generate then analyze, from the command line", .timeLimit(.minutes(2)))
+@Suite("generate then analyze, from the command line", .budget(minutes: 2))
 struct GenerateAnalyzeTests {
     static let specOutputs = [
         "fasting_summary.csv", "fasting_daily.csv", "steps_daily.csv", "payments_outcomes.csv", "payments_ledger.csv", "totals.json",

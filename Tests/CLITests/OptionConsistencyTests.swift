@@ -4,7 +4,7 @@ import TestSupport
 
 /// Every command reads its options the same way: a bad value is a usage error (status 2) that
 /// names the option and what it allows.
-@Suite("Options are typed alike in every command", .timeLimit(.minutes(2)))
+@Suite("Options are typed alike in every command", .budget(minutes: 2))
 struct OptionConsistencyTests {
     @Test("a bad option value is a usage error naming the option and what it allows", arguments: [
         (["analyze", "--input", "x", "--out", "y", "--tasks", "0"], "--tasks", "must be an integer in 1...1024, not '0'"),

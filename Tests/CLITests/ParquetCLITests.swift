@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("generate --format parquet, then analyze, from the command line", .timeLimit(.minutes(3)))
+@Suite("generate --format parquet, then analyze, from the command line", .budget(minutes: 3))
 struct ParquetCLITests {
     static let scenarios = ["faults", "load", "smoke", "soak", "spike", "stress"]
     static let outputs = GenerateAnalyzeTests.specOutputs + ["rejections.csv"]

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `simulate --db FILE --resume` cannot lie: it refuses another world's store, and after a kill its
 /// reproduce line replays the whole history.
-@Suite("simharness simulate --resume", .timeLimit(.minutes(3)))
+@Suite("simharness simulate --resume", .budget(minutes: 3))
 struct ResumeCLITests {
     static let world = ["simulate", "--seed", "1", "--payments", "120", "--clients", "6", "--faults", "timeout=0.2,lost=0.3", "--store", "sqlite"]
 

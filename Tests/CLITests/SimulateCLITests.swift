@@ -3,7 +3,7 @@ import PaymentsCore
 import Testing
 import TestSupport
 
-@Suite("simharness simulate from the command line", .timeLimit(.minutes(3)))
+@Suite("simharness simulate from the command line", .budget(minutes: 3))
 struct SimulateCLITests {
     @Test("a swarm with no violation exits 0 and sums up its worlds")
     func quietSwarm() throws {
@@ -117,7 +117,7 @@ struct SimulateCLITests {
     }
 }
 
-@Suite("The SQLite payment service survives SIGKILL", .timeLimit(.minutes(5)))
+@Suite("The SQLite payment service survives SIGKILL", .budget(minutes: 5))
 struct ProcessKillTests {
     /// Runs `simharness` until it has printed `lines` progress lines, then kills it with SIGKILL;
     /// returns whether it was killed (false: it finished first) and its status.

@@ -10,7 +10,7 @@ import SpecKernel
 import TestSupport
 import UserAlgorithms
 
-@Suite("SPEC boundaries: the edges workload and the coverage of a check", .timeLimit(.minutes(2)))
+@Suite("SPEC boundaries: the edges workload and the coverage of a check", .budget(minutes: 2))
 struct BoundaryCoverageTests {
     /// A checked one-pass run of a shipped scenario (its own load model replaced by the fixed one).
     private func checkedRun(_ name: String, _ implementations: Implementations = .reference, sample: Double = 1, tasks: Int = 2) async throws -> RunResult {

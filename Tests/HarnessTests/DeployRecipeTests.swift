@@ -8,7 +8,7 @@ import Yams
 /// The recipes in `deploy/` run here exactly as a cluster or a CI matrix would run them: the same
 /// commands, read from the manifests, with the same environment variables (the scenario swapped
 /// for a small fixed one); their merged result must equal the unsharded run's.
-@Suite("deploy/ recipes, run on this machine", .timeLimit(.minutes(3)))
+@Suite("deploy/ recipes, run on this machine", .budget(minutes: 3))
 struct DeployRecipeTests {
     static let deploy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../deploy").standardized
 

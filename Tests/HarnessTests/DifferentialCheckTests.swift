@@ -10,7 +10,7 @@ import SpecKernel
 import TestSupport
 import UserAlgorithms
 
-@Suite("Checking an implementation against the reference", .timeLimit(.minutes(2)))
+@Suite("Checking an implementation against the reference", .budget(minutes: 2))
 struct DifferentialCheckTests {
     private func checkedRun(_ implementations: Implementations, sample: Double = 1, users: Int = 60) async throws -> RunResult {
         var options = RunOptions.test(tasks: 2)

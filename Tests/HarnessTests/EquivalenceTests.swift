@@ -9,7 +9,7 @@ import TestSupport
 
 /// `run` must give what `generate` + `analyze` give for the same scenario and seed, whatever the
 /// number of tasks.
-@Suite("run equals generate + analyze", .timeLimit(.minutes(2)))
+@Suite("run equals generate + analyze", .budget(minutes: 2))
 struct EquivalenceTests {
     static let scenario = ScenarioBuilder(users: 150, days: 5, seed: 77).faulty().build()
 

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `run --strict`, `--duration`, `--rate` and `--dump-user` from the command line.
-@Suite("run: strict schedules, load overrides, one user's rows", .timeLimit(.minutes(2)))
+@Suite("run: strict schedules, load overrides, one user's rows", .budget(minutes: 2))
 struct PacedRunCLITests {
     /// Writes a small scenario file with extra YAML lines and returns its path.
     private func scenario(in directory: ScratchDirectory, _ extra: String = "") throws -> String {

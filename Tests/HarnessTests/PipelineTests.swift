@@ -4,7 +4,7 @@ import Testing
 @testable import Harness
 import TestSupport
 
-@Suite("The concurrent pipeline", .timeLimit(.minutes(2)))
+@Suite("The concurrent pipeline", .budget(minutes: 2))
 struct PipelineTests {
     @Test("results do not depend on the number of tasks or the batch size")
     func deterministic() async throws {

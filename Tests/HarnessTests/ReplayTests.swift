@@ -6,7 +6,7 @@ import Testing
 import Simulation
 import TestSupport
 
-@Suite("Replaying batches generated before the run", .timeLimit(.minutes(2)))
+@Suite("Replaying batches generated before the run", .budget(minutes: 2))
 struct ReplayTests {
     @Test("a replayed run analyzes the same batches: the same digest, counts and output files, and no generation inside the run")
     func sameOutputs() async throws {

@@ -5,7 +5,7 @@ import Harness
 import TestSupport
 
 /// `simharness report` and `run --report-dir` from the command line.
-@Suite("report from the command line", .timeLimit(.minutes(2)))
+@Suite("report from the command line", .budget(minutes: 2))
 struct ReportCLITests {
     /// Runs a small fixed scenario (seed `seed`) and writes its result to `name` in `directory`.
     private func result(in directory: ScratchDirectory, _ name: String, seed: Int = 3) throws -> String {

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The exit statuses of `run`, `merge` and `baseline` (0 success, 1 threshold or baseline failure,
 /// 2 invalid input, 3 internal error).
-@Suite("run, merge and baseline from the command line", .timeLimit(.minutes(2)))
+@Suite("run, merge and baseline from the command line", .budget(minutes: 2))
 struct RunCLITests {
     /// Writes a small scenario file with extra YAML lines and returns its path.
     private func scenario(in directory: ScratchDirectory, _ extra: String = "") throws -> String {
@@ -150,7 +150,7 @@ struct RunCLITests {
 }
 
 /// `--shard env/n`: the shard index from the environment a CI matrix or a Kubernetes Indexed Job sets.
-@Suite("run --shard env/n", .timeLimit(.minutes(2)))
+@Suite("run --shard env/n", .budget(minutes: 2))
 struct ShardFromEnvironmentTests {
     @Test(arguments: [
         (["JOB_COMPLETION_INDEX": "1"], "1/3"),

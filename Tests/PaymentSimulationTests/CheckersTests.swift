@@ -3,10 +3,11 @@ import PaymentService
 @testable import PaymentSimulation
 import PaymentsCore
 import Testing
+import TestSupport
 
 /// Every invariant checker of the simulation catches the defect it exists for: planted in the
 /// service (`ServiceFlaw`) or in its store (a store double below).
-@Suite("Simulation checkers bite", .timeLimit(.minutes(2)))
+@Suite("Simulation checkers bite", .budget(minutes: 2))
 struct CheckersTests {
     @Test("each planted service defect is caught within 30 seeds, and its configuration reproduces it", arguments: [
         (ServiceFlaw.retryWithoutKey, Invariant.chargedTwice),

@@ -2,10 +2,11 @@ import PaymentService
 @testable import PaymentSimulation
 import PaymentsCore
 import Testing
+import TestSupport
 
 /// Worlds whose store is `SQLitePaymentStore` on a simulated disk: each storage fault strikes, the
 /// service restarts from what is durable, and no invariant breaks; a store defect is caught.
-@Suite("Worlds on a simulated disk", .timeLimit(.minutes(3)))
+@Suite("Worlds on a simulated disk", .budget(minutes: 3))
 struct DiskWorldTests {
     @Test("each storage fault strikes and the service keeps every invariant", arguments: [
         (FaultKind.power, "power=0.05"),

@@ -7,7 +7,7 @@ import Testing
 
 /// A `--resume` meets whatever is on disk: every hostile store or truth file is refused with a
 /// `SimulationError` that names the file, the row and what is wrong, never a trap.
-@Suite("Resuming a hostile store", .timeLimit(.minutes(2)))
+@Suite("Resuming a hostile store", .budget(minutes: 2))
 struct HostileStoreTests {
     static let configuration = WorldConfiguration(seed: 4, payments: 80, clients: 4, faults: try? FaultMix(parsing: "timeout=0.2,lost=0.2,decline=0.1"))
 

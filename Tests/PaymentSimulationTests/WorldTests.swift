@@ -5,7 +5,7 @@ import PaymentsCore
 import TestSupport
 import Testing
 
-@Suite("Simulated worlds: deterministic, and quiet when the service is right", .timeLimit(.minutes(2)))
+@Suite("Simulated worlds: deterministic, and quiet when the service is right", .budget(minutes: 2))
 struct WorldTests {
     @Test("the same configuration gives the same world, step for step")
     func deterministic() throws {

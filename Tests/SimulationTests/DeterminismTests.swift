@@ -4,7 +4,7 @@ import Testing
 @testable import Simulation
 import TestSupport
 
-@Suite("Determinism", .timeLimit(.minutes(2)))
+@Suite("Determinism", .budget(minutes: 2))
 struct DeterminismTests {
     private let files = ["users.csv", "meals.csv", "steps.csv", "payments.csv", "manifest.json"]
 

@@ -7,7 +7,7 @@ import Testing
 @testable import Simulation
 import TestSupport
 
-@Suite("generate --format parquet", .timeLimit(.minutes(2)))
+@Suite("generate --format parquet", .budget(minutes: 2))
 struct ParquetExportTests {
     private func export(_ scenario: Scenario, _ selection: UserSelection? = nil, format: ExportOptions.Format, jobs: Int = 2,
                         rowGroupRows: Int = ParquetExport.rowGroupRows, into directory: ScratchDirectory? = nil) async throws -> (ScratchDirectory, Manifest) {
