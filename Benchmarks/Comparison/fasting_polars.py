@@ -185,7 +185,13 @@ def summarize(directory: Path, min_fast: int) -> tuple[pl.DataFrame, dict[str, i
     if users_path is None or meals_path is None:
         return pl.DataFrame(schema={c: pl.String if c == "user_id" else pl.Int64 for c in SUMMARY_COLUMNS}), {}
     users = accepted_users(users_path).collect(engine=ENGINE)
-    checked = checked_meals(meals_path, users.lazy()).collect(engine=ENGINE).lazy()
+    return summarize_checked(users, checked_meals(meals_path, users.lazy()), min_fast)
+
+
+def summarize_checked(users: pl.DataFrame, checked_frame: pl.LazyFrame, min_fast: int) -> tuple[pl.DataFrame, dict[str, int]]:
+    """The summary frame and the counts by reason from the accepted users and every meal row checked
+    (`user_id`, `uidx`, `start`, `end`, `reason`: null when accepted)."""
+    checked = checked_frame.collect(engine=ENGINE).lazy()
     accepted = checked.filter(pl.col("reason").is_null()).select("uidx", "start", "end")
     rejected = (checked.filter(pl.col("reason").is_not_null()).group_by("user_id")
                 .agg(pl.len().alias("rejected")))
@@ -201,14 +207,16 @@ def summarize(directory: Path, min_fast: int) -> tuple[pl.DataFrame, dict[str, i
     return summary_frame, counts
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--input", type=Path, required=True, help="dataset directory (users.csv, meals.csv)")
+def run_cli(argv: list[str] | None, description: str, input_help: str,
+            summarize_directory=summarize) -> int:
+    """The command line of both peers: --input, --out, --min-fast; the summary written, the counts on stderr."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--input", type=Path, required=True, help=input_help)
     parser.add_argument("--out", type=Path, required=True, help="fasting_summary.csv file to write")
     parser.add_argument("--min-fast", type=int, default=10_800, help="shortest counted fast in seconds")
     args = parser.parse_args(argv)
     try:
-        summary, counts = summarize(args.input, args.min_fast)
+        summary, counts = summarize_directory(args.input, args.min_fast)
     except Refused as refusal:
         print(f"refused: {refusal}", file=sys.stderr)
         return 2
@@ -222,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{summary.height:,} users", file=sys.stderr)
     return 0
 
+
+def main(argv: list[str] | None = None) -> int:
+    return run_cli(argv, __doc__.split("\n\n")[0], "dataset directory (users.csv, meals.csv)")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -13,14 +13,14 @@ its place among them), which decides which of two duplicates comes first.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 import polars as pl
 
-from fasting_polars import (DECIMAL, ENGINE, INT64_MAX, INTEGER, MAX_MEAL_S, MEAL_COLUMNS, MEAL_REASONS, MEAL_TYPES,
-                            PROTOCOL_LIMIT_S, SUMMARY_COLUMNS, USER_COLUMNS, fasting_per_user, is_negative)
+from fasting_polars import (DECIMAL, ENGINE, INT64_MAX, INTEGER, MAX_MEAL_S, MEAL_COLUMNS, MEAL_TYPES,
+                            PROTOCOL_LIMIT_S, USER_COLUMNS, is_negative, run_cli,
+                            summarize_checked)
 
 DECIMALS = ["kcal", "protein_g", "carbs_g", "fat_g"]
 
@@ -98,32 +98,12 @@ def checked_meals(directory: Path, users: pl.LazyFrame) -> pl.LazyFrame:
 def summarize(directory: Path, min_fast: int) -> tuple[pl.DataFrame, dict[str, int]]:
     """As fasting_polars.summarize, from the Parquet tables."""
     users = accepted_users(directory).collect(engine=ENGINE)
-    checked = checked_meals(directory, users.lazy()).collect(engine=ENGINE).lazy()
-    accepted = checked.filter(pl.col("reason").is_null()).select("uidx", "start", "end")
-    rejected = checked.filter(pl.col("reason").is_not_null()).group_by("user_id").agg(pl.len().alias("rejected"))
-    summary = (users.lazy().select("user_id", "uidx")
-               .join(fasting_per_user(accepted, users, min_fast), on="uidx", how="left")
-               .join(rejected, on="user_id", how="left")
-               .select(pl.col("user_id"), *(pl.col(c).fill_null(0).cast(pl.Int64) for c in SUMMARY_COLUMNS[1:]))
-               .sort("user_id"))
-    reasons = checked.group_by("reason").agg(pl.len())
-    summary_frame, reason_frame = pl.collect_all([summary, reasons], engine=ENGINE)
-    return summary_frame, dict(zip(reason_frame["reason"].fill_null("accepted"), reason_frame["len"]))
+    return summarize_checked(users, checked_meals(directory, users.lazy()), min_fast)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--input", type=Path, required=True, help="dataset directory (users.parquet, meals.parquet, rejected_rows.parquet)")
-    parser.add_argument("--out", type=Path, required=True, help="fasting_summary.csv file to write")
-    parser.add_argument("--min-fast", type=int, default=10_800, help="shortest counted fast in seconds")
-    args = parser.parse_args(argv)
-    summary, counts = summarize(args.input, args.min_fast)
-    summary.write_csv(args.out, quote_style="never")
-    shown = ", ".join(f"{r} {counts[r]:,}" for r in MEAL_REASONS if r in counts)
-    print(f"meals: read {sum(counts.values()):,}, accepted {counts.get('accepted', 0):,}, rejected: {shown or 'none'}; "
-          f"{summary.height:,} users", file=sys.stderr)
-    return 0
-
+    return run_cli(argv, __doc__.split("\n\n")[0], "dataset directory (users.parquet, meals.parquet, rejected_rows.parquet)",
+                   summarize)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,6 +2,15 @@ import Foundation
 import PaymentsCore
 import Testing
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+/// read(2), named apart from `ProcessKillTests.read`.
+private let systemRead = Glibc.read
+#else
+import Darwin
+/// read(2), named apart from `ProcessKillTests.read`.
+private let systemRead = Darwin.read
+#endif
 
 @Suite("simharness simulate from the command line", .budget(minutes: 3))
 struct SimulateCLITests {
@@ -148,7 +157,7 @@ struct ProcessKillTests {
     /// (`FileHandle.availableData` traps then); 0 at the end of the output.
     static func read(_ descriptor: Int32, into buffer: inout [UInt8]) -> Int {
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count >= 0 || errno != EINTR { return max(count, 0) }
         }
     }
