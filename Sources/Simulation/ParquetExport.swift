@@ -7,9 +7,10 @@ import Glibc
 import Darwin
 #endif
 
-/// `generate --format parquet`: the chunks of users of `DatasetExport` are rendered as CSV lines by
-/// child tasks, and each line is typed (`TypedTable`) or, when a field is not the canonical text
-/// of its column's type, kept verbatim in `rejected_rows` with its CSV line number. The writer
+/// `generate --format parquet`: the chunks of users of `DatasetExport` are typed by child tasks
+/// from the generated values (`TypedRows`); a row with an injected fault is typed from its CSV
+/// line (`TypedTable`) or, when a field is not the canonical text of its column's type, kept
+/// verbatim in `rejected_rows` with its CSV line number. The writer
 /// gathers whole chunks, in order, into row groups of about `rowGroupRows` rows per table, which
 /// child tasks encode (`EncodedRowGroup`) and the writer appends in order. Chunk and row-group
 /// boundaries do not depend on `jobs`, so neither do the bytes.
@@ -76,7 +77,7 @@ public enum ParquetExport {
     }
 }
 
-/// One chunk of users rendered as CSV lines and typed: the typed rows of each file, and the lines
+/// One chunk of users, typed: the typed rows of each file, and the lines
 /// that could not be typed (file, row index within the chunk's rows of that file, text).
 struct TypedChunk: Sendable {
     var tables: [TypedTable]
@@ -94,13 +95,11 @@ struct TypedChunk: Sendable {
         tally.add(buffers.batch)
         tables = []
         rows = []
+        let typing = TypedRows()
+        let batch = buffers.batch
         for (i, file) in GeneratedFile.allCases.enumerated() {
-            let buffer = buffers.text[i]
-            buffer.removeAll()
-            var encoder = RecordEncoder(format: .csv, columns: file.columns, buffer: buffer)
-            let count = RowRendering.encode(file, of: buffers.batch, into: &encoder)
-            var table = TypedTable(kind: file, reservingCapacity: count)
-            table.append(csvLines: buffer.bytes) { row, line in
+            var table = TypedTable(kind: file, reservingCapacity: Self.rowCount(file, of: batch))
+            let count = typing.append(file, of: batch, to: &table) { row, line in
                 rejectedFile.append(UInt8(i))
                 rejectedRow.append(row)
                 rejectedText.append(contentsOf: line)
@@ -108,6 +107,18 @@ struct TypedChunk: Sendable {
             }
             tables.append(table)
             rows.append(count)
+        }
+    }
+}
+
+extension TypedChunk {
+    /// The rows of `file` in `batch` (a duplicated user is written twice).
+    static func rowCount(_ file: GeneratedFile, of batch: SimulationBatch) -> Int {
+        switch file {
+        case .users: batch.users.count + batch.users.lazy.filter { $0.fault == .duplicate }.count
+        case .meals: batch.meals.count
+        case .steps: batch.steps.count
+        case .payments: batch.payments.count
         }
     }
 }
