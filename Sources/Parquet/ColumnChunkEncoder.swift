@@ -14,10 +14,11 @@ enum ColumnChunkEncoder {
     static let pageBytes = 1 << 20
     static let maxPageRows = 1 << 17
 
-    static func encode(_ values: ParquetColumnValues, column: ParquetColumnSchema, compressor: PageCompressor) throws -> EncodedColumnChunk {
+    static func encode(_ values: ColumnRuns, column: ParquetColumnSchema, compressor: PageCompressor) throws -> EncodedColumnChunk {
         var out: [UInt8] = []
         // Room for the PLAIN size (no copies as the chunk grows); pages not written are never touched.
-        out.reserveCapacity((values.type == .string ? 4 * values.count + values.bytes.count : 8 * values.count) + values.count / 4 + 4096)
+        let stringBytes = values.type == .string ? values.runs.reduce(0) { $0 + $1.bytes.count } : 0
+        out.reserveCapacity((values.type == .string ? 4 * values.count + stringBytes : 8 * values.count) + values.count / 4 + 4096)
         var meta = ColumnMeta()
         meta.type = (column.type == .double ? PhysicalType.double : column.type == .string ? .byteArray : .int64).rawValue
         meta.path = [column.name]
@@ -45,7 +46,7 @@ enum ColumnChunkEncoder {
         repeat {
             let end = pageEnd(values, from: start)
             body.removeAll(keepingCapacity: true)
-            let nonNull = DefinitionLevels.append(values, rows: start..<end, into: &body)
+            let nonNull = definitionLevels(values, rows: start..<end, into: &body)
             let statistics: ValueStatistics
             if let dictionary {
                 let indices = nextIndex..<nextIndex + nonNull
@@ -56,8 +57,12 @@ enum ColumnChunkEncoder {
                 for index in dictionary.indices[indices] { used[Int(index)] = true }
                 statistics = ValueStatistics(dictionary: dictionary.dictionary, used: used, nullCount: end - start - nonNull)
             } else {
-                Plain.append(values, rows: start..<end, into: &body)
-                statistics = ValueStatistics(values, rows: start..<end)
+                var pageStatistics = ValueStatistics()
+                values.forEachPart(of: start..<end) { run, rows in
+                    Plain.append(run, rows: rows, into: &body)
+                    pageStatistics.merge(ValueStatistics(run, rows: rows))
+                }
+                statistics = pageStatistics
             }
             let page = try compress(body, compressor, scratch: &compressed)
             let header = PageHeader.dataPage(
@@ -86,18 +91,34 @@ enum ColumnChunkEncoder {
         return scratch
     }
 
+    /// Appends the definition levels of `rows` (`DefinitionLevels`), their runs' validity gathered
+    /// when the rows span runs; returns how many of them are not null.
+    private static func definitionLevels(_ values: ColumnRuns, rows: Range<Int>, into body: inout [UInt8]) -> Int {
+        guard values.nullable else { return rows.count }
+        var parts: [(ParquetColumnValues, Range<Int>)] = []
+        values.forEachPart(of: rows) { parts.append(($0, $1)) }
+        if parts.count == 1 { return DefinitionLevels.append(parts[0].0, rows: parts[0].1, into: &body) }
+        var joined = ParquetColumnValues(type: values.type, nullable: true)
+        for (run, rows) in parts { joined.validity.append(contentsOf: run.validity[rows]) }
+        return DefinitionLevels.append(joined, rows: 0..<rows.count, into: &body)
+    }
+
     /// Where the page that starts at `start` ends: 1 MiB of PLAIN values or `maxPageRows` rows.
-    static func pageEnd(_ values: ParquetColumnValues, from start: Int) -> Int {
+    static func pageEnd(_ values: ColumnRuns, from start: Int) -> Int {
         let count = values.count
         guard values.type == .string else { return min(count, start + min(maxPageRows, pageBytes / 8)) }
         var end = start
         var size = 0
-        values.ends.withUnsafeBufferPointer { ends in
-            var previous = start == 0 ? 0 : ends[start - 1]
-            while end < count && size < pageBytes && end - start < maxPageRows {
-                size += 4 + ends[end] - previous
-                previous = ends[end]
-                end += 1
+        values.forEachPart(of: start..<count) { run, rows in
+            run.ends.withUnsafeBufferPointer { ends in
+                var row = rows.lowerBound
+                var previous = row == 0 ? 0 : ends[row - 1]
+                while row < rows.upperBound && size < pageBytes && end - start < maxPageRows {
+                    size += 4 + ends[row] - previous
+                    previous = ends[row]
+                    row += 1
+                    end += 1
+                }
             }
         }
         return end

@@ -7,12 +7,21 @@ struct DictionaryBuilder {
     static let maxBytes = 1 << 20
 
     /// The dictionary and indices of `values`, or nil when the dictionary's PLAIN size would pass `maxBytes`.
-    static func build(_ values: ParquetColumnValues) -> (dictionary: ParquetColumnValues, indices: [UInt32])? {
+    static func build(_ values: ColumnRuns) -> (dictionary: ParquetColumnValues, indices: [UInt32])? {
         var builder = DictionaryBuilder(type: values.type)
         var indices: [UInt32] = []
         indices.reserveCapacity(values.count)
+        for run in values.runs {
+            guard builder.add(run, indices: &indices) else { return nil }
+        }
+        return (builder.entries, indices)
+    }
+
+    /// Appends the indices of the non-null values of `values`, adding the new ones; false when the
+    /// dictionary grows past `maxBytes`.
+    private mutating func add(_ values: ParquetColumnValues, indices: inout [UInt32]) -> Bool {
         let nullable = values.nullable
-        let ok = values.validity.withUnsafeBufferPointer { validity in
+        return values.validity.withUnsafeBufferPointer { validity in
             if values.type == .string {
                 return values.bytes.withUnsafeBufferPointer { bytes in
                     values.ends.withUnsafeBufferPointer { ends in
@@ -29,7 +38,7 @@ struct DictionaryBuilder {
                                 indices.append(previousIndex)
                                 continue
                             }
-                            guard let index = builder.index(of: value) else { return false }
+                            guard let index = index(of: value) else { return false }
                             indices.append(index)
                             (previous, previousIndex) = (value, index)
                         }
@@ -45,14 +54,13 @@ struct DictionaryBuilder {
                         indices.append(previousIndex)
                         continue
                     }
-                    guard let index = builder.index(of: words[row]) else { return false }
+                    guard let index = index(of: words[row]) else { return false }
                     indices.append(index)
                     (previous, previousIndex) = (words[row], index)
                 }
                 return true
             }
         }
-        return ok ? (builder.entries, indices) : nil
     }
 
     private var entries: ParquetColumnValues

@@ -12,7 +12,7 @@ import Darwin
 /// line (`TypedTable`) or, when a field is not the canonical text of its column's type, kept
 /// verbatim in `rejected_rows` with its CSV line number. The writer
 /// gathers whole chunks, in order, into row groups of about `rowGroupRows` rows per table, which
-/// child tasks encode (`EncodedRowGroup`) and the writer appends in order. Chunk and row-group
+/// child tasks encode (`EncodedRowGroup`, from the chunks' columns) and the writer appends in order. Chunk and row-group
 /// boundaries do not depend on `jobs`, so neither do the bytes.
 public enum ParquetExport {
     /// The Parquet tables: the four dataset files, then `rejected_rows`.
@@ -130,8 +130,8 @@ struct ParquetSink {
     var writers: [ParquetFileWriter] = []
     var names: [String] = []
     var paths: [String] = []
-    /// The chunks' typed tables gathered for each table's next row group (joined by the task that
-    /// encodes the group), and their rows.
+    /// The chunks' typed tables gathered for each table's next row group (encoded as consecutive
+    /// runs of its rows, not joined), and their rows.
     var gathered: [[TypedTable]]
     var gatheredRows: [Int]
     var rejected: [ParquetColumnValues]
@@ -202,14 +202,7 @@ struct ParquetSink {
             gathered[t] = []
             gatheredRows[t] = 0
             guard rows > 0 else { return }
-            task = Task {
-                var whole = parts[0]
-                if parts.count > 1 {
-                    whole = TypedTable(kind: kind, reservingCapacity: rows)
-                    for part in parts { whole.append(contentsOf: part) }
-                }
-                return try EncodedRowGroup(schema: kind.parquetSchema, columns: whole.columns, compression: compression)
-            }
+            task = Task { try EncodedRowGroup(schema: kind.parquetSchema, runs: parts.map(\.columns), compression: compression) }
         } else {
             let columns = rejected
             rejected = Self.emptyRejected()

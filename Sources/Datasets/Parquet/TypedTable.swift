@@ -165,11 +165,6 @@ public struct TypedTable: Sendable {
         try columns.withUnsafeMutableBufferPointer { try body($0) }
     }
 
-    /// Appends the rows of `other` (of the same kind).
-    public mutating func append(contentsOf other: TypedTable) {
-        for c in columns.indices { columns[c].append(contentsOf: other.columns[c]) }
-    }
-
     /// Removes the rows, keeping the storage.
     public mutating func removeAll() {
         for c in columns.indices { columns[c].removeAll(keepingCapacity: true) }
