@@ -1,5 +1,3 @@
-import Glibc
-
 /// A column chunk's dictionary: its distinct non-null values in first-seen order, and the index of
 /// every non-null value. An open-addressing table over the values' bits or bytes: nothing allocated a value.
 struct DictionaryBuilder {
@@ -33,7 +31,7 @@ struct DictionaryBuilder {
                             let value = UnsafeBufferPointer(rebasing: bytes[start..<ends[row]])
                             // A run of one value (rows sorted by user, say) skips the table.
                             if let previousIndex, value.count == previous.count,
-                               value.isEmpty || memcmp(value.baseAddress!, previous.baseAddress!, value.count) == 0
+                               value.isEmpty || ByteComparison.equal(value.baseAddress!, previous.baseAddress!, count: value.count)
                             {
                                 indices.append(previousIndex)
                                 continue
@@ -93,7 +91,7 @@ struct DictionaryBuilder {
             if entry < 0 { break }
             let start = entry == 0 ? 0 : entries.ends[entry - 1]
             if entries.ends[entry] - start == value.count
-                && (value.isEmpty || entries.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, value.baseAddress!, value.count) == 0 })
+                && (value.isEmpty || entries.bytes.withUnsafeBufferPointer { ByteComparison.equal($0.baseAddress! + start, value.baseAddress!, count: value.count) })
             {
                 return UInt32(entry)
             }

@@ -1,5 +1,3 @@
-import Glibc
-
 /// Min, max and null count of a page or column chunk, in the column's sort order: signed for INT64,
 /// IEEE order without NaN for DOUBLE, unsigned bytes for STRING.
 struct ValueStatistics {
@@ -105,7 +103,7 @@ struct ValueStatistics {
     static func littleEndian(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
 
     /// The least and greatest non-null strings of `rows` as unsigned bytes: each row's first 8 bytes as a
-    /// big-endian number decide, memcmp only on a tie.
+    /// big-endian number decide, the rest only on a tie.
     private static func stringRange(_ values: ParquetColumnValues, rows: Swift.Range<Int>, validity: UnsafeBufferPointer<UInt8>) -> Range? {
         values.bytes.withUnsafeBytes { bytes in
             values.ends.withUnsafeBufferPointer { ends in
@@ -132,8 +130,8 @@ struct ValueStatistics {
     private static func compare(_ bytes: UnsafeRawBufferPointer, _ a: (start: Int, count: Int, prefix: UInt64), _ b: (start: Int, count: Int, prefix: UInt64)) -> Int {
         let common = Swift.min(a.count, b.count)
         if common > 8 {
-            let c = memcmp(bytes.baseAddress! + a.start + 8, bytes.baseAddress! + b.start + 8, common - 8)
-            if c != 0 { return Int(c) }
+            let c = ByteComparison.compare(bytes.baseAddress! + a.start + 8, bytes.baseAddress! + b.start + 8, count: common - 8)
+            if c != 0 { return c }
         }
         return a.count - b.count
     }

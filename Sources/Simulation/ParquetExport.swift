@@ -1,6 +1,7 @@
 import Datasets
 import ParallelWork
 import Parquet
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #else
@@ -34,10 +35,10 @@ public enum ParquetExport {
     ) async throws -> Manifest {
         let chunks = selection.ranges(size: DatasetExport.usersPerChunk(simulator.scenario))
         removeOtherDatasets(options: options, shard: selection)
-        var sink = try ParquetSink(options: options, selection: selection)
         var tally = FaultTally()
         var usersDone = 0
-        let pool = ChunkPool()
+        let pool = TypingPool()
+        var sink = try ParquetSink(options: options, selection: selection, pool: pool)
         try await OrderedParallel.run(count: chunks.count, window: options.jobs * 2, job: { index in
             TypedChunk(simulator: simulator, selection: chunks[index], pool: pool)
         }, consume: { index, chunk in
@@ -88,18 +89,17 @@ struct TypedChunk: Sendable {
     var rejectedEnds: [Int] = []
     var tally = FaultTally()
 
-    init(simulator: Simulator, selection: UserSelection, pool: ChunkPool) {
-        var buffers = pool.take()
-        defer { pool.giveBack(buffers) }
-        simulator.fill(&buffers.batch, with: selection)
-        tally.add(buffers.batch)
+    init(simulator: Simulator, selection: UserSelection, pool: TypingPool) {
+        var scratch = pool.takeScratch()
+        defer { pool.giveBack(scratch) }
+        simulator.fill(&scratch.batch, with: selection)
+        tally.add(scratch.batch)
         tables = []
         rows = []
-        let typing = TypedRows()
-        let batch = buffers.batch
+        let batch = scratch.batch
         for (i, file) in GeneratedFile.allCases.enumerated() {
-            var table = TypedTable(kind: file, reservingCapacity: Self.rowCount(file, of: batch))
-            let count = typing.append(file, of: batch, to: &table) { row, line in
+            var table = pool.takeTable(file)
+            let count = scratch.typing.append(file, of: batch, to: &table) { row, line in
                 rejectedFile.append(UInt8(i))
                 rejectedRow.append(row)
                 rejectedText.append(contentsOf: line)
@@ -111,15 +111,46 @@ struct TypedChunk: Sendable {
     }
 }
 
-extension TypedChunk {
-    /// The rows of `file` in `batch` (a duplicated user is written twice).
-    static func rowCount(_ file: GeneratedFile, of batch: SimulationBatch) -> Int {
-        switch file {
-        case .users: batch.users.count + batch.users.lazy.filter { $0.fault == .duplicate }.count
-        case .meals: batch.meals.count
-        case .steps: batch.steps.count
-        case .payments: batch.payments.count
-        }
+/// Memory reused from chunk to chunk: the batches generated and the scratch they are typed in, and
+/// the chunks' typed tables, given back once their row group is encoded (fresh memory for each
+/// would be paged in again, row group after row group).
+final class TypingPool: Sendable {
+    struct Scratch: @unchecked Sendable {
+        var batch = SimulationBatch()
+        var typing = TypedRows()
+    }
+
+    private let scratch = Mutex<[Scratch]>([])
+    private let tables = Mutex<[[TypedTable]]>(GeneratedFile.allCases.map { _ in [] })
+
+    func takeScratch() -> Scratch { scratch.withLock { $0.popLast() } ?? Scratch() }
+
+    func giveBack(_ buffers: Scratch) { scratch.withLock { $0.append(buffers) } }
+
+    /// An empty table of `file`, with the memory of one given back when there is one.
+    func takeTable(_ file: GeneratedFile) -> TypedTable {
+        let f = GeneratedFile.allCases.firstIndex(of: file)!
+        guard var table = tables.withLock({ $0[f].popLast() }) else { return TypedTable(kind: file) }
+        table.removeAll()
+        return table
+    }
+
+    /// Tables of one file whose rows are no longer needed.
+    func giveBack(_ given: [TypedTable]) {
+        guard let file = given.first?.kind, let f = GeneratedFile.allCases.firstIndex(of: file) else { return }
+        tables.withLock { $0[f].append(contentsOf: given) }
+    }
+}
+
+/// Hands a value to a child task as its only owner.
+private final class Handoff<Value>: @unchecked Sendable {
+    private var value: Value?
+
+    init(_ value: Value) { self.value = value }
+
+    func take() -> Value {
+        defer { value = nil }
+        return value!
     }
 }
 
@@ -127,6 +158,7 @@ extension TypedChunk {
 /// the row groups being encoded, oldest first.
 struct ParquetSink {
     let options: ExportOptions
+    let pool: TypingPool
     var writers: [ParquetFileWriter] = []
     var names: [String] = []
     var paths: [String] = []
@@ -141,8 +173,9 @@ struct ParquetSink {
     var rejectedOf: [Int]
     var rowsAdded: Int { rowsOf.reduce(0, +) }
 
-    init(options: ExportOptions, selection: UserSelection) throws {
+    init(options: ExportOptions, selection: UserSelection, pool: TypingPool) throws {
         self.options = options
+        self.pool = pool
         let files = GeneratedFile.allCases
         gathered = files.map { _ in [] }
         gatheredRows = files.map { _ in 0 }
@@ -198,11 +231,16 @@ struct ParquetSink {
         let compression = options.compression
         let task: Task<EncodedRowGroup, any Error>
         if t < gathered.count {
-            let parts = gathered[t], rows = gatheredRows[t], kind = GeneratedFile.allCases[t]
+            let parts = Handoff(gathered[t]), rows = gatheredRows[t], kind = GeneratedFile.allCases[t], pool = pool
             gathered[t] = []
             gatheredRows[t] = 0
             guard rows > 0 else { return }
-            task = Task { try EncodedRowGroup(schema: kind.parquetSchema, runs: parts.map(\.columns), compression: compression) }
+            task = Task {
+                let tables = parts.take()
+                let group = try EncodedRowGroup(schema: kind.parquetSchema, runs: tables.map(\.columns), compression: compression)
+                pool.giveBack(consume tables)
+                return group
+            }
         } else {
             let columns = rejected
             rejected = Self.emptyRejected()
