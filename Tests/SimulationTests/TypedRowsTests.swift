@@ -39,7 +39,7 @@ struct TypedRowsTests {
     }
 
     /// The batch's rows of `file` typed by `sut`.
-    private static func viaValues(_ file: GeneratedFile, of batch: SimulationBatch, _ sut: inout TypedRows) -> Typed {
+    private static func viaValues(_ file: GeneratedFile, of batch: SimulationBatch, _ sut: TypedRows) -> Typed {
         var table = TypedTable(kind: file)
         var rejected: [String] = []
         _ = sut.append(file, of: batch, to: &table) { row, line in rejected.append("\(row): " + String(decoding: line, as: UTF8.self)) }
@@ -66,10 +66,10 @@ struct TypedRowsTests {
         scenario.faults.defaultRate = max(scenario.faults.defaultRate, 0.03)
         var batch = SimulationBatch()
         Simulator(scenario: scenario).fill(&batch, with: UserSelection(users: 0..<120))
-        var sut = TypedRows()
+        let sut = TypedRows()
         for file in GeneratedFile.allCases {
             // When each file is typed from the values and from the text
-            let actual = Self.viaValues(file, of: batch, &sut)
+            let actual = Self.viaValues(file, of: batch, sut)
             let expected = Self.viaText(file, of: batch)
             // Then the typed values and the rejected lines are the same
             #expect(actual == expected, "\(name): \(file)")
