@@ -36,9 +36,11 @@ public struct EncodedRowGroup: Sendable {
         let filled = runs.filter { ($0.first?.count ?? 0) > 0 }
         let parts = filled.isEmpty ? Array(runs.prefix(1)) : filled
         let compressor = PageCompressor(compression)
+        var body: [UInt8] = [], compressed: [UInt8] = []
         do {
             chunks = try schema.columns.indices.map { c in
-                try ColumnChunkEncoder.encode(ColumnRuns(parts.map { $0[c] }), column: schema.columns[c], compressor: compressor)
+                try ColumnChunkEncoder.encode(
+                    ColumnRuns(parts.map { $0[c] }), column: schema.columns[c], compressor: compressor, body: &body, compressed: &compressed)
             }
         } catch let error as ParquetFormatError {
             throw ParquetError(file: "row group", reason: error.reason)
