@@ -17,10 +17,10 @@ extension ParquetColumnValues {
         precondition(type == .string, "append(utf8:ends:) on a \(type) column")
         precondition(levels.count == (nullable ? valueEnds.count : 0), "one validity byte a value of a nullable column, none otherwise")
         precondition(valueEnds.last ?? 0 == source.count, "the last value ends where the bytes do")
-        let base = bytes.count
+        let base = bytes.count, first = ends.count
         bytes.append(contentsOf: source)
-        ends.reserveCapacity(ends.count + valueEnds.count)
-        for end in valueEnds { ends.append(base + end) }
+        ends.append(contentsOf: valueEnds)
+        if base != 0 { ends.withUnsafeMutableBufferPointer { for i in first..<$0.count { $0[i] += base } } }
         appendValidity(levels)
     }
 

@@ -7,17 +7,17 @@ struct DictionaryBuilder {
     /// The dictionary and indices of `values`, or nil when the dictionary's PLAIN size would pass `maxBytes`.
     static func build(_ values: ColumnRuns) -> (dictionary: ParquetColumnValues, indices: [UInt32])? {
         var builder = DictionaryBuilder(type: values.type)
-        var indices: [UInt32] = []
-        indices.reserveCapacity(values.count)
-        for run in values.runs {
-            guard builder.add(run, indices: &indices) else { return nil }
+        var complete = true
+        let indices = [UInt32](unsafeUninitializedCapacity: values.count) { indices, count in
+            count = 0
+            for run in values.runs where complete { complete = builder.add(run, indices: indices, count: &count) }
         }
-        return (builder.entries, indices)
+        return complete ? (builder.entries, indices) : nil
     }
 
-    /// Appends the indices of the non-null values of `values`, adding the new ones; false when the
-    /// dictionary grows past `maxBytes`.
-    private mutating func add(_ values: ParquetColumnValues, indices: inout [UInt32]) -> Bool {
+    /// Writes the indices of the non-null values of `values` at `count` in `indices` (room for them),
+    /// adding the new values; false when the dictionary grows past `maxBytes`.
+    private mutating func add(_ values: ParquetColumnValues, indices: UnsafeMutableBufferPointer<UInt32>, count: inout Int) -> Bool {
         let nullable = values.nullable
         return values.validity.withUnsafeBufferPointer { validity in
             if values.type == .string {
@@ -33,11 +33,13 @@ struct DictionaryBuilder {
                             if let previousIndex, value.count == previous.count,
                                value.isEmpty || ByteComparison.equal(value.baseAddress!, previous.baseAddress!, count: value.count)
                             {
-                                indices.append(previousIndex)
+                                indices[count] = previousIndex
+                                count += 1
                                 continue
                             }
                             guard let index = index(of: value) else { return false }
-                            indices.append(index)
+                            indices[count] = index
+                            count += 1
                             (previous, previousIndex) = (value, index)
                         }
                         return true
@@ -49,11 +51,13 @@ struct DictionaryBuilder {
                 for row in 0..<words.count {
                     if nullable && validity[row] == 0 { continue }
                     if let previousIndex, words[row] == previous {
-                        indices.append(previousIndex)
+                        indices[count] = previousIndex
+                        count += 1
                         continue
                     }
                     guard let index = index(of: words[row]) else { return false }
-                    indices.append(index)
+                    indices[count] = index
+                    count += 1
                     (previous, previousIndex) = (words[row], index)
                 }
                 return true
