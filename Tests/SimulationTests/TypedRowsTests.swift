@@ -76,4 +76,21 @@ struct TypedRowsTests {
             #expect(actual.cells[0].count + actual.rejected.count == Self.rowCount(file, of: batch), "\(name): \(file)")
         }
     }
+
+    @Test("ids of users past 10,000,000 (wider than their 7 digits) type as their text, on either side of the limit")
+    func wideIds() throws {
+        // Given the rows of the users just below and just above index 10,000,000, with faults
+        var scenario = try ScenarioCatalog.load("faults")
+        scenario.days = 2
+        var batch = SimulationBatch()
+        Simulator(scenario: scenario).fill(&batch, with: UserSelection(users: 9_999_990..<10_000_010))
+        let sut = TypedRows()
+        for file in GeneratedFile.allCases {
+            // When each file is typed from the values and from the text
+            let actual = Self.viaValues(file, of: batch, sut)
+            // Then they are the same, and the wide ids are there
+            #expect(actual == Self.viaText(file, of: batch), "\(file)")
+        }
+        #expect(Self.viaValues(.users, of: batch, sut).cells[0].contains("u10000009"))
+    }
 }
