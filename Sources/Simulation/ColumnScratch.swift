@@ -14,6 +14,11 @@ struct ColumnScratch {
     /// `RecordEncoder` does).
     private var owner = UInt64.max
     private var ownerDigits: UInt64 = 0
+    /// The ordinal of the last owned id written, and `-` and its `Ids.ordinalWidth` digits in bytes 0
+    /// to 6 of a little-endian word: a user's rows mostly count up by one, so the next ordinal's text
+    /// is this word with its last digit raised (as `RecordEncoder` does).
+    private var ordinal = UInt64.max
+    private var ordinalText: UInt64 = 0
 
     mutating func removeAll() {
         words.count = 0
@@ -65,13 +70,39 @@ struct ColumnScratch {
     /// idempotency key); `nullable` adds its validity byte.
     @inline(__always) mutating func id(_ prefix: UInt8, owner: UInt64, ordinal: UInt64, padding: Int = 0, nullable: Bool = false) {
         let word = owner < 10_000_000 ? ownerWord(prefix, owner) : 0
+        let text = ordinal < 1_000_000 ? ordinalWord(ordinal) : 0
         string(maxBytes: 64 + padding, nullable: nullable) { p in
             var q = owner < 10_000_000 ? Self.word(word, at: p) : Self.id(prefix, owner, at: p)
-            q.pointee = UInt8(ascii: "-")
-            q = NumberWriter.padded(ordinal, width: Ids.ordinalWidth, at: q + 1)
+            if ordinal < 1_000_000 {
+                // Eight bytes, of which the last (a zero) is written over by what follows.
+                q = Self.word(text, at: q) - 1
+            } else {
+                q.pointee = UInt8(ascii: "-")
+                q = NumberWriter.padded(ordinal, width: Ids.ordinalWidth, at: q + 1)
+            }
             q.update(repeating: UInt8(ascii: "K"), count: padding)
             return q + padding
         }
+    }
+
+    /// `-` and `number` (below 10⁶) in `Ids.ordinalWidth` digits, in bytes 0 to 6 of a word.
+    @inline(__always) private mutating func ordinalWord(_ number: UInt64) -> UInt64 {
+        let lastDigit: UInt64 = 0xFF << 48
+        if number != ordinal {
+            if ordinal != .max, number == ordinal + 1, ordinalText & lastDigit != UInt64(UInt8(ascii: "9")) << 48 {
+                ordinalText &+= 1 << 48
+            } else {
+                var text: UInt64 = 0
+                withUnsafeMutableBytes(of: &text) { raw in
+                    let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    p.pointee = UInt8(ascii: "-")
+                    _ = NumberWriter.padded(number, width: Ids.ordinalWidth, at: p + 1)
+                }
+                ordinalText = UInt64(littleEndian: text)
+            }
+            ordinal = number
+        }
+        return ordinalText
     }
 
     /// A gateway script, as `RowRendering.script`: `A`, `D`, `T`, `L` tokens joined by `;`.
