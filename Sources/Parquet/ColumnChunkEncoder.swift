@@ -14,27 +14,30 @@ enum ColumnChunkEncoder {
     static let pageBytes = 1 << 20
     static let maxPageRows = 1 << 17
 
-    static func encode(_ values: ParquetColumnValues, column: ParquetColumnSchema, compressor: PageCompressor) throws -> EncodedColumnChunk {
+    /// Encodes `values`; `body` and `compressed` are scratch memory reused from column to column.
+    static func encode(
+        _ values: ColumnRuns, column: ParquetColumnSchema, compressor: PageCompressor, body: inout [UInt8], compressed: inout [UInt8]
+    ) throws -> EncodedColumnChunk {
         var out: [UInt8] = []
         // Room for the PLAIN size (no copies as the chunk grows); pages not written are never touched.
-        out.reserveCapacity((values.type == .string ? 4 * values.count + values.bytes.count : 8 * values.count) + values.count / 4 + 4096)
+        let stringBytes = values.type == .string ? values.runs.reduce(0) { $0 + $1.bytes.count } : 0
+        out.reserveCapacity((values.type == .string ? 4 * values.count + stringBytes : 8 * values.count) + values.count / 4 + 4096)
         var meta = ColumnMeta()
         meta.type = (column.type == .double ? PhysicalType.double : column.type == .string ? .byteArray : .int64).rawValue
         meta.path = [column.name]
         meta.codec = compressor.codec.rawValue
         meta.numValues = Int64(values.count)
         var uncompressed = 0
-        var body: [UInt8] = []
-        var compressed: [UInt8] = []
+        body.removeAll(keepingCapacity: true)
 
         let dictionary = column.dictionary ? DictionaryBuilder.build(values) : nil
         if let dictionary {
             Plain.append(dictionary.dictionary, rows: 0..<dictionary.dictionary.count, into: &body)
-            let page = try compress(body, compressor, scratch: &compressed)
-            let header = PageHeader.dictionaryPage(uncompressed: body.count, compressed: page.count, values: dictionary.dictionary.count)
+            let size = try compress(body, compressor, scratch: &compressed)
+            let header = PageHeader.dictionaryPage(uncompressed: body.count, compressed: size, values: dictionary.dictionary.count)
             meta.dictionaryPageOffset = 0
             out.append(contentsOf: header)
-            out.append(contentsOf: page)
+            out.append(contentsOf: page(body, compressed, size: size, compressor))
             uncompressed += header.count + body.count
         }
         meta.dataPageOffset = Int64(out.count)
@@ -45,7 +48,7 @@ enum ColumnChunkEncoder {
         repeat {
             let end = pageEnd(values, from: start)
             body.removeAll(keepingCapacity: true)
-            let nonNull = DefinitionLevels.append(values, rows: start..<end, into: &body)
+            let nonNull = definitionLevels(values, rows: start..<end, into: &body)
             let statistics: ValueStatistics
             if let dictionary {
                 let indices = nextIndex..<nextIndex + nonNull
@@ -56,15 +59,19 @@ enum ColumnChunkEncoder {
                 for index in dictionary.indices[indices] { used[Int(index)] = true }
                 statistics = ValueStatistics(dictionary: dictionary.dictionary, used: used, nullCount: end - start - nonNull)
             } else {
-                Plain.append(values, rows: start..<end, into: &body)
-                statistics = ValueStatistics(values, rows: start..<end)
+                var pageStatistics = ValueStatistics()
+                values.forEachPart(of: start..<end) { run, rows in
+                    Plain.append(run, rows: rows, into: &body)
+                    pageStatistics.merge(ValueStatistics(run, rows: rows))
+                }
+                statistics = pageStatistics
             }
-            let page = try compress(body, compressor, scratch: &compressed)
+            let size = try compress(body, compressor, scratch: &compressed)
             let header = PageHeader.dataPage(
-                uncompressed: body.count, compressed: page.count, values: end - start,
+                uncompressed: body.count, compressed: size, values: end - start,
                 encoding: dictionary == nil ? Encoding.plain : Encoding.rleDictionary, statistics: statistics.thrift)
             out.append(contentsOf: header)
-            out.append(contentsOf: page)
+            out.append(contentsOf: page(body, compressed, size: size, compressor))
             uncompressed += header.count + body.count
             chunkStatistics.merge(statistics)
             start = end
@@ -76,28 +83,60 @@ enum ColumnChunkEncoder {
         return EncodedColumnChunk(bytes: out, meta: meta)
     }
 
-    /// The page body compressed, or the body itself without compression.
-    private static func compress(_ body: [UInt8], _ compressor: PageCompressor, scratch: inout [UInt8]) throws -> [UInt8] {
+    /// Compresses `body` into `scratch`; returns the compressed size: the page is `scratch[..<size]`,
+    /// or `body` itself without compression (`page`).
+    private static func compress(_ body: [UInt8], _ compressor: PageCompressor, scratch: inout [UInt8]) throws -> Int {
         // Page sizes are i32 in the header: a string of 2 GiB or more cannot be written.
         guard body.count <= Int32.max else { throw ParquetFormatError("a page of \(body.count) bytes: pages must stay under 2 GiB") }
-        guard compressor.compression != .none else { return body }
-        try compressor.compress(body, into: &scratch)
-        guard scratch.count <= Int32.max else { throw ParquetFormatError("a page of \(scratch.count) bytes: pages must stay under 2 GiB") }
-        return scratch
+        guard compressor.compression != .none else { return body.count }
+        let size = try compressor.compress(body, reusing: &scratch)
+        guard size <= Int32.max else { throw ParquetFormatError("a page of \(size) bytes: pages must stay under 2 GiB") }
+        return size
     }
 
-    /// Where the page that starts at `start` ends: 1 MiB of PLAIN values or `maxPageRows` rows.
-    static func pageEnd(_ values: ParquetColumnValues, from start: Int) -> Int {
+    /// The page's bytes after `compress`.
+    private static func page(_ body: [UInt8], _ compressed: [UInt8], size: Int, _ compressor: PageCompressor) -> ArraySlice<UInt8> {
+        compressor.compression == .none ? body[...] : compressed[..<size]
+    }
+
+    /// Appends the definition levels of `rows` (`DefinitionLevels`), their runs' validity gathered
+    /// when the rows span runs; returns how many of them are not null.
+    private static func definitionLevels(_ values: ColumnRuns, rows: Range<Int>, into body: inout [UInt8]) -> Int {
+        guard values.nullable else { return rows.count }
+        var parts: [(ParquetColumnValues, Range<Int>)] = []
+        values.forEachPart(of: rows) { parts.append(($0, $1)) }
+        if parts.count == 1 { return DefinitionLevels.append(parts[0].0, rows: parts[0].1, into: &body) }
+        var joined = ParquetColumnValues(type: values.type, nullable: true)
+        for (run, rows) in parts { joined.validity.append(contentsOf: run.validity[rows]) }
+        return DefinitionLevels.append(joined, rows: 0..<rows.count, into: &body)
+    }
+
+    /// Where the page that starts at `start` ends: 1 MiB of PLAIN values or `maxPageRows` rows. For
+    /// strings, the first row whose 4 + bytes take the page to `pageBytes` or more ends it (that row
+    /// included), found by bisection in each run (the size grows with every row).
+    static func pageEnd(_ values: ColumnRuns, from start: Int) -> Int {
         let count = values.count
         guard values.type == .string else { return min(count, start + min(maxPageRows, pageBytes / 8)) }
         var end = start
         var size = 0
-        values.ends.withUnsafeBufferPointer { ends in
-            var previous = start == 0 ? 0 : ends[start - 1]
-            while end < count && size < pageBytes && end - start < maxPageRows {
-                size += 4 + ends[end] - previous
-                previous = ends[end]
-                end += 1
+        values.forEachPart(of: start..<count) { run, rows in
+            guard size < pageBytes, end - start < maxPageRows else { return }
+            run.ends.withUnsafeBufferPointer { ends in
+                let previous = rows.lowerBound == 0 ? 0 : ends[rows.lowerBound - 1]
+                // The size of the first k rows of the part.
+                func sized(_ k: Int) -> Int { 4 * k + ends[rows.lowerBound + k - 1] - previous }
+                let cap = min(rows.count, maxPageRows - (end - start))
+                var k = cap
+                if size + sized(cap) >= pageBytes {
+                    // The least k whose rows take the page to pageBytes.
+                    var low = 1
+                    while low < k {
+                        let middle = (low + k) / 2
+                        if size + sized(middle) >= pageBytes { k = middle } else { low = middle + 1 }
+                    }
+                }
+                size += sized(k)
+                end += k
             }
         }
         return end

@@ -27,20 +27,32 @@ final class PageCompressor {
 
     /// Replaces `output` with `input` compressed.
     func compress(_ input: [UInt8], into output: inout [UInt8]) throws {
-        output.removeAll(keepingCapacity: true)
+        let count = try compress(input, reusing: &output)
+        output.removeLast(output.count - count)
+    }
+
+    /// Writes `input` compressed at the start of `output`, grown when it is too short (and otherwise
+    /// kept, so that a page after page reuses its memory); returns the compressed size.
+    func compress(_ input: [UInt8], reusing output: inout [UInt8]) throws -> Int {
         switch compression {
         case .none:
-            output.append(contentsOf: input)
+            if output.count < input.count { output = [UInt8](repeating: 0, count: input.count) }
+            output.replaceSubrange(0..<input.count, with: input)
+            return input.count
         case .zstd:
             let bound = ZSTD_compressBound(input.count)
-            var size = 0
-            output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
-                size = input.withUnsafeBytes { ZSTD_compressCCtx(zstd, buffer.baseAddress, bound, $0.baseAddress, $0.count, Self.zstdLevel) }
-                count = ZSTD_isError(size) != 0 ? 0 : size
+            if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
+            let size = output.withUnsafeMutableBytes { out in
+                input.withUnsafeBytes { ZSTD_compressCCtx(zstd, out.baseAddress, out.count, $0.baseAddress, $0.count, Self.zstdLevel) }
             }
             guard ZSTD_isError(size) == 0 else { throw ParquetFormatError("zstd: \(String(cString: ZSTD_getErrorName(size)))") }
+            return size
         case .gzip:
-            try Self.gzip(input, into: &output)
+            var compressed: [UInt8] = []
+            try Self.gzip(input, into: &compressed)
+            if output.count < compressed.count { output = [UInt8](repeating: 0, count: compressed.count) }
+            output.replaceSubrange(0..<compressed.count, with: compressed)
+            return compressed.count
         }
     }
 

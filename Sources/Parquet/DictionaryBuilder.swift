@@ -1,5 +1,3 @@
-import Glibc
-
 /// A column chunk's dictionary: its distinct non-null values in first-seen order, and the index of
 /// every non-null value. An open-addressing table over the values' bits or bytes: nothing allocated a value.
 struct DictionaryBuilder {
@@ -7,12 +5,21 @@ struct DictionaryBuilder {
     static let maxBytes = 1 << 20
 
     /// The dictionary and indices of `values`, or nil when the dictionary's PLAIN size would pass `maxBytes`.
-    static func build(_ values: ParquetColumnValues) -> (dictionary: ParquetColumnValues, indices: [UInt32])? {
+    static func build(_ values: ColumnRuns) -> (dictionary: ParquetColumnValues, indices: [UInt32])? {
         var builder = DictionaryBuilder(type: values.type)
-        var indices: [UInt32] = []
-        indices.reserveCapacity(values.count)
+        var complete = true
+        let indices = [UInt32](unsafeUninitializedCapacity: values.count) { indices, count in
+            count = 0
+            for run in values.runs where complete { complete = builder.add(run, indices: indices, count: &count) }
+        }
+        return complete ? (builder.entries, indices) : nil
+    }
+
+    /// Writes the indices of the non-null values of `values` at `count` in `indices` (room for them),
+    /// adding the new values; false when the dictionary grows past `maxBytes`.
+    private mutating func add(_ values: ParquetColumnValues, indices: UnsafeMutableBufferPointer<UInt32>, count: inout Int) -> Bool {
         let nullable = values.nullable
-        let ok = values.validity.withUnsafeBufferPointer { validity in
+        return values.validity.withUnsafeBufferPointer { validity in
             if values.type == .string {
                 return values.bytes.withUnsafeBufferPointer { bytes in
                     values.ends.withUnsafeBufferPointer { ends in
@@ -24,13 +31,15 @@ struct DictionaryBuilder {
                             let value = UnsafeBufferPointer(rebasing: bytes[start..<ends[row]])
                             // A run of one value (rows sorted by user, say) skips the table.
                             if let previousIndex, value.count == previous.count,
-                               value.isEmpty || memcmp(value.baseAddress!, previous.baseAddress!, value.count) == 0
+                               value.isEmpty || ByteComparison.equal(value.baseAddress!, previous.baseAddress!, count: value.count)
                             {
-                                indices.append(previousIndex)
+                                indices[count] = previousIndex
+                                count += 1
                                 continue
                             }
-                            guard let index = builder.index(of: value) else { return false }
-                            indices.append(index)
+                            guard let index = index(of: value) else { return false }
+                            indices[count] = index
+                            count += 1
                             (previous, previousIndex) = (value, index)
                         }
                         return true
@@ -42,17 +51,18 @@ struct DictionaryBuilder {
                 for row in 0..<words.count {
                     if nullable && validity[row] == 0 { continue }
                     if let previousIndex, words[row] == previous {
-                        indices.append(previousIndex)
+                        indices[count] = previousIndex
+                        count += 1
                         continue
                     }
-                    guard let index = builder.index(of: words[row]) else { return false }
-                    indices.append(index)
+                    guard let index = index(of: words[row]) else { return false }
+                    indices[count] = index
+                    count += 1
                     (previous, previousIndex) = (words[row], index)
                 }
                 return true
             }
         }
-        return ok ? (builder.entries, indices) : nil
     }
 
     private var entries: ParquetColumnValues
@@ -85,7 +95,7 @@ struct DictionaryBuilder {
             if entry < 0 { break }
             let start = entry == 0 ? 0 : entries.ends[entry - 1]
             if entries.ends[entry] - start == value.count
-                && (value.isEmpty || entries.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, value.baseAddress!, value.count) == 0 })
+                && (value.isEmpty || entries.bytes.withUnsafeBufferPointer { ByteComparison.equal($0.baseAddress! + start, value.baseAddress!, count: value.count) })
             {
                 return UInt32(entry)
             }

@@ -1,5 +1,3 @@
-import Glibc
-
 /// Min, max and null count of a page or column chunk, in the column's sort order: signed for INT64,
 /// IEEE order without NaN for DOUBLE, unsigned bytes for STRING.
 struct ValueStatistics {
@@ -104,41 +102,61 @@ struct ValueStatistics {
 
     static func littleEndian(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
 
-    /// The least and greatest non-null strings of `rows` as unsigned bytes: each row's first 8 bytes as a
-    /// big-endian number decide, memcmp only on a tie.
+    /// A string of `bytes` with its first 16 bytes as two big-endian numbers, zero-padded.
+    private struct Key {
+        var start: Int
+        var count: Int
+        var head: UInt64
+        var next: UInt64
+
+        init(_ bytes: UnsafeRawBufferPointer, start: Int, count: Int) {
+            self.start = start
+            self.count = count
+            head = ValueStatistics.prefix(bytes, start, count)
+            next = count > 8 ? ValueStatistics.prefix(bytes, start + 8, count - 8) : 0
+        }
+
+        /// Whether `self` sorts before `other` as unsigned bytes: the first 16 bytes decide (zero
+        /// padding sorts a string before the longer ones it begins), the rest only on a tie, then the length.
+        @inline(__always) func precedes(_ other: Key, in bytes: UnsafeRawBufferPointer) -> Bool {
+            if head != other.head { return head < other.head }
+            if next != other.next { return next < other.next }
+            let common = Swift.min(count, other.count)
+            if common > 16 {
+                let c = ByteComparison.compare(bytes.baseAddress! + start + 16, bytes.baseAddress! + other.start + 16, count: common - 16)
+                if c != 0 { return c < 0 }
+            }
+            return count < other.count
+        }
+    }
+
+    /// The least and greatest non-null strings of `rows` as unsigned bytes (`Key`).
     private static func stringRange(_ values: ParquetColumnValues, rows: Swift.Range<Int>, validity: UnsafeBufferPointer<UInt8>) -> Range? {
         values.bytes.withUnsafeBytes { bytes in
             values.ends.withUnsafeBufferPointer { ends in
                 let nullable = values.nullable
-                var lo = (start: 0, count: -1, prefix: UInt64(0)), hi = lo
+                var lo: Key?, hi: Key?
                 for row in rows where !nullable || validity[row] != 0 {
                     let start = row == 0 ? 0 : ends[row - 1]
-                    let value = (start: start, count: ends[row] - start, prefix: prefix(bytes, start, ends[row] - start))
-                    if lo.count < 0 {
+                    let value = Key(bytes, start: start, count: ends[row] - start)
+                    guard let least = lo, let greatest = hi else {
                         (lo, hi) = (value, value)
-                    } else if value.prefix < lo.prefix || value.prefix == lo.prefix && compare(bytes, value, lo) < 0 {
+                        continue
+                    }
+                    if value.precedes(least, in: bytes) {
                         lo = value
-                    } else if value.prefix > hi.prefix || value.prefix == hi.prefix && compare(bytes, value, hi) > 0 {
+                    } else if greatest.precedes(value, in: bytes) {
                         hi = value
                     }
                 }
-                guard lo.count >= 0 else { return nil }
+                guard let lo, let hi else { return nil }
                 return .bytes(Array(bytes[lo.start..<lo.start + lo.count]), Array(bytes[hi.start..<hi.start + hi.count]))
             }
         }
     }
 
-    /// Two strings whose first 8 bytes tie: the rest as unsigned bytes, then the length.
-    private static func compare(_ bytes: UnsafeRawBufferPointer, _ a: (start: Int, count: Int, prefix: UInt64), _ b: (start: Int, count: Int, prefix: UInt64)) -> Int {
-        let common = Swift.min(a.count, b.count)
-        if common > 8 {
-            let c = memcmp(bytes.baseAddress! + a.start + 8, bytes.baseAddress! + b.start + 8, common - 8)
-            if c != 0 { return Int(c) }
-        }
-        return a.count - b.count
-    }
-
     /// Up to the first 8 bytes at `start` as a big-endian number, zero-padded.
+    @inline(__always)
     private static func prefix(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ length: Int) -> UInt64 {
         if start + 8 <= bytes.count {
             let word = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self))

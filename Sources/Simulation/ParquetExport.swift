@@ -1,17 +1,19 @@
 import Datasets
 import ParallelWork
 import Parquet
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #else
 import Darwin
 #endif
 
-/// `generate --format parquet`: the chunks of users of `DatasetExport` are rendered as CSV lines by
-/// child tasks, and each line is typed (`TypedTable`) or, when a field is not the canonical text
-/// of its column's type, kept verbatim in `rejected_rows` with its CSV line number. The writer
+/// `generate --format parquet`: the chunks of users of `DatasetExport` are typed by child tasks
+/// from the generated values (`TypedRows`); a row with an injected fault is typed from its CSV
+/// line (`TypedTable`) or, when a field is not the canonical text of its column's type, kept
+/// verbatim in `rejected_rows` with its CSV line number. The writer
 /// gathers whole chunks, in order, into row groups of about `rowGroupRows` rows per table, which
-/// child tasks encode (`EncodedRowGroup`) and the writer appends in order. Chunk and row-group
+/// child tasks encode (`EncodedRowGroup`, from the chunks' columns) and the writer appends in order. Chunk and row-group
 /// boundaries do not depend on `jobs`, so neither do the bytes.
 public enum ParquetExport {
     /// The Parquet tables: the four dataset files, then `rejected_rows`.
@@ -33,10 +35,10 @@ public enum ParquetExport {
     ) async throws -> Manifest {
         let chunks = selection.ranges(size: DatasetExport.usersPerChunk(simulator.scenario))
         removeOtherDatasets(options: options, shard: selection)
-        var sink = try ParquetSink(options: options, selection: selection)
         var tally = FaultTally()
         var usersDone = 0
-        let pool = ChunkPool()
+        let pool = TypingPool()
+        var sink = try ParquetSink(options: options, selection: selection, pool: pool)
         try await OrderedParallel.run(count: chunks.count, window: options.jobs * 2, job: { index in
             TypedChunk(simulator: simulator, selection: chunks[index], pool: pool)
         }, consume: { index, chunk in
@@ -76,7 +78,7 @@ public enum ParquetExport {
     }
 }
 
-/// One chunk of users rendered as CSV lines and typed: the typed rows of each file, and the lines
+/// One chunk of users, typed: the typed rows of each file, and the lines
 /// that could not be typed (file, row index within the chunk's rows of that file, text).
 struct TypedChunk: Sendable {
     var tables: [TypedTable]
@@ -87,20 +89,17 @@ struct TypedChunk: Sendable {
     var rejectedEnds: [Int] = []
     var tally = FaultTally()
 
-    init(simulator: Simulator, selection: UserSelection, pool: ChunkPool) {
-        var buffers = pool.take()
-        defer { pool.giveBack(buffers) }
-        simulator.fill(&buffers.batch, with: selection)
-        tally.add(buffers.batch)
+    init(simulator: Simulator, selection: UserSelection, pool: TypingPool) {
+        var scratch = pool.takeScratch()
+        defer { pool.giveBack(scratch) }
+        simulator.fill(&scratch.batch, with: selection)
+        tally.add(scratch.batch)
         tables = []
         rows = []
+        let batch = scratch.batch
         for (i, file) in GeneratedFile.allCases.enumerated() {
-            let buffer = buffers.text[i]
-            buffer.removeAll()
-            var encoder = RecordEncoder(format: .csv, columns: file.columns, buffer: buffer)
-            let count = RowRendering.encode(file, of: buffers.batch, into: &encoder)
-            var table = TypedTable(kind: file, reservingCapacity: count)
-            table.append(csvLines: buffer.bytes) { row, line in
+            var table = pool.takeTable(file)
+            let count = scratch.typing.append(file, of: batch, to: &table) { row, line in
                 rejectedFile.append(UInt8(i))
                 rejectedRow.append(row)
                 rejectedText.append(contentsOf: line)
@@ -112,15 +111,59 @@ struct TypedChunk: Sendable {
     }
 }
 
+/// Memory reused from chunk to chunk: the batches generated and the scratch they are typed in, and
+/// the chunks' typed tables, given back once their row group is encoded (fresh memory for each
+/// would be paged in again, row group after row group).
+final class TypingPool: Sendable {
+    struct Scratch: @unchecked Sendable {
+        var batch = SimulationBatch()
+        var typing = TypedRows()
+    }
+
+    private let scratch = Mutex<[Scratch]>([])
+    private let tables = Mutex<[[TypedTable]]>(GeneratedFile.allCases.map { _ in [] })
+
+    func takeScratch() -> Scratch { scratch.withLock { $0.popLast() } ?? Scratch() }
+
+    func giveBack(_ buffers: Scratch) { scratch.withLock { $0.append(buffers) } }
+
+    /// An empty table of `file`, with the memory of one given back when there is one.
+    func takeTable(_ file: GeneratedFile) -> TypedTable {
+        let f = GeneratedFile.allCases.firstIndex(of: file)!
+        guard var table = tables.withLock({ $0[f].popLast() }) else { return TypedTable(kind: file) }
+        table.removeAll()
+        return table
+    }
+
+    /// Tables of one file whose rows are no longer needed.
+    func giveBack(_ given: [TypedTable]) {
+        guard let file = given.first?.kind, let f = GeneratedFile.allCases.firstIndex(of: file) else { return }
+        tables.withLock { $0[f].append(contentsOf: given) }
+    }
+}
+
+/// Hands a value to a child task as its only owner.
+private final class Handoff<Value>: @unchecked Sendable {
+    private var value: Value?
+
+    init(_ value: Value) { self.value = value }
+
+    func take() -> Value {
+        defer { value = nil }
+        return value!
+    }
+}
+
 /// The open Parquet files of an export, the rows gathered for each table's next row group, and
 /// the row groups being encoded, oldest first.
 struct ParquetSink {
     let options: ExportOptions
+    let pool: TypingPool
     var writers: [ParquetFileWriter] = []
     var names: [String] = []
     var paths: [String] = []
-    /// The chunks' typed tables gathered for each table's next row group (joined by the task that
-    /// encodes the group), and their rows.
+    /// The chunks' typed tables gathered for each table's next row group (encoded as consecutive
+    /// runs of its rows, not joined), and their rows.
     var gathered: [[TypedTable]]
     var gatheredRows: [Int]
     var rejected: [ParquetColumnValues]
@@ -130,8 +173,9 @@ struct ParquetSink {
     var rejectedOf: [Int]
     var rowsAdded: Int { rowsOf.reduce(0, +) }
 
-    init(options: ExportOptions, selection: UserSelection) throws {
+    init(options: ExportOptions, selection: UserSelection, pool: TypingPool) throws {
         self.options = options
+        self.pool = pool
         let files = GeneratedFile.allCases
         gathered = files.map { _ in [] }
         gatheredRows = files.map { _ in 0 }
@@ -187,17 +231,15 @@ struct ParquetSink {
         let compression = options.compression
         let task: Task<EncodedRowGroup, any Error>
         if t < gathered.count {
-            let parts = gathered[t], rows = gatheredRows[t], kind = GeneratedFile.allCases[t]
+            let parts = Handoff(gathered[t]), rows = gatheredRows[t], kind = GeneratedFile.allCases[t], pool = pool
             gathered[t] = []
             gatheredRows[t] = 0
             guard rows > 0 else { return }
             task = Task {
-                var whole = parts[0]
-                if parts.count > 1 {
-                    whole = TypedTable(kind: kind, reservingCapacity: rows)
-                    for part in parts { whole.append(contentsOf: part) }
-                }
-                return try EncodedRowGroup(schema: kind.parquetSchema, columns: whole.columns, compression: compression)
+                let tables = parts.take()
+                let group = try EncodedRowGroup(schema: kind.parquetSchema, runs: tables.map(\.columns), compression: compression)
+                pool.giveBack(consume tables)
+                return group
             }
         } else {
             let columns = rejected

@@ -55,6 +55,48 @@ struct WriterTests {
         #expect(first == parallel)
     }
 
+    /// `columns` cut into runs of rows at `cuts`.
+    static func runs(_ columns: [ParquetColumnValues], cuts: [Int]) -> [[ParquetColumnValues]] {
+        let bounds = [0] + cuts + [columns[0].count]
+        return zip(bounds, bounds.dropFirst()).map { lower, upper in
+            columns.map { column in
+                var run = ParquetColumnValues(type: column.type, nullable: column.nullable)
+                for row in lower..<upper {
+                    if column.isNull(row) {
+                        run.appendNull()
+                        continue
+                    }
+                    switch column.type {
+                    case .string: column.withUTF8(row) { run.append(utf8: $0) }
+                    case .double: run.append(column.double(row))
+                    case .int64, .timestampMicros: run.append(column.int64(row))
+                    }
+                }
+                return run
+            }
+        }
+    }
+
+    @Test("a row group encoded from runs of rows is byte for byte the group of the runs joined, pages spanning runs",
+          arguments: [[1], [1_000, 1_000, 2_999], [17, 4_000, 4_999]])
+    func runsEncodeAsJoined(cuts: [Int]) throws {
+        // Given 5,000 rows whose nullable notes of 1,000 bytes fill a page every ~1,000 rows, and the same rows cut into runs
+        let schema = ParquetSchema(columns: Self.schema.columns + [ParquetColumnSchema(name: "long", type: .string, nullable: true)])
+        var joined = Self.columns(0)
+        joined.append(Values.string((0..<5_000).map { $0 % 5 == 0 ? nil : String(repeating: "\($0 % 10)", count: 1_000) }, nullable: true))
+        let runs = Self.runs(joined, cuts: cuts)
+        // When both are encoded with each compression
+        for compression in ParquetCompression.allCases {
+            let whole = try EncodedRowGroup(schema: schema, columns: joined, compression: compression)
+            let sut = try EncodedRowGroup(schema: schema, runs: runs, compression: compression)
+            // Then the column chunks are the same bytes and metadata, and the long notes take several pages
+            #expect(sut.rows == whole.rows)
+            #expect(sut.chunks.map(\.bytes) == whole.chunks.map(\.bytes), "\(compression)")
+            #expect(sut.chunks.map(\.meta) == whole.chunks.map(\.meta), "\(compression)")
+            #expect(whole.chunks[4].uncompressedSize > 3 * ColumnChunkEncoder.pageBytes)
+        }
+    }
+
     @Test("columns that do not match the schema are refused")
     func mismatchedColumns() throws {
         // Given columns of the wrong count, type, nullability or length

@@ -159,9 +159,10 @@ public struct TypedTable: Sendable {
         }
     }
 
-    /// Appends the rows of `other` (of the same kind).
-    public mutating func append(contentsOf other: TypedTable) {
-        for c in columns.indices { columns[c].append(contentsOf: other.columns[c]) }
+    /// Calls `body` with the columns, to append rows whose values are well-formed by construction
+    /// (a generator's): one value to every column a row, as the row's canonical text would type.
+    public mutating func withColumns<R>(_ body: (UnsafeMutableBufferPointer<ParquetColumnValues>) throws -> R) rethrows -> R {
+        try columns.withUnsafeMutableBufferPointer { try body($0) }
     }
 
     /// Removes the rows, keeping the storage.
