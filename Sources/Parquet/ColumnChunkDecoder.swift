@@ -15,10 +15,28 @@ struct ColumnChunkDecoder {
     private var dictionary: ParquetColumnValues?
 
     init(column: ParquetColumnSchema, codec: Codec, rows: Int) {
+        self.init(column: column, codec: codec, rows: rows, reusing: ParquetColumnValues(type: column.type, nullable: column.nullable))
+    }
+
+    /// A decoder whose values go into the memory of `storage` (emptied) when it is a column of this
+    /// type and nullability, so that a reader of many chunks touches its pages once, not afresh for each.
+    init(column: ParquetColumnSchema, codec: Codec, rows: Int, reusing storage: consuming ParquetColumnValues) {
         self.column = column
         self.codec = codec
         self.rows = rows
-        values = ParquetColumnValues(type: column.type, nullable: column.nullable)
+        values = consume storage
+        if values.type == column.type, values.nullable == column.nullable {
+            values.removeAll(keepingCapacity: true)
+        } else {
+            values = ParquetColumnValues(type: column.type, nullable: column.nullable)
+        }
+    }
+
+    /// The decoded values, leaving the decoder empty.
+    mutating func takeValues() -> ParquetColumnValues {
+        var taken = ParquetColumnValues(type: column.type, nullable: column.nullable)
+        swap(&taken, &values)
+        return taken
     }
 
     /// Room for the chunk's rows, as far as its size can justify them (64 rows a byte; past that the arrays grow).

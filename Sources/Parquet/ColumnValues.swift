@@ -108,3 +108,66 @@ public struct ParquetColumnValues: Sendable {
         if nullable { validity.append(contentsOf: repeatElement(1, count: count)) }
     }
 }
+
+/// A read-only view of one column's storage, valid only inside the `withStorage` call that made
+/// it: the bulk, inlinable counterpart of `ParquetColumnValues`' per-value accessors, for readers
+/// in other modules that visit every row.
+public struct ParquetColumnStorage {
+    /// INT64 and TIMESTAMP values, or DOUBLE bit patterns, one a row (empty for STRING).
+    public let words: UnsafeBufferPointer<UInt64>
+    /// STRING bytes, all rows back to back.
+    public let bytes: UnsafeBufferPointer<UInt8>
+    /// STRING rows: where each ends in `bytes` (empty for other types).
+    public let ends: UnsafeBufferPointer<Int>
+    /// Nullable columns: 1 for a value, 0 for a null, one a row (empty when not nullable).
+    public let validity: UnsafeBufferPointer<UInt8>
+
+    /// Whether `row` is null.
+    @inlinable @inline(__always) public func isNull(_ row: Int) -> Bool { !validity.isEmpty && validity[row] == 0 }
+
+    /// The INT64 or TIMESTAMP value of `row` (0 when null).
+    @inlinable @inline(__always) public func int64(_ row: Int) -> Int64 { Int64(bitPattern: words[row]) }
+
+    /// The DOUBLE value of `row` (0.0 when null).
+    @inlinable @inline(__always) public func double(_ row: Int) -> Double { Double(bitPattern: words[row]) }
+
+    /// The UTF-8 bytes of `row` (empty when null).
+    @inlinable @inline(__always) public func utf8(_ row: Int) -> UnsafeBufferPointer<UInt8> {
+        let start = row == 0 ? 0 : ends[row - 1]
+        return UnsafeBufferPointer(rebasing: bytes[start..<ends[row]])
+    }
+}
+
+extension ParquetColumnValues {
+    /// Calls `body` with a view of the column's storage (which must not escape it).
+    public func withStorage<R>(_ body: (ParquetColumnStorage) throws -> R) rethrows -> R {
+        try words.withUnsafeBufferPointer { words in
+            try bytes.withUnsafeBufferPointer { bytes in
+                try ends.withUnsafeBufferPointer { ends in
+                    try validity.withUnsafeBufferPointer { validity in
+                        try body(ParquetColumnStorage(words: words, bytes: bytes, ends: ends, validity: validity))
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension Array where Element == ParquetColumnValues {
+    /// Calls `body` with a view of the storage of each column (which must not escape it).
+    public func withStorage<R>(_ body: ([ParquetColumnStorage]) throws -> R) rethrows -> R {
+        var views: [ParquetColumnStorage] = []
+        views.reserveCapacity(count)
+        return try Self.withStorage(self[...], into: &views, body)
+    }
+
+    private static func withStorage<R>(
+        _ rest: ArraySlice<ParquetColumnValues>, into views: inout [ParquetColumnStorage], _ body: ([ParquetColumnStorage]) throws -> R
+    ) rethrows -> R {
+        guard let first = rest.first else { return try body(views) }
+        return try first.withStorage { view in
+            views.append(view)
+            return try withStorage(rest.dropFirst(), into: &views, body)
+        }
+    }
+}

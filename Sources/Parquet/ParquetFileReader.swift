@@ -68,18 +68,29 @@ public struct ParquetFileReader: Sendable {
 
     /// Decodes column `column` of row group `rowGroup`: every row, nulls included.
     public func read(rowGroup: Int, column: Int) throws -> ParquetColumnValues {
+        var values = ParquetColumnValues(type: .int64)
+        try read(rowGroup: rowGroup, column: column, into: &values)
+        return values
+    }
+
+    /// Decodes column `column` of row group `rowGroup` into `values`, replacing its rows and reusing
+    /// its memory (when it held a column of the same type): for a reader that visits many row groups.
+    public func read(rowGroup: Int, column: Int, into values: inout ParquetColumnValues) throws {
         guard groups.indices.contains(rowGroup), schema.columns.indices.contains(column) else {
             throw ParquetError(file: name, reason: "no column \(column) in row group \(rowGroup) (\(groups.count) row groups of \(schema.columns.count) columns)")
         }
         let meta = groups[rowGroup].columns[column]
         let start = Int(meta.dictionaryPageOffset ?? meta.dataPageOffset)
         let bytes = try source.read(offset: start, count: Int(meta.compressedSize), name: name)
-        var decoder = ColumnChunkDecoder(column: schema.columns[column], codec: Codec(rawValue: meta.codec) ?? .uncompressed, rows: Int(meta.numValues))
+        var decoder = ColumnChunkDecoder(
+            column: schema.columns[column], codec: Codec(rawValue: meta.codec) ?? .uncompressed, rows: Int(meta.numValues), reusing: consume values
+        )
+        values = ParquetColumnValues(type: .int64)
         do {
             try bytes.withUnsafeBytes { try decoder.decode($0) }
         } catch let error as ParquetFormatError {
             throw ParquetError(file: name, offset: start + decoder.position, reason: "column \(schema.columns[column].name), row group \(rowGroup): \(error.reason)")
         }
-        return decoder.values
+        values = decoder.takeValues()
     }
 }
