@@ -176,24 +176,40 @@ extension ParquetColumnValues {
         }
         if target.nullable { target.validity.append(contentsOf: repeatElement(1, count: indices.count)) }
         guard type == .string else {
-            target.words.reserveCapacity(target.words.count + indices.count)
+            let old = target.words.count
+            target.words.append(contentsOf: repeatElement(0, count: indices.count))
             words.withUnsafeBufferPointer { words in
-                for index in indices { target.words.append(words[Int(index)]) }
+                target.words.withUnsafeMutableBufferPointer { out in
+                    for (i, index) in indices.enumerated() { out[old + i] = words[Int(index)] }
+                }
             }
             return
         }
+        // Through buffer pointers (the indices are checked above): appending row by row to the
+        // arrays checked their capacity and uniqueness for every row.
+        let oldRows = target.ends.count, oldBytes = target.bytes.count
         var total = 0
-        for index in indices { total += ends[Int(index)] - start(Int(index)) }
-        var at = target.bytes.count
+        ends.withUnsafeBufferPointer { ends in
+            for index in indices {
+                let i = Int(index)
+                total += ends[i] - (i == 0 ? 0 : ends[i - 1])
+            }
+        }
         target.bytes.append(contentsOf: repeatElement(0, count: total))
-        target.ends.reserveCapacity(target.ends.count + indices.count)
-        bytes.withUnsafeBytes { source in
-            target.bytes.withUnsafeMutableBytes { out in
-                for index in indices {
-                    let start = start(Int(index)), length = ends[Int(index)] - start
-                    if length > 0 { (out.baseAddress! + at).copyMemory(from: source.baseAddress! + start, byteCount: length) }
-                    at += length
-                    target.ends.append(at)
+        target.ends.append(contentsOf: repeatElement(0, count: indices.count))
+        bytes.withUnsafeBufferPointer { source in
+            ends.withUnsafeBufferPointer { ends in
+                target.bytes.withUnsafeMutableBufferPointer { out in
+                    target.ends.withUnsafeMutableBufferPointer { outEnds in
+                        var at = oldBytes
+                        for (row, index) in indices.enumerated() {
+                            let i = Int(index)
+                            let start = i == 0 ? 0 : ends[i - 1], length = ends[i] - start
+                            if length > 0 { (out.baseAddress! + at).update(from: source.baseAddress! + start, count: length) }
+                            at += length
+                            outEnds[oldRows + row] = at
+                        }
+                    }
                 }
             }
         }
