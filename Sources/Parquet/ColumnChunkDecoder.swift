@@ -13,6 +13,12 @@ struct ColumnChunkDecoder {
     /// Where the page being read starts, from the chunk's first byte.
     private(set) var position = 0
     private var dictionary: ParquetColumnValues?
+    /// Whether dictionary-encoded pages stay encoded (a column that is not nullable, when asked).
+    private let keepsIndices: Bool
+    /// While every data page so far was dictionary-encoded (and `keepsIndices`): each row's entry.
+    private(set) var indices: [UInt32]
+    /// The rows decoded so far.
+    private var decoded: Int { values.count + indices.count }
 
     init(column: ParquetColumnSchema, codec: Codec, rows: Int) {
         self.init(column: column, codec: codec, rows: rows, reusing: ParquetColumnValues(type: column.type, nullable: column.nullable))
@@ -20,10 +26,19 @@ struct ColumnChunkDecoder {
 
     /// A decoder whose values go into the memory of `storage` (emptied) when it is a column of this
     /// type and nullability, so that a reader of many chunks touches its pages once, not afresh for each.
-    init(column: ParquetColumnSchema, codec: Codec, rows: Int, reusing storage: consuming ParquetColumnValues) {
+    /// With `keepingIndices` (an array whose memory is reused), a chunk of a column that is not
+    /// nullable whose data pages are all dictionary-encoded is left encoded: `values` ends as the
+    /// dictionary's entries and `indices` as each row's entry (see `ParquetFileReader.read(rowGroup:column:into:indices:)`).
+    init(
+        column: ParquetColumnSchema, codec: Codec, rows: Int, reusing storage: consuming ParquetColumnValues,
+        keepingIndices reused: [UInt32]? = nil
+    ) {
         self.column = column
         self.codec = codec
         self.rows = rows
+        keepsIndices = reused != nil && !column.nullable
+        indices = reused ?? []
+        indices.removeAll(keepingCapacity: true)
         values = consume storage
         if values.type == column.type, values.nullable == column.nullable {
             values.removeAll(keepingCapacity: true)
@@ -39,6 +54,13 @@ struct ColumnChunkDecoder {
         return taken
     }
 
+    /// The dictionary indices of the rows (empty unless the chunk was left encoded), leaving the decoder without them.
+    mutating func takeIndices() -> [UInt32] {
+        var taken: [UInt32] = []
+        swap(&taken, &indices)
+        return taken
+    }
+
     /// Room for the chunk's rows, as far as its size can justify them (64 rows a byte; past that the arrays grow).
     mutating func reserve(chunkBytes: Int) {
         let rows = min(self.rows, chunkBytes * 64)
@@ -48,8 +70,8 @@ struct ColumnChunkDecoder {
 
     mutating func decode(_ chunk: UnsafeRawBufferPointer) throws {
         reserve(chunkBytes: chunk.count)
-        while values.count < rows {
-            guard position < chunk.count else { throw ParquetFormatError("the chunk ends after \(values.count) of \(rows) values") }
+        while decoded < rows {
+            guard position < chunk.count else { throw ParquetFormatError("the chunk ends after \(decoded) of \(rows) values") }
             var reader = ThriftReader(chunk, at: position)
             let header = try PageHeader.read(&reader)
             let bodyStart = reader.position
@@ -69,10 +91,11 @@ struct ColumnChunkDecoder {
             }
             position = bodyStart + body.count
         }
+        if !indices.isEmpty, let dictionary { values = dictionary }
     }
 
     private mutating func readDictionary(_ header: PageHeader, _ body: UnsafeRawBufferPointer) throws {
-        guard dictionary == nil, values.count == 0 else { throw ParquetFormatError("a second dictionary page, or one after data pages") }
+        guard dictionary == nil, decoded == 0 else { throw ParquetFormatError("a second dictionary page, or one after data pages") }
         guard header.encoding == Encoding.plain || header.encoding == Encoding.plainDictionary else {
             throw ParquetFormatError("dictionary page encoding \(Encoding.name(header.encoding)) is not supported")
         }
@@ -133,12 +156,23 @@ struct ColumnChunkDecoder {
     /// The page's value count, checked against the rows still expected.
     private func pageValues(_ header: PageHeader) throws -> Int {
         let count = Int(header.numValues)
-        guard count <= rows - values.count else { throw ParquetFormatError("page of \(count) values past the chunk's \(rows)") }
+        guard count <= rows - decoded else { throw ParquetFormatError("page of \(count) values past the chunk's \(rows)") }
         return count
     }
 
     /// Decodes the page's non-null values and appends every row, placing nulls where `levels` has 0.
     private mutating func appendValues(_ data: UnsafeRawBufferPointer, encoding: Int32, count: Int, levels: [UInt32]?) throws {
+        let dictionaryEncoded = encoding == Encoding.plainDictionary || encoding == Encoding.rleDictionary
+        if keepsIndices, dictionaryEncoded, values.count == 0, let dictionary {
+            // Still every page dictionary-encoded: its indices are kept as they are.
+            indices.append(contentsOf: try Self.indices(data, count: count, dictionarySize: dictionary.count))
+            return
+        }
+        if !indices.isEmpty, let dictionary {
+            // A page of another encoding after dictionary-encoded ones: the rows so far are gathered.
+            dictionary.gather(indices, into: &values)
+            indices.removeAll(keepingCapacity: true)
+        }
         let nonNull = levels.map { $0.reduce(0) { $0 + Int($1) } } ?? count
         guard let levels, nonNull < count else {
             // No nulls: the values go straight to the column.
@@ -157,23 +191,30 @@ struct ColumnChunkDecoder {
             _ = try Plain.decode(data, type: column.type, count: count, into: &target)
         case Encoding.plainDictionary, Encoding.rleDictionary:
             guard let dictionary else { throw ParquetFormatError("dictionary-encoded page without a dictionary page") }
-            guard count > 0 else { return }
-            guard !data.isEmpty else { throw ParquetFormatError("dictionary indices missing") }
-            let indices = try Hybrid.decode(UnsafeRawBufferPointer(rebasing: data[1...]), bitWidth: Int(data[0]), count: count)
-            try dictionary.gather(indices, into: &target)
+            try dictionary.gather(Self.indices(data, count: count, dictionarySize: dictionary.count), into: &target)
         default:
             throw ParquetFormatError("encoding \(Encoding.name(encoding)) is not supported")
         }
     }
 }
 
-extension ParquetColumnValues {
-    /// Appends the entries at `indices` of this (non-null) dictionary to `target` as non-null rows.
-    func gather(_ indices: [UInt32], into target: inout ParquetColumnValues) throws {
-        let count = self.count
-        for index in indices where Int(index) >= count {
-            throw ParquetFormatError("dictionary index \(index) out of range (dictionary of \(count))")
+extension ColumnChunkDecoder {
+    /// The `count` dictionary indices of a page's data (bit width, then RLE/bit-packed runs), each checked to
+    /// lie within a dictionary of `dictionarySize` entries.
+    static func indices(_ data: UnsafeRawBufferPointer, count: Int, dictionarySize: Int) throws -> [UInt32] {
+        guard count > 0 else { return [] }
+        guard !data.isEmpty else { throw ParquetFormatError("dictionary indices missing") }
+        let indices = try Hybrid.decode(UnsafeRawBufferPointer(rebasing: data[1...]), bitWidth: Int(data[0]), count: count)
+        for index in indices where Int(index) >= dictionarySize {
+            throw ParquetFormatError("dictionary index \(index) out of range (dictionary of \(dictionarySize))")
         }
+        return indices
+    }
+}
+
+extension ParquetColumnValues {
+    /// Appends the entries at `indices` (checked to lie within this non-null dictionary) to `target` as non-null rows.
+    func gather(_ indices: [UInt32], into target: inout ParquetColumnValues) {
         if target.nullable { target.validity.append(contentsOf: repeatElement(1, count: indices.count)) }
         guard type == .string else {
             let old = target.words.count

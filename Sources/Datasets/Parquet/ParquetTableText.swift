@@ -96,9 +96,10 @@ public struct ParquetTableText: Sendable {
         let isLast = group < 0 || group == part.reader.rowGroupCount - 1
         var j = group <= 0 ? 0 : Self.firstRejected(atOrAfter: first, in: part.rejected)
         if group >= 0 {
-            try read(group: group, of: part, into: &memory.columns)
+            try read(group: group, of: part, into: &memory.columns, indices: &memory.indices)
             // The memory may hold more columns, left by a table of another kind.
-            try Array(memory.columns.prefix(types.count)).withStorage { columns in
+            let count = types.count
+            try Array(memory.columns.prefix(count)).withStorage(indices: Array(memory.indices.prefix(count))) { columns in
                 func run(_ rows: Range<Int>) throws { try typed(TypedRun(columns: columns, types: types, rows: rows, groupRowCount: end - first)) }
                 // The typed rows up to each rejected row that goes before one of them, then that row.
                 var row = 0
@@ -120,11 +121,15 @@ public struct ParquetTableText: Sendable {
         }
     }
 
-    /// Decodes the kind's columns of row group `group` into `columns` (reusing its memory).
-    private func read(group: Int, of part: Part, into columns: inout [ParquetColumnValues]) throws {
+    /// Decodes the kind's columns of row group `group` into `columns` and `indices` (reusing their memory).
+    private func read(group: Int, of part: Part, into columns: inout [ParquetColumnValues], indices: inout [[UInt32]]) throws {
         while columns.count < part.columnOfField.count { columns.append(ParquetColumnValues(type: .int64)) }
+        while indices.count < part.columnOfField.count { indices.append([]) }
         do {
-            for (c, column) in part.columnOfField.enumerated() { try part.reader.read(rowGroup: group, column: column, into: &columns[c]) }
+            // Dictionary-encoded columns stay encoded: no row's bytes are copied out of the dictionary.
+            for (c, column) in part.columnOfField.enumerated() {
+                try part.reader.read(rowGroup: group, column: column, into: &columns[c], indices: &indices[c])
+            }
         } catch let error as ParquetError {
             throw InputRefusal(file: error.file, reason: error.reason + (error.offset.map { " (at byte \($0))" } ?? ""))
         }

@@ -81,8 +81,9 @@ public enum TypedCandidates {
     /// `\n`: its bytes as the little-endian words of `CanonicalFields.shortId`; `nil` otherwise.
     @inlinable @inline(__always)
     static func plainId(_ column: ParquetColumnStorage, _ row: Int) -> (low: UInt64, high: UInt64, count: Int)? {
-        let start = row == 0 ? 0 : column.ends[row &- 1]
-        let count = column.ends[row] &- start
+        let slot = column.slot(row)
+        let start = slot == 0 ? 0 : column.ends[slot &- 1]
+        let count = column.ends[slot] &- start
         guard count > 0, count <= 16, let base = column.bytes.baseAddress else { return nil }
         let low: UInt64, high: UInt64
         if column.bytes.count &- start >= 16 {
@@ -131,7 +132,7 @@ public enum TypedCandidates {
         if value.magnitude < 999_999_999_999, Double(Int64(value)) == value { return Int64(value) &* 1000 }
         let scaled = value * 1000
         // Within 10¹⁵ the product is within 0.25 of the thousandths, so adding ½ and truncating finds them.
-        guard scaled.magnitude < 999_999_999_999_999 else { return nil }
+        guard scaled.magnitude < 999_999_999_999_999.5 else { return nil }
         let milli = Int64(scaled + (scaled < 0 ? -0.5 : 0.5))
         return CanonicalText.double(milli: milli) == value ? milli : nil
     }

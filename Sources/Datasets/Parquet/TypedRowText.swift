@@ -63,8 +63,10 @@ public final class TypedRowsText: @unchecked Sendable {
     private var ends: [UnsafeMutablePointer<Int>] = []
     private var capacity = 0
     private var columnCount = 0
-    /// The decoded columns of the row group being rendered (memory reused from group to group).
+    /// The decoded columns of the row group being rendered, and the dictionary indices of those left
+    /// encoded (memory reused from group to group).
     var columns: [ParquetColumnValues] = []
+    var indices: [[UInt32]] = []
 
     public init() {}
 
