@@ -20,31 +20,28 @@ struct ColumnChunkDecoder {
     /// The rows decoded so far.
     private var decoded: Int { values.count + indices.count }
 
-    init(column: ParquetColumnSchema, codec: Codec, rows: Int) {
-        self.init(column: column, codec: codec, rows: rows, reusing: ParquetColumnValues(type: column.type, nullable: column.nullable))
-    }
-
-    /// A decoder whose values go into the memory of `storage` (emptied) when it is a column of this
-    /// type and nullability, so that a reader of many chunks touches its pages once, not afresh for each.
-    /// With `keepingIndices` (an array whose memory is reused), a chunk of a column that is not
+    /// A decoder whose values start empty; with `keepingIndices`, a chunk of a column that is not
     /// nullable whose data pages are all dictionary-encoded is left encoded: `values` ends as the
     /// dictionary's entries and `indices` as each row's entry (see `ParquetFileReader.read(rowGroup:column:into:indices:)`).
-    init(
-        column: ParquetColumnSchema, codec: Codec, rows: Int, reusing storage: consuming ParquetColumnValues,
-        keepingIndices reused: [UInt32]? = nil
-    ) {
+    init(column: ParquetColumnSchema, codec: Codec, rows: Int, keepingIndices: Bool = false) {
         self.column = column
         self.codec = codec
         self.rows = rows
-        keepsIndices = reused != nil && !column.nullable
-        indices = reused ?? []
-        indices.removeAll(keepingCapacity: true)
-        values = consume storage
-        if values.type == column.type, values.nullable == column.nullable {
+        keepsIndices = keepingIndices && !column.nullable
+        indices = []
+        values = ParquetColumnValues(type: column.type, nullable: column.nullable)
+    }
+
+    /// Decodes into the memory of `storage` and `reusedIndices` (emptied; swapped in, so never copied)
+    /// when `storage` is a column of this type and nullability: a reader of many chunks then touches
+    /// its pages once, not afresh for each. `takeValues`/`takeIndices` hand it back.
+    mutating func reuse(_ storage: inout ParquetColumnValues, indices reusedIndices: inout [UInt32]) {
+        if storage.type == column.type, storage.nullable == column.nullable {
+            swap(&values, &storage)
             values.removeAll(keepingCapacity: true)
-        } else {
-            values = ParquetColumnValues(type: column.type, nullable: column.nullable)
         }
+        swap(&indices, &reusedIndices)
+        indices.removeAll(keepingCapacity: true)
     }
 
     /// The decoded values, leaving the decoder empty.

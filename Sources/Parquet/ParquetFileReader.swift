@@ -97,14 +97,11 @@ public struct ParquetFileReader: Sendable {
         let meta = groups[rowGroup].columns[column]
         let start = Int(meta.dictionaryPageOffset ?? meta.dataPageOffset)
         let bytes = try source.read(offset: start, count: Int(meta.compressedSize), name: name)
-        // Their memory moves into the decoder (so that it is reused, not copied) and comes back.
-        var reusedIndices: [UInt32] = []
-        swap(&reusedIndices, &indices)
         var decoder = ColumnChunkDecoder(
             column: schema.columns[column], codec: Codec(rawValue: meta.codec) ?? .uncompressed, rows: Int(meta.numValues),
-            reusing: consume values, keepingIndices: keepingIndices ? reusedIndices : nil
+            keepingIndices: keepingIndices
         )
-        values = ParquetColumnValues(type: .int64)
+        decoder.reuse(&values, indices: &indices)
         do {
             try bytes.withUnsafeBytes { try decoder.decode($0) }
         } catch let error as ParquetFormatError {
