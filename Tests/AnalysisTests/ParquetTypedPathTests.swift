@@ -71,6 +71,45 @@ struct ParquetTypedPathTests {
         }
     }
 
+    /// Payments of two row groups: the first read from its rendered fields, the second (a key holding
+    /// a comma, which splits its line) from its lines.
+    static let paymentGroups: [[[String?]]] = [
+        [["p1", "k1", "u0000001", "charge", "500", "USD", "1743206400", nil, "A"],
+         ["p2", "k2", "u0000001", "charge", "700", "EUR", "1743206500", nil, "T;A"],
+         ["p3", "k3", "u0000001", "refund", "-200", "USD", "1743206600", "p1", "A"],
+         ["p4", "k4", "u0000099", "charge", "100", "USD", "1743206700", nil, "D"]],
+        [["p5", "k,5", "u0000002", "charge", "900", "USD", "1743206800", nil, "A"],
+         ["p6", "k6", "u0000002", "charge", "300", "XXX", "1743206900", nil, "A"],
+         ["p7", "", "u0000002", "charge", "300", "USD", "1743207000", nil, "A"]],
+    ]
+
+    @Test("payments read from their rendered fields, and a row group that must be read from its lines, give the outputs of the CSV text",
+          arguments: [1, 2])
+    func paymentsSameAsText(tasks: Int) async throws {
+        // Given a Parquet payments table with a rejected row between typed ones, and the CSV dataset of its text
+        let parquet = try ScratchDirectory(prefix: "typed-path")
+        let csv = try ScratchDirectory(prefix: "typed-path")
+        let users = DatasetKind.users.columns.joined(separator: ",") + "\nu0000001,60,16:8,female,30,61.5,170,light\n"
+            + "u0000002,-300,18:6,male,40,80,180,active\n"
+        try parquet.write("users.csv", users)
+        try csv.write("users.csv", users)
+        try writePayments(Self.paymentGroups, to: parquet.file("payments.parquet"))
+        try writeRejected([("payments", 4, "p0,k0,u0000001,charge,oops")], to: parquet.file("rejected_rows.parquet"))
+        try csv.write("payments.csv", text(of: DatasetFile(kind: .payments, path: parquet.file("payments.parquet"), format: .parquet, gzip: false)))
+        // When both are analyzed
+        let fromParquet = try await analyze(parquet, tasks: tasks)
+        let fromCSV = try await analyze(csv, tasks: tasks)
+        // Then every output is the same, but for the file names in rejections.csv
+        let rejections = try fromCSV.read("rejections.csv")
+        for reason in ["malformed", "unknown_user", "unsupported_currency", "missing_key"] {
+            #expect(rejections.contains("," + reason + ","), "no \(reason) in \(rejections)")
+        }
+        #expect(try fromParquet.read("rejections.csv") == rejections.replacing(".csv,", with: ".parquet,"))
+        for name in try fromCSV.files() where name != "rejections.csv" {
+            #expect(try fromParquet.read(name) == fromCSV.read(name), "\(name) differs")
+        }
+    }
+
     /// The CSV text `analyze` read a Parquet table as before the typed path: every unit rendered.
     private func text(of file: DatasetFile) throws -> String {
         let table = try ParquetTableText(file)
@@ -110,6 +149,26 @@ struct ParquetTypedPathTests {
             columns[5].append(row.count)
         }
         try writer.append(EncodedRowGroup(schema: schema, columns: columns, compression: .none))
+        _ = try writer.finish()
+    }
+
+    private func writePayments(_ groups: [[[String?]]], to path: String) throws {
+        let schema = DatasetKind.payments.parquetSchema
+        var writer = try ParquetFileWriter(path: path, schema: schema)
+        for rows in groups {
+            var columns = schema.columns.map { ParquetColumnValues(type: $0.type, nullable: $0.nullable) }
+            for row in rows {
+                for (c, field) in row.enumerated() {
+                    switch schema.columns[c].type {
+                    case .string: if let field { append(field, to: &columns[c]) } else { columns[c].appendNull() }
+                    case .int64: columns[c].append(Int64(field!)!)
+                    case .timestampMicros: columns[c].append(Int64(field!)! * 1_000_000)
+                    case .double: columns[c].append(Double(field!)!)
+                    }
+                }
+            }
+            try writer.append(EncodedRowGroup(schema: schema, columns: columns, compression: .zstd))
+        }
         _ = try writer.finish()
     }
 
