@@ -112,8 +112,8 @@ final class ParquetChunks: ChunkSource {
     let firstLine: [UInt8]?
     private let table: ParquetTableText
     private let next = Atomic<Int>(0)
-    /// Text buffers and rendering memory, shared by the tables' scans so that each scan reuses
-    /// the pages of the last rather than faulting in its own.
+    /// Text buffers and rendering memory (decoded columns included), shared by the tables' scans
+    /// (`ParquetScan`'s too) so that each scan reuses the pages of the last rather than faulting in its own.
     private static let spare = Mutex<[(ByteBuffer, TypedRowsText)]>([])
 
     init(_ file: DatasetFile) throws {
@@ -124,12 +124,19 @@ final class ParquetChunks: ChunkSource {
     func withNextChunk<R>(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
         let index = next.add(1, ordering: .relaxed).oldValue
         guard index < table.unitCount else { return nil }
-        let (buffer, rendering) = Self.spare.withLock { $0.popLast() } ?? (ByteBuffer(capacity: 1 << 20), TypedRowsText())
+        return try Self.withSpareMemory { buffer, rendering in
+            try table.appendText(ofUnit: index, to: buffer, rendering: rendering)
+            return try body(index, buffer.bytes)
+        }
+    }
+
+    /// Calls `body` with a text buffer (emptied) and rendering memory from the pool, then puts them back.
+    static func withSpareMemory<R>(_ body: (ByteBuffer, TypedRowsText) throws -> R) rethrows -> R {
+        let (buffer, rendering) = spare.withLock { $0.popLast() } ?? (ByteBuffer(capacity: 1 << 20), TypedRowsText())
         defer {
             buffer.removeAll()
-            Self.spare.withLock { $0.append((buffer, rendering)) }
+            spare.withLock { $0.append((buffer, rendering)) }
         }
-        try table.appendText(ofUnit: index, to: buffer, rendering: rendering)
-        return try body(index, buffer.bytes)
+        return try body(buffer, rendering)
     }
 }

@@ -14,6 +14,14 @@ struct MealDecoding: CandidateDecoding {
     @inline(__always) func decodeCanonical(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> (MealCandidate, idHash: UInt64, lineEnd: Int)? {
         CanonicalRows.meal(base, start: start, end: end, users: users)
     }
+
+    func typedColumns(_ run: TypedRun) -> TypedCandidates.MealColumns? { TypedCandidates.MealColumns(run) }
+
+    @inline(__always) func decodeTyped(
+        _ row: Int, of columns: TypedCandidates.MealColumns, cache: inout TypedCandidates.UserCache
+    ) -> (MealCandidate, idHash: UInt64)? {
+        TypedCandidates.meal(row, of: columns, users: users, cache: &cache)
+    }
 }
 
 /// Meals through the fasting analyzer: `fasting_summary.csv` and `fasting_daily.csv` (SPEC §2).

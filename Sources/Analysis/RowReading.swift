@@ -50,6 +50,9 @@ enum RowReading {
         parse: @escaping @Sendable (inout R, Int, RowTokenizer.Line, RowTokenizer) -> Void,
         consume: (_ linesBefore: Int, R) throws -> Void
     ) async throws {
+        if file.format == .parquet {
+            return try await ParquetRows.forEachUnit(file, tasks: tasks, start: start, parse: parse, consume: consume)
+        }
         let source = try chunks(of: file, chunkBytes: chunkBytes)
         let header = try LineHeader(file, firstLine: source.firstLine)
         _ = try header.tokenizer()
@@ -76,7 +79,7 @@ enum RowReading {
 
     /// Reads the whole lines of `bytes`, numbering them on from `line`; the first is the file's
     /// header when `skipHeader`. When `offering`, each line goes to `canonical` first (see `forEachRow`).
-    private static func scan(
+    static func scan(
         _ bytes: UnsafeBufferPointer<UInt8>, line: inout Int, skipHeader: Bool, tokenizer: RowTokenizer,
         offering: Bool, to canonical: (UnsafePointer<UInt8>, Int, Int, Int) throws -> Int? = { _, _, _, _ in nil },
         _ body: (Int, RowTokenizer.Line, RowTokenizer) throws -> Void

@@ -14,6 +14,14 @@ struct StepDecoding: CandidateDecoding {
     @inline(__always) func decodeCanonical(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> (StepCandidate, idHash: UInt64, lineEnd: Int)? {
         CanonicalRows.step(base, start: start, end: end, users: users)
     }
+
+    func typedColumns(_ run: TypedRun) -> TypedCandidates.StepColumns? { TypedCandidates.StepColumns(run) }
+
+    @inline(__always) func decodeTyped(
+        _ row: Int, of columns: TypedCandidates.StepColumns, cache: inout TypedCandidates.UserCache
+    ) -> (StepCandidate, idHash: UInt64)? {
+        TypedCandidates.step(row, of: columns, users: users, cache: &cache)
+    }
 }
 
 /// Step samples through the step aggregator: `steps_daily.csv` (SPEC §3).

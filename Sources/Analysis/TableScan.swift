@@ -16,6 +16,12 @@ protocol CandidateDecoding: Sendable {
     /// The one-pass reading of a plainly valid row of a canonical CSV file (`CanonicalRows`): the
     /// candidate, its id hash and the offset of the line's end, or `nil` to take the general path.
     func decodeCanonical(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> (Candidate, idHash: UInt64, lineEnd: Int)?
+    /// The columns of a Parquet row group as `decodeTyped` reads them, `nil` to read its rows as text.
+    associatedtype TypedColumns
+    func typedColumns(_ run: TypedRun) -> TypedColumns?
+    /// The typed reading of a plainly valid row of a Parquet row group (`TypedCandidates`): the
+    /// candidate and its id hash, or `nil` to read the row's CSV text.
+    func decodeTyped(_ row: Int, of columns: TypedColumns, cache: inout TypedCandidates.UserCache) -> (Candidate, idHash: UInt64)?
 }
 
 /// The result of scanning one chunk of a file: its accepted rows grouped by user partition, the
@@ -55,6 +61,7 @@ enum TableScan {
         _ file: DatasetFile, decoder: Decoder, partitions: UserPartitions, tasks: Int, chunkBytes: Int
     ) async throws -> [ScannedChunk<Decoder.Candidate>] {
         if file.format == .sqlite { return try [scanSQLite(file, decoder: decoder, partitions: partitions)] }
+        if file.format == .parquet { return try await ParquetScan.scan(file, decoder: decoder, partitions: partitions, tasks: tasks) }
         let source = try RowReading.chunks(of: file, chunkBytes: chunkBytes)
         guard source.firstLine != nil else { return [] }
         let header = try LineHeader(file, firstLine: source.firstLine)
@@ -113,8 +120,7 @@ enum TableScan {
         into builder: inout ChunkBuilder<Decoder.Candidate>, skipHeader: Bool, canonical: Bool
     ) -> ScannedChunk<Decoder.Candidate> {
         var result = ScannedChunk<Decoder.Candidate>(index: index)
-        if let base = bytes.baseAddress {
-            let end = bytes.count
+        if bytes.baseAddress != nil {
             var position = 0
             var line: UInt32 = 0
             if skipHeader {
@@ -122,35 +128,48 @@ enum TableScan {
                 position = firstLineEnd(in: bytes) + 1
                 line = 1
             }
-            while position < end {
-                if canonical, let (candidate, idHash, lineEnd) = decoder.decodeCanonical(base, start: position, end: end) {
-                    builder.add(candidate, idHash: idHash)
-                    line += 1
-                    position = lineEnd + 1
-                    continue
-                }
-                let newline = memchr(base + position, Int32(UInt8(ascii: "\n")), end - position)
-                let lineEnd = newline.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
-                switch tokenizer.tokenize(UnsafeBufferPointer(start: base + position, count: lineEnd - position)) {
-                case .row:
-                    switch decoder.decode(tokenizer.fields) {
-                    case .accepted(let candidate, let idHash): builder.add(candidate, idHash: idHash)
-                    case .rejected(let reason, let column, let user):
-                        result.rejections.append(RowRejection(line: line, reason: reason, column: column, user: user))
-                    }
-                case .blank:
-                    result.emptyLines.append(line)
-                case .malformed(let column):
-                    let user = decoder.userOfMalformedRow(tokenizer.fields)
-                    result.rejections.append(RowRejection(line: line, reason: 0, column: Int8(column ?? -1), user: user))
-                }
-                line += 1
-                position = lineEnd + 1
-            }
+            scanLines(bytes, from: position, line: &line, tokenizer: tokenizer, decoder: decoder, into: &result, builder: &builder, canonical: canonical)
             result.lineCount = line
         }
         builder.finish(into: &result)
         return result
+    }
+
+    /// Reads the lines of `bytes` from offset `position` on, numbering them on from `line`: each
+    /// accepted row goes to `builder`, each rejected or blank line to `result`.
+    @inline(__always)
+    static func scanLines<Decoder: CandidateDecoding>(
+        _ bytes: UnsafeBufferPointer<UInt8>, from position: Int, line: inout UInt32, tokenizer: RowTokenizer, decoder: Decoder,
+        into result: inout ScannedChunk<Decoder.Candidate>, builder: inout ChunkBuilder<Decoder.Candidate>, canonical: Bool
+    ) {
+        guard let base = bytes.baseAddress else { return }
+        let end = bytes.count
+        var position = position
+        while position < end {
+            if canonical, let (candidate, idHash, lineEnd) = decoder.decodeCanonical(base, start: position, end: end) {
+                builder.add(candidate, idHash: idHash)
+                line += 1
+                position = lineEnd + 1
+                continue
+            }
+            let newline = memchr(base + position, Int32(UInt8(ascii: "\n")), end - position)
+            let lineEnd = newline.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
+            switch tokenizer.tokenize(UnsafeBufferPointer(start: base + position, count: lineEnd - position)) {
+            case .row:
+                switch decoder.decode(tokenizer.fields) {
+                case .accepted(let candidate, let idHash): builder.add(candidate, idHash: idHash)
+                case .rejected(let reason, let column, let user):
+                    result.rejections.append(RowRejection(line: line, reason: reason, column: column, user: user))
+                }
+            case .blank:
+                result.emptyLines.append(line)
+            case .malformed(let column):
+                let user = decoder.userOfMalformedRow(tokenizer.fields)
+                result.rejections.append(RowRejection(line: line, reason: 0, column: Int8(column ?? -1), user: user))
+            }
+            line += 1
+            position = lineEnd + 1
+        }
     }
 }
 

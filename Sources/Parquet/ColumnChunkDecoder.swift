@@ -13,12 +13,49 @@ struct ColumnChunkDecoder {
     /// Where the page being read starts, from the chunk's first byte.
     private(set) var position = 0
     private var dictionary: ParquetColumnValues?
+    /// Whether dictionary-encoded pages stay encoded (a column that is not nullable, when asked).
+    private let keepsIndices: Bool
+    /// While every data page so far was dictionary-encoded (and `keepsIndices`): each row's entry.
+    private(set) var indices: [UInt32]
+    /// The rows decoded so far.
+    private var decoded: Int { values.count + indices.count }
 
-    init(column: ParquetColumnSchema, codec: Codec, rows: Int) {
+    /// A decoder whose values start empty; with `keepingIndices`, a chunk of a column that is not
+    /// nullable whose data pages are all dictionary-encoded is left encoded: `values` ends as the
+    /// dictionary's entries and `indices` as each row's entry (see `ParquetFileReader.read(rowGroup:column:into:indices:)`).
+    init(column: ParquetColumnSchema, codec: Codec, rows: Int, keepingIndices: Bool = false) {
         self.column = column
         self.codec = codec
         self.rows = rows
+        keepsIndices = keepingIndices && !column.nullable
+        indices = []
         values = ParquetColumnValues(type: column.type, nullable: column.nullable)
+    }
+
+    /// Decodes into the memory of `storage` and `reusedIndices` (emptied; swapped in, so never copied)
+    /// when `storage` is a column of this type and nullability: a reader of many chunks then touches
+    /// its pages once, not afresh for each. `takeValues`/`takeIndices` hand it back.
+    mutating func reuse(_ storage: inout ParquetColumnValues, indices reusedIndices: inout [UInt32]) {
+        if storage.type == column.type, storage.nullable == column.nullable {
+            swap(&values, &storage)
+            values.removeAll(keepingCapacity: true)
+        }
+        swap(&indices, &reusedIndices)
+        indices.removeAll(keepingCapacity: true)
+    }
+
+    /// The decoded values, leaving the decoder empty.
+    mutating func takeValues() -> ParquetColumnValues {
+        var taken = ParquetColumnValues(type: column.type, nullable: column.nullable)
+        swap(&taken, &values)
+        return taken
+    }
+
+    /// The dictionary indices of the rows (empty unless the chunk was left encoded), leaving the decoder without them.
+    mutating func takeIndices() -> [UInt32] {
+        var taken: [UInt32] = []
+        swap(&taken, &indices)
+        return taken
     }
 
     /// Room for the chunk's rows, as far as its size can justify them (64 rows a byte; past that the arrays grow).
@@ -30,8 +67,8 @@ struct ColumnChunkDecoder {
 
     mutating func decode(_ chunk: UnsafeRawBufferPointer) throws {
         reserve(chunkBytes: chunk.count)
-        while values.count < rows {
-            guard position < chunk.count else { throw ParquetFormatError("the chunk ends after \(values.count) of \(rows) values") }
+        while decoded < rows {
+            guard position < chunk.count else { throw ParquetFormatError("the chunk ends after \(decoded) of \(rows) values") }
             var reader = ThriftReader(chunk, at: position)
             let header = try PageHeader.read(&reader)
             let bodyStart = reader.position
@@ -51,10 +88,11 @@ struct ColumnChunkDecoder {
             }
             position = bodyStart + body.count
         }
+        if !indices.isEmpty, let dictionary { values = dictionary }
     }
 
     private mutating func readDictionary(_ header: PageHeader, _ body: UnsafeRawBufferPointer) throws {
-        guard dictionary == nil, values.count == 0 else { throw ParquetFormatError("a second dictionary page, or one after data pages") }
+        guard dictionary == nil, decoded == 0 else { throw ParquetFormatError("a second dictionary page, or one after data pages") }
         guard header.encoding == Encoding.plain || header.encoding == Encoding.plainDictionary else {
             throw ParquetFormatError("dictionary page encoding \(Encoding.name(header.encoding)) is not supported")
         }
@@ -115,12 +153,23 @@ struct ColumnChunkDecoder {
     /// The page's value count, checked against the rows still expected.
     private func pageValues(_ header: PageHeader) throws -> Int {
         let count = Int(header.numValues)
-        guard count <= rows - values.count else { throw ParquetFormatError("page of \(count) values past the chunk's \(rows)") }
+        guard count <= rows - decoded else { throw ParquetFormatError("page of \(count) values past the chunk's \(rows)") }
         return count
     }
 
     /// Decodes the page's non-null values and appends every row, placing nulls where `levels` has 0.
     private mutating func appendValues(_ data: UnsafeRawBufferPointer, encoding: Int32, count: Int, levels: [UInt32]?) throws {
+        let dictionaryEncoded = encoding == Encoding.plainDictionary || encoding == Encoding.rleDictionary
+        if keepsIndices, dictionaryEncoded, values.count == 0, let dictionary {
+            // Still every page dictionary-encoded: its indices are kept as they are.
+            indices.append(contentsOf: try Self.indices(data, count: count, dictionarySize: dictionary.count))
+            return
+        }
+        if !indices.isEmpty, let dictionary {
+            // A page of another encoding after dictionary-encoded ones: the rows so far are gathered.
+            dictionary.gather(indices, into: &values)
+            indices.removeAll(keepingCapacity: true)
+        }
         let nonNull = levels.map { $0.reduce(0) { $0 + Int($1) } } ?? count
         guard let levels, nonNull < count else {
             // No nulls: the values go straight to the column.
@@ -139,43 +188,66 @@ struct ColumnChunkDecoder {
             _ = try Plain.decode(data, type: column.type, count: count, into: &target)
         case Encoding.plainDictionary, Encoding.rleDictionary:
             guard let dictionary else { throw ParquetFormatError("dictionary-encoded page without a dictionary page") }
-            guard count > 0 else { return }
-            guard !data.isEmpty else { throw ParquetFormatError("dictionary indices missing") }
-            let indices = try Hybrid.decode(UnsafeRawBufferPointer(rebasing: data[1...]), bitWidth: Int(data[0]), count: count)
-            try dictionary.gather(indices, into: &target)
+            try dictionary.gather(Self.indices(data, count: count, dictionarySize: dictionary.count), into: &target)
         default:
             throw ParquetFormatError("encoding \(Encoding.name(encoding)) is not supported")
         }
     }
 }
 
-extension ParquetColumnValues {
-    /// Appends the entries at `indices` of this (non-null) dictionary to `target` as non-null rows.
-    func gather(_ indices: [UInt32], into target: inout ParquetColumnValues) throws {
-        let count = self.count
-        for index in indices where Int(index) >= count {
-            throw ParquetFormatError("dictionary index \(index) out of range (dictionary of \(count))")
+extension ColumnChunkDecoder {
+    /// The `count` dictionary indices of a page's data (bit width, then RLE/bit-packed runs), each checked to
+    /// lie within a dictionary of `dictionarySize` entries.
+    static func indices(_ data: UnsafeRawBufferPointer, count: Int, dictionarySize: Int) throws -> [UInt32] {
+        guard count > 0 else { return [] }
+        guard !data.isEmpty else { throw ParquetFormatError("dictionary indices missing") }
+        let indices = try Hybrid.decode(UnsafeRawBufferPointer(rebasing: data[1...]), bitWidth: Int(data[0]), count: count)
+        for index in indices where Int(index) >= dictionarySize {
+            throw ParquetFormatError("dictionary index \(index) out of range (dictionary of \(dictionarySize))")
         }
+        return indices
+    }
+}
+
+extension ParquetColumnValues {
+    /// Appends the entries at `indices` (checked to lie within this non-null dictionary) to `target` as non-null rows.
+    func gather(_ indices: [UInt32], into target: inout ParquetColumnValues) {
         if target.nullable { target.validity.append(contentsOf: repeatElement(1, count: indices.count)) }
         guard type == .string else {
-            target.words.reserveCapacity(target.words.count + indices.count)
+            let old = target.words.count
+            target.words.append(contentsOf: repeatElement(0, count: indices.count))
             words.withUnsafeBufferPointer { words in
-                for index in indices { target.words.append(words[Int(index)]) }
+                target.words.withUnsafeMutableBufferPointer { out in
+                    for (i, index) in indices.enumerated() { out[old + i] = words[Int(index)] }
+                }
             }
             return
         }
+        // Through buffer pointers (the indices are checked above): appending row by row to the
+        // arrays checked their capacity and uniqueness for every row.
+        let oldRows = target.ends.count, oldBytes = target.bytes.count
         var total = 0
-        for index in indices { total += ends[Int(index)] - start(Int(index)) }
-        var at = target.bytes.count
+        ends.withUnsafeBufferPointer { ends in
+            for index in indices {
+                let i = Int(index)
+                total += ends[i] - (i == 0 ? 0 : ends[i - 1])
+            }
+        }
         target.bytes.append(contentsOf: repeatElement(0, count: total))
-        target.ends.reserveCapacity(target.ends.count + indices.count)
-        bytes.withUnsafeBytes { source in
-            target.bytes.withUnsafeMutableBytes { out in
-                for index in indices {
-                    let start = start(Int(index)), length = ends[Int(index)] - start
-                    if length > 0 { (out.baseAddress! + at).copyMemory(from: source.baseAddress! + start, byteCount: length) }
-                    at += length
-                    target.ends.append(at)
+        target.ends.append(contentsOf: repeatElement(0, count: indices.count))
+        bytes.withUnsafeBufferPointer { source in
+            ends.withUnsafeBufferPointer { ends in
+                target.bytes.withUnsafeMutableBufferPointer { out in
+                    target.ends.withUnsafeMutableBufferPointer { outEnds in
+                        var at = oldBytes
+                        for (row, index) in indices.enumerated() {
+                            let i = Int(index)
+                            let start = i == 0 ? 0 : ends[i - 1], length = ends[i] - start
+                            if length > 0 { (out.baseAddress! + at).update(from: source.baseAddress! + start, count: length) }
+                            at += length
+                            outEnds[oldRows + row] = at
+                        }
+                    }
                 }
             }
         }

@@ -108,3 +108,82 @@ public struct ParquetColumnValues: Sendable {
         if nullable { validity.append(contentsOf: repeatElement(1, count: count)) }
     }
 }
+
+/// A read-only view of one column's storage, valid only inside the `withStorage` call that made
+/// it: the bulk, inlinable counterpart of `ParquetColumnValues`' per-value accessors, for readers
+/// in other modules that visit every row. When `indices` is not empty, the storage holds a
+/// dictionary's entries and row `r` is entry `indices[r]` (`ParquetFileReader.read(rowGroup:column:into:indices:)`).
+public struct ParquetColumnStorage {
+    /// INT64 and TIMESTAMP values, or DOUBLE bit patterns, one a row or entry (empty for STRING).
+    public let words: UnsafeBufferPointer<UInt64>
+    /// STRING bytes, all rows (or entries) back to back.
+    public let bytes: UnsafeBufferPointer<UInt8>
+    /// STRING rows (or entries): where each ends in `bytes` (empty for other types).
+    public let ends: UnsafeBufferPointer<Int>
+    /// Nullable columns: 1 for a value, 0 for a null, one a row (empty when not nullable).
+    public let validity: UnsafeBufferPointer<UInt8>
+    /// The entry of each row, when the storage holds a dictionary's entries; else empty.
+    public let indices: UnsafeBufferPointer<UInt32>
+
+    /// The number of rows.
+    @inlinable public var count: Int { !indices.isEmpty ? indices.count : ends.isEmpty ? words.count : ends.count }
+
+    /// Where row `row` is in the storage: the row itself, or its dictionary entry.
+    @inlinable @inline(__always) public func slot(_ row: Int) -> Int { indices.isEmpty ? row : Int(indices[row]) }
+
+    /// Whether `row` is null.
+    @inlinable @inline(__always) public func isNull(_ row: Int) -> Bool { !validity.isEmpty && validity[row] == 0 }
+
+    /// The INT64 or TIMESTAMP value of `row` (0 when null).
+    @inlinable @inline(__always) public func int64(_ row: Int) -> Int64 { Int64(bitPattern: words[slot(row)]) }
+
+    /// The DOUBLE value of `row` (0.0 when null).
+    @inlinable @inline(__always) public func double(_ row: Int) -> Double { Double(bitPattern: words[slot(row)]) }
+
+    /// The UTF-8 bytes of `row` (empty when null).
+    @inlinable @inline(__always) public func utf8(_ row: Int) -> UnsafeBufferPointer<UInt8> {
+        let s = slot(row)
+        let start = s == 0 ? 0 : ends[s - 1]
+        return UnsafeBufferPointer(rebasing: bytes[start..<ends[s]])
+    }
+}
+
+extension ParquetColumnValues {
+    /// Calls `body` with a view of the column's storage (which must not escape it); with `indices`
+    /// (not empty), the view's rows are those entries of this column.
+    public func withStorage<R>(indices: [UInt32] = [], _ body: (ParquetColumnStorage) throws -> R) rethrows -> R {
+        try words.withUnsafeBufferPointer { words in
+            try bytes.withUnsafeBufferPointer { bytes in
+                try ends.withUnsafeBufferPointer { ends in
+                    try validity.withUnsafeBufferPointer { validity in
+                        try indices.withUnsafeBufferPointer { indices in
+                            try body(ParquetColumnStorage(words: words, bytes: bytes, ends: ends, validity: validity, indices: indices))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension Array where Element == ParquetColumnValues {
+    /// Calls `body` with a view of the storage of each column (which must not escape it); `indices`,
+    /// when given, holds each column's dictionary indices (see `withStorage(indices:_:)`).
+    public func withStorage<R>(indices: [[UInt32]] = [], _ body: ([ParquetColumnStorage]) throws -> R) rethrows -> R {
+        precondition(indices.isEmpty || indices.count == count, "indices for \(indices.count) of \(count) columns")
+        var views: [ParquetColumnStorage] = []
+        views.reserveCapacity(count)
+        return try Self.withStorage(self[...], indices: indices.isEmpty ? [[UInt32]](repeating: [], count: count)[...] : indices[...], into: &views, body)
+    }
+
+    private static func withStorage<R>(
+        _ rest: ArraySlice<ParquetColumnValues>, indices: ArraySlice<[UInt32]>, into views: inout [ParquetColumnStorage],
+        _ body: ([ParquetColumnStorage]) throws -> R
+    ) rethrows -> R {
+        guard let first = rest.first, let firstIndices = indices.first else { return try body(views) }
+        return try first.withStorage(indices: firstIndices) { view in
+            views.append(view)
+            return try withStorage(rest.dropFirst(), indices: indices.dropFirst(), into: &views, body)
+        }
+    }
+}

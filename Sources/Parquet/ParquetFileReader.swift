@@ -68,18 +68,46 @@ public struct ParquetFileReader: Sendable {
 
     /// Decodes column `column` of row group `rowGroup`: every row, nulls included.
     public func read(rowGroup: Int, column: Int) throws -> ParquetColumnValues {
+        var values = ParquetColumnValues(type: .int64)
+        try read(rowGroup: rowGroup, column: column, into: &values)
+        return values
+    }
+
+    /// Decodes column `column` of row group `rowGroup` into `values`, replacing its rows and reusing
+    /// its memory (when it held a column of the same type): for a reader that visits many row groups.
+    public func read(rowGroup: Int, column: Int, into values: inout ParquetColumnValues) throws {
+        var indices: [UInt32] = []
+        try decode(rowGroup: rowGroup, column: column, into: &values, indices: &indices, keepingIndices: false)
+    }
+
+    /// As `read(rowGroup:column:into:)`, but a chunk of a column that is not nullable whose data pages
+    /// are all dictionary-encoded is left encoded: `values` gets the dictionary's entries and `indices`
+    /// the entry of each row (each checked to be one); for any other chunk `values` gets every row and
+    /// `indices` is emptied. (`ParquetColumnValues.withStorage(indices:)` views the rows either way.)
+    public func read(rowGroup: Int, column: Int, into values: inout ParquetColumnValues, indices: inout [UInt32]) throws {
+        try decode(rowGroup: rowGroup, column: column, into: &values, indices: &indices, keepingIndices: true)
+    }
+
+    private func decode(
+        rowGroup: Int, column: Int, into values: inout ParquetColumnValues, indices: inout [UInt32], keepingIndices: Bool
+    ) throws {
         guard groups.indices.contains(rowGroup), schema.columns.indices.contains(column) else {
             throw ParquetError(file: name, reason: "no column \(column) in row group \(rowGroup) (\(groups.count) row groups of \(schema.columns.count) columns)")
         }
         let meta = groups[rowGroup].columns[column]
         let start = Int(meta.dictionaryPageOffset ?? meta.dataPageOffset)
         let bytes = try source.read(offset: start, count: Int(meta.compressedSize), name: name)
-        var decoder = ColumnChunkDecoder(column: schema.columns[column], codec: Codec(rawValue: meta.codec) ?? .uncompressed, rows: Int(meta.numValues))
+        var decoder = ColumnChunkDecoder(
+            column: schema.columns[column], codec: Codec(rawValue: meta.codec) ?? .uncompressed, rows: Int(meta.numValues),
+            keepingIndices: keepingIndices
+        )
+        decoder.reuse(&values, indices: &indices)
         do {
             try bytes.withUnsafeBytes { try decoder.decode($0) }
         } catch let error as ParquetFormatError {
             throw ParquetError(file: name, offset: start + decoder.position, reason: "column \(schema.columns[column].name), row group \(rowGroup): \(error.reason)")
         }
-        return decoder.values
+        values = decoder.takeValues()
+        indices = decoder.takeIndices()
     }
 }

@@ -26,7 +26,8 @@ public struct ParquetTableText: Sendable {
     let parts: [Part]
     /// The (part, row group) of each unit; a part without row groups has one unit (group -1).
     let units: [(part: Int, group: Int)]
-    private let types: [ParquetType]
+    /// The Parquet type of each of the kind's columns.
+    public let types: [ParquetType]
 
     /// Opens the files of `file` (a `.parquet` file, or a directory of `shard=k` directories) and
     /// checks their columns and shards; refuses a file that is unreadable or not such a table.
@@ -67,43 +68,71 @@ public struct ParquetTableText: Sendable {
 
     /// Appends unit `index`'s lines to `buffer`, rendering its rows in `rendering` (reused memory).
     public func appendText(ofUnit index: Int, to buffer: ByteBuffer, rendering: TypedRowsText) throws {
+        if index == 0 { buffer.append(kind.columns.joined(separator: ",") + "\n") }
+        var rendered = false
+        try forEachRun(ofUnit: index, memory: rendering, typed: { run in
+            if !rendered {
+                rendering.render(run)
+                rendered = true
+            }
+            rendering.appendLines(run.rows, to: buffer)
+        }, rejected: { raw in
+            buffer.append(raw)
+            buffer.append(StaticString("\n"))
+        })
+    }
+
+    /// Visits the rows of unit `index` (without the header) in the order of their lines: `typed`
+    /// gets each run of typed rows of the row group (its columns decoded into the memory of
+    /// `memory`), `rejected` the text of each rejected row (without its `\n`) between such runs.
+    /// Refuses a column that cannot be decoded.
+    public func forEachRun(
+        ofUnit index: Int, memory: TypedRowsText, typed: (TypedRun) throws -> Void, rejected: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
         let (p, group) = units[index]
         let part = parts[p]
-        if index == 0 { buffer.append(kind.columns.joined(separator: ",") + "\n") }
         let first = group < 0 ? 0 : part.groupStarts[group]
         let end = group < 0 ? 0 : part.groupStarts[group + 1]
         let isLast = group < 0 || group == part.reader.rowGroupCount - 1
         var j = group <= 0 ? 0 : Self.firstRejected(atOrAfter: first, in: part.rejected)
         if group >= 0 {
-            let columns: [ParquetColumnValues]
-            do {
-                columns = try part.columnOfField.map { try part.reader.read(rowGroup: group, column: $0) }
-            } catch let error as ParquetError {
-                throw InputRefusal(file: error.file, reason: error.reason + (error.offset.map { " (at byte \($0))" } ?? ""))
+            try read(group: group, of: part, into: &memory.columns, indices: &memory.indices)
+            // The memory may hold more columns, left by a table of another kind.
+            let count = types.count
+            try Array(memory.columns.prefix(count)).withStorage(indices: Array(memory.indices.prefix(count))) { columns in
+                func run(_ rows: Range<Int>) throws { try typed(TypedRun(columns: columns, types: types, rows: rows, groupRowCount: end - first)) }
+                // The typed rows up to each rejected row that goes before one of them, then that row.
+                var row = 0
+                while j < part.rejected.count, part.rejected[j].typedBefore < end {
+                    let before = max(row, part.rejected[j].typedBefore - first)
+                    if before > row { try run(row..<before) }
+                    row = before
+                    try part.rejected[j].raw.withUnsafeBufferPointer { try rejected($0) }
+                    j += 1
+                }
+                if end - first > row { try run(row..<(end - first)) }
             }
-            rendering.render(rows: end - first, of: columns, types: types)
-            // The typed rows up to each rejected row that goes before one of them, then that row.
-            var row = 0
-            while j < part.rejected.count, part.rejected[j].typedBefore < end {
-                let before = max(row, part.rejected[j].typedBefore - first)
-                rendering.appendLines(row..<before, to: buffer)
-                row = before
-                appendRaw(part.rejected[j].raw, to: buffer)
-                j += 1
-            }
-            rendering.appendLines(row..<(end - first), to: buffer)
         }
         if isLast {
             while j < part.rejected.count {
-                appendRaw(part.rejected[j].raw, to: buffer)
+                try part.rejected[j].raw.withUnsafeBufferPointer { try rejected($0) }
                 j += 1
             }
         }
     }
 
-    private func appendRaw(_ raw: [UInt8], to buffer: ByteBuffer) {
-        raw.withUnsafeBufferPointer { buffer.append($0) }
-        buffer.append(StaticString("\n"))
+    /// Decodes the kind's columns of row group `group` into `columns` and `indices` (reusing their memory).
+    private func read(group: Int, of part: Part, into columns: inout [ParquetColumnValues], indices: inout [[UInt32]]) throws {
+        while columns.count < part.columnOfField.count { columns.append(ParquetColumnValues(type: .int64)) }
+        while indices.count < part.columnOfField.count { indices.append([]) }
+        do {
+            // Dictionary-encoded columns stay encoded: no row's bytes are copied out of the dictionary.
+            for (c, column) in part.columnOfField.enumerated() {
+                try part.reader.read(rowGroup: group, column: column, into: &columns[c], indices: &indices[c])
+            }
+        } catch let error as ParquetError {
+            throw InputRefusal(file: error.file, reason: error.reason + (error.offset.map { " (at byte \($0))" } ?? ""))
+        }
     }
 
     static func firstRejected(atOrAfter typed: Int, in rejected: [(typedBefore: Int, raw: [UInt8])]) -> Int {

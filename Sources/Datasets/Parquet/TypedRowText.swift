@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 import Parquet
 
 /// Renders typed rows back to the CSV text they were typed from (`TypedTable`): the canonical
@@ -7,6 +12,11 @@ import Parquet
 public enum TypedRowText {
     /// Appends row `row` of `columns` (typed as `types`) as a CSV line with its `\n`.
     public static func appendCSVLine(row: Int, of columns: [ParquetColumnValues], types: [ParquetType], to buffer: ByteBuffer) {
+        columns.withStorage { appendCSVLine(row: row, of: $0, types: types, to: buffer) }
+    }
+
+    /// Appends row `row` of the columns viewed by `columns` (typed as `types`) as a CSV line with its `\n`.
+    public static func appendCSVLine(row: Int, of columns: [ParquetColumnStorage], types: [ParquetType], to buffer: ByteBuffer) {
         for c in columns.indices {
             if c > 0 { buffer.append(StaticString(",")) }
             appendField(row: row, of: columns[c], type: types[c], to: buffer)
@@ -16,11 +26,11 @@ public enum TypedRowText {
 
     /// Appends the field of row `row` of `column` (typed as `type`): empty for a null.
     @inline(__always)
-    static func appendField(row: Int, of column: ParquetColumnValues, type: ParquetType, to buffer: ByteBuffer) {
-        if column.nullable, column.isNull(row) { return }
+    static func appendField(row: Int, of column: ParquetColumnStorage, type: ParquetType, to buffer: ByteBuffer) {
+        if column.isNull(row) { return }
         switch type {
         case .string:
-            column.withUTF8(row) { buffer.append($0) }
+            buffer.append(column.utf8(row))
         case .int64:
             let v = column.int64(row)
             buffer.row(maxBytes: 24) { $0.int(v) }
@@ -57,7 +67,11 @@ public final class TypedRowsText: @unchecked Sendable {
     /// Per column, where each row's field ends in its text.
     private var ends: [UnsafeMutablePointer<Int>] = []
     private var capacity = 0
-    private var columns = 0
+    private var columnCount = 0
+    /// The decoded columns of the row group being rendered, and the dictionary indices of those left
+    /// encoded (memory reused from group to group).
+    var columns: [ParquetColumnValues] = []
+    var indices: [[UInt32]] = []
 
     public init() {}
 
@@ -65,6 +79,15 @@ public final class TypedRowsText: @unchecked Sendable {
 
     /// Renders the fields of rows `0..<rows` of `columns` (typed as `types`).
     public func render(rows: Int, of columns: [ParquetColumnValues], types: [ParquetType]) {
+        columns.withStorage { render(rows: rows, of: $0, types: types) }
+    }
+
+    /// Renders every row of the row group of `run`.
+    public func render(_ run: TypedRun) {
+        render(rows: run.groupRowCount, of: run.columns, types: run.types)
+    }
+
+    private func render(rows: Int, of columns: [ParquetColumnStorage], types: [ParquetType]) {
         if rows > capacity {
             for e in ends { e.deallocate() }
             capacity = max(rows, 2 * capacity)
@@ -74,14 +97,32 @@ public final class TypedRowsText: @unchecked Sendable {
             texts.append(ByteBuffer(capacity: 1 << 16))
             ends.append(.allocate(capacity: capacity))
         }
-        self.columns = columns.count
+        columnCount = columns.count
         for c in columns.indices {
             texts[c].removeAll()
             Self.appendFields(rows: rows, of: columns[c], type: types[c], to: texts[c], ends: ends[c])
         }
+        // Only strings can hold these bytes; `memchr` looks for them at memory speed.
+        fieldsArePlain = columns.indices.allSatisfy { c in
+            let text = texts[c].bytes
+            func holds(_ byte: UInt8) -> Bool { text.count > 0 && memchr(text.baseAddress!, Int32(byte), text.count) != nil }
+            return types[c] != .string || !holds(UInt8(ascii: ",")) && !holds(UInt8(ascii: "\n")) && (c < columns.count - 1 || !holds(UInt8(ascii: "\r")))
+        }
     }
 
-    private static func appendFields(rows: Int, of column: ParquetColumnValues, type: ParquetType, to text: ByteBuffer, ends: UnsafeMutablePointer<Int>) {
+    /// Whether every rendered row splits into its rendered fields exactly as its CSV line does (no
+    /// field holds `,` or `\n`, and the last column holds no `\r`, which a line's end would lose).
+    public private(set) var fieldsArePlain = false
+
+    /// Points `fields` (one per column) at the rendered fields of `row`.
+    public func setFields(row: Int, _ fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>) {
+        for c in 0..<columnCount {
+            let start = row == 0 ? 0 : ends[c][row - 1]
+            fields[c] = UnsafeBufferPointer(start: texts[c].storage + start, count: ends[c][row] - start)
+        }
+    }
+
+    private static func appendFields(rows: Int, of column: ParquetColumnStorage, type: ParquetType, to text: ByteBuffer, ends: UnsafeMutablePointer<Int>) {
         for row in 0..<rows {
             TypedRowText.appendField(row: row, of: column, type: type, to: text)
             ends[row] = text.count
@@ -91,13 +132,13 @@ public final class TypedRowsText: @unchecked Sendable {
     /// Appends the lines of `rows` (of those rendered), each with its `\n`.
     public func appendLines(_ rows: Range<Int>, to buffer: ByteBuffer) {
         guard !rows.isEmpty else { return }
-        let last = columns - 1
+        let last = columnCount - 1
         var bytes = 0
         for c in 0...last {
             let e = ends[c]
             bytes += e[rows.upperBound - 1] - (rows.lowerBound == 0 ? 0 : e[rows.lowerBound - 1])
         }
-        buffer.reserve(bytes + rows.count * columns)
+        buffer.reserve(bytes + rows.count * columnCount)
         var cursor = buffer.storage + buffer.count
         texts.map(\.storage).withUnsafeBufferPointer { texts in
             ends.withUnsafeBufferPointer { ends in
@@ -113,5 +154,22 @@ public final class TypedRowsText: @unchecked Sendable {
             }
         }
         buffer.count = cursor - buffer.storage
+    }
+}
+
+/// A run of typed rows of one decoded row group, in line order (`ParquetTableText.forEachRun`):
+/// valid only inside the call that hands it out.
+public struct TypedRun {
+    /// The row group's columns, in the kind's column order.
+    @usableFromInline let columns: [ParquetColumnStorage]
+    let types: [ParquetType]
+    /// The rows of the run, within the row group.
+    public let rows: Range<Int>
+    /// The rows of the row group.
+    public let groupRowCount: Int
+
+    /// Appends the CSV line of `row` with its `\n`, as `TypedRowText.appendCSVLine` renders it.
+    public func appendLine(_ row: Int, to buffer: ByteBuffer) {
+        TypedRowText.appendCSVLine(row: row, of: columns, types: types, to: buffer)
     }
 }

@@ -1,0 +1,106 @@
+import Datasets
+import Synchronization
+
+/// The scan of a Parquet meals or steps table: each task takes the next unit (a row group) and
+/// reads its rows in line order. A typed row that the decoder's typed reading takes
+/// (`TypedCandidates`) becomes a candidate straight from its values; every other row — one the
+/// typed reading refuses, or a rejected row put back at its line — is read from its CSV text
+/// exactly as `TableScan` reads a CSV file, so rejections, their reasons and their line numbers
+/// are those of the CSV file of the same seed.
+enum ParquetScan {
+    static func scan<Decoder: CandidateDecoding>(
+        _ file: DatasetFile, decoder: Decoder, partitions: UserPartitions, tasks: Int
+    ) async throws -> [ScannedChunk<Decoder.Candidate>] {
+        let units = try ParquetUnits(file)
+        let header = try LineHeader(file, firstLine: units.header)
+        _ = try header.tokenizer()
+        return try await withThrowingTaskGroup(of: [ScannedChunk<Decoder.Candidate>].self) { group in
+            for _ in 0..<max(1, tasks) {
+                group.addTask {
+                    let tokenizer = try header.tokenizer()
+                    var builder = ChunkBuilder<Decoder.Candidate>(partitions: partitions)
+                    var done: [ScannedChunk<Decoder.Candidate>] = []
+                    try ParquetChunks.withSpareMemory { text, memory in
+                        while let index = units.next() {
+                            done.append(try scanUnit(
+                                index, of: units.table, decoder: decoder, tokenizer: tokenizer, canonical: header.isCanonical,
+                                into: &builder, text: text, memory: memory
+                            ))
+                            try Task.checkCancellation()
+                        }
+                    }
+                    return done
+                }
+            }
+            var all: [ScannedChunk<Decoder.Candidate>] = []
+            for try await part in group { all += part }
+            return all.sorted { $0.index < $1.index }
+        }
+    }
+
+    /// Reads unit `index` as `TableScan.scanChunk` reads the unit's CSV text (unit 0 opening with
+    /// the header), taking typed rows straight from their values where the decoder can.
+    static func scanUnit<Decoder: CandidateDecoding>(
+        _ index: Int, of table: ParquetTableText, decoder: Decoder, tokenizer: RowTokenizer, canonical: Bool,
+        into builder: inout ChunkBuilder<Decoder.Candidate>, text: ByteBuffer, memory: TypedRowsText
+    ) throws -> ScannedChunk<Decoder.Candidate> {
+        var result = ScannedChunk<Decoder.Candidate>(index: index)
+        var line: UInt32 = 0
+        if index == 0 {
+            result.emptyLines.append(0)
+            line = 1
+        }
+        /// The text path for one line: `text` holds it with its `\n`.
+        func readLines() {
+            TableScan.scanLines(text.bytes, from: 0, line: &line, tokenizer: tokenizer, decoder: decoder, into: &result, builder: &builder, canonical: canonical)
+        }
+        var cache = TypedCandidates.UserCache()
+        try table.forEachRun(ofUnit: index, memory: memory, typed: { run in
+            func readText(row: Int) {
+                text.removeAll()
+                run.appendLine(row, to: text)
+                readLines()
+            }
+            // Unwrapped once: the columns are a few hundred bytes, not to be copied per row.
+            guard let columns = decoder.typedColumns(run) else {
+                for row in run.rows { readText(row: row) }
+                return
+            }
+            for row in run.rows {
+                if let (candidate, idHash) = decoder.decodeTyped(row, of: columns, cache: &cache) {
+                    builder.add(candidate, idHash: idHash)
+                    line += 1
+                } else {
+                    readText(row: row)
+                }
+            }
+        }, rejected: { raw in
+            text.removeAll()
+            text.append(raw)
+            text.append(StaticString("\n"))
+            readLines()
+        })
+        result.lineCount = line
+        builder.finish(into: &result)
+        return result
+    }
+}
+
+/// The units of a Parquet table handed out to the scan's tasks, one at a time.
+final class ParquetUnits: Sendable {
+    let table: ParquetTableText
+    /// The CSV header of the table's text.
+    let header: [UInt8]
+    private let taken = Atomic<Int>(0)
+
+    init(_ file: DatasetFile) throws {
+        table = try ParquetTableText(file)
+        header = Array(file.kind.columns.joined(separator: ",").utf8)
+    }
+
+    /// The next unit not yet handed out, `nil` when all were.
+    func next() -> Int? {
+        let index = taken.add(1, ordering: .relaxed).oldValue
+        return index < table.unitCount ? index : nil
+    }
+}

@@ -1,0 +1,163 @@
+import HealthCore
+import Parquet
+
+/// Meal and step candidates made straight from a row group's typed values: the Parquet counterpart
+/// of `CanonicalRows`, without rendering the row to text.
+///
+/// A row is taken only when the CSV line `TypedRowText` renders for it would be read by
+/// `RowTokenizer` + `RowDecoders` as an accepted candidate, and the candidate and id hash are the
+/// ones they make of that line. For anything else — an empty id, a string holding `,` or `\n`, an id
+/// over 16 bytes, an unknown user, a value outside SPEC's enums, a time with a fraction of a second, a
+/// DOUBLE that is not a whole number of thousandths below 10¹² in magnitude, a null, a row SPEC rejects
+/// — it returns `nil`, and the caller renders the row and reads its text, which decides and explains.
+public enum TypedCandidates {
+    /// The columns of a meals row group, in `DatasetKind.meals.columns` order; `nil` when one is
+    /// nullable (a null renders as an empty field, which only the text path judges).
+    public struct MealColumns {
+        @usableFromInline let id, user, start, end, type, kcal, protein, carbs, fat: ParquetColumnStorage
+
+        public init?(_ run: TypedRun) {
+            let c = run.columns
+            guard c.count == DatasetKind.meals.columns.count, c.allSatisfy({ $0.validity.isEmpty }) else { return nil }
+            (id, user, start, end, type, kcal, protein, carbs, fat) = (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
+        }
+    }
+
+    /// The columns of a steps row group, in `DatasetKind.steps.columns` order; `nil` when one is nullable.
+    public struct StepColumns {
+        @usableFromInline let id, user, source, start, end, count: ParquetColumnStorage
+
+        public init?(_ run: TypedRun) {
+            let c = run.columns
+            guard c.count == DatasetKind.steps.columns.count, c.allSatisfy({ $0.validity.isEmpty }) else { return nil }
+            (id, user, source, start, end, count) = (c[0], c[1], c[2], c[3], c[4], c[5])
+        }
+    }
+
+    /// The last user id looked up and its index: consecutive rows mostly name the same user.
+    public struct UserCache {
+        @usableFromInline var low: UInt64 = 0, high: UInt64 = 0, count = -1
+        @usableFromInline var index: UInt32 = 0
+
+        public init() {}
+    }
+
+    /// Row `row` of `c` as an accepted meal candidate and the hash of its `meal_id`, or `nil`.
+    @inlinable
+    public static func meal(_ row: Int, of c: MealColumns, users: UserDirectory, cache: inout UserCache) -> (MealCandidate, idHash: UInt64)? {
+        guard let id = plainId(c.id, row),
+              let user = user(c.user, row, users, &cache),
+              let from = seconds(c.start.int64(row)),
+              let to = seconds(c.end.int64(row)),
+              isMealType(c.type, row),
+              let kcal = thousandths(c.kcal.double(row)),
+              let protein = thousandths(c.protein.double(row)),
+              let carbs = thousandths(c.carbs.double(row)),
+              let fat = thousandths(c.fat.double(row)),
+              MealRejection.check(start: from, end: to, hasNegativeValue: kcal < 0 || protein < 0 || carbs < 0 || fat < 0) == nil
+        else { return nil }
+        let candidate = MealCandidate(start: from, kcalMicros: kcal &* 1000, user: user, duration: UInt16(to &- from))
+        return (candidate, FieldParsing.hash(low: id.low, high: id.high, count: id.count))
+    }
+
+    /// Row `row` of `c` as an accepted step candidate and the hash of its `sample_id`, or `nil`.
+    @inlinable
+    public static func step(_ row: Int, of c: StepColumns, users: UserDirectory, cache: inout UserCache) -> (StepCandidate, idHash: UInt64)? {
+        guard let id = plainId(c.id, row),
+              let user = user(c.user, row, users, &cache),
+              let source = source(c.source, row),
+              let from = seconds(c.start.int64(row)),
+              let to = seconds(c.end.int64(row)),
+              thousandths(c.count.double(row)) != nil
+        else { return nil }
+        let value = c.count.double(row)
+        let count = value == 0 ? 0 : value  // the text of -0.0 is "0"
+        guard StepRejection.check(start: from, end: to, count: count) == nil else { return nil }
+        let candidate = StepCandidate(start: from, count: count, user: user, duration: UInt32(to &- from), source: source)
+        return (candidate, FieldParsing.hash(low: id.low, high: id.high, count: id.count))
+    }
+
+    /// Row `row` of a STRING column when it is a non-empty id of at most 16 bytes without `,` or
+    /// `\n`: its bytes as the little-endian words of `CanonicalFields.shortId`; `nil` otherwise.
+    @inlinable @inline(__always)
+    static func plainId(_ column: ParquetColumnStorage, _ row: Int) -> (low: UInt64, high: UInt64, count: Int)? {
+        let slot = column.slot(row)
+        let start = slot == 0 ? 0 : column.ends[slot &- 1]
+        let count = column.ends[slot] &- start
+        guard count > 0, count <= 16, let base = column.bytes.baseAddress else { return nil }
+        let low: UInt64, high: UInt64
+        if column.bytes.count &- start >= 16 {
+            // Whole words (the bytes after the id belong to the next rows), masked to the id.
+            let raw = UnsafeRawPointer(base + start)
+            let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            low = count >= 8 ? first : first & CanonicalFields.bytesBelow(count)
+            high = count >= 16 ? second : count <= 8 ? 0 : second & CanonicalFields.bytesBelow(count &- 8)
+        } else {
+            var words: (low: UInt64, high: UInt64) = (0, 0)
+            for i in 0..<count {
+                let byte = UInt64(base[start &+ i]) &<< UInt64(8 &* (i & 7))
+                if i < 8 { words.low |= byte } else { words.high |= byte }
+            }
+            (low, high) = words
+        }
+        guard CanonicalFields.stops(low) | CanonicalFields.stops(high) == 0 else { return nil }
+        return (low, high, count)
+    }
+
+    /// The index of an accepted user named by `bytes` (a plain id), else `nil`.
+    @inlinable @inline(__always)
+    static func user(_ column: ParquetColumnStorage, _ row: Int, _ users: UserDirectory, _ cache: inout UserCache) -> UInt32? {
+        guard let id = plainId(column, row) else { return nil }
+        if id.count == cache.count, id.low == cache.low, id.high == cache.high { return cache.index }
+        guard let index = users.index(low: id.low, high: id.high, count: id.count) else { return nil }
+        (cache.low, cache.high, cache.count, cache.index) = (id.low, id.high, id.count, index)
+        return index
+    }
+
+    /// The seconds of a TIMESTAMP(MICROS) that is a whole number of seconds (rendered as an integer).
+    @inlinable @inline(__always)
+    static func seconds(_ micros: Int64) -> Int64? {
+        // The literal, not `CanonicalText.microsPerSecond`: a global of another module would be a division.
+        let (seconds, fraction) = micros.quotientAndRemainder(dividingBy: 1_000_000)
+        return fraction == 0 ? seconds : nil
+    }
+
+    /// The thousandths `m` of a DOUBLE that is exactly `CanonicalText.double(milli: m)` with |m| below
+    /// 10¹⁵: such a value renders as the decimal text of `m` thousandths, which the decoders read back
+    /// as `m` thousandths (and as this very DOUBLE). `nil` for any other value.
+    @inlinable @inline(__always)
+    static func thousandths(_ value: Double) -> Int64? {
+        // A whole number (the common case) needs no division to check.
+        if value.magnitude < 999_999_999_999, Double(Int64(value)) == value { return Int64(value) &* 1000 }
+        let scaled = value * 1000
+        // Within 10¹⁵ the product is within 0.25 of the thousandths, so adding ½ and truncating finds them.
+        guard scaled.magnitude < 999_999_999_999_999.5 else { return nil }
+        let milli = Int64(scaled + (scaled < 0 ? -0.5 : 0.5))
+        return CanonicalText.double(milli: milli) == value ? milli : nil
+    }
+
+    /// Whether `bytes` is a meal type of SPEC.
+    @inlinable @inline(__always)
+    static func isMealType(_ column: ParquetColumnStorage, _ row: Int) -> Bool {
+        guard let word = plainId(column, row) else { return false }
+        // Little-endian words of "lunch", "snack", "dinner" and "breakfas" + "t".
+        switch (word.count, word.low) {
+        case (5, 0x68_636E_756C), (5, 0x6B_6361_6E73), (6, 0x7265_6E6E_6964): return true
+        case (9, 0x7361_666B_6165_7262): return word.high == 0x74
+        default: return false
+        }
+    }
+
+    /// The step source `bytes` names, if one of SPEC's.
+    @inlinable @inline(__always)
+    static func source(_ column: ParquetColumnStorage, _ row: Int) -> StepSource? {
+        guard let word = plainId(column, row), word.count == 5 else { return nil }
+        // Little-endian words of "watch" and "phone".
+        switch word.low {
+        case 0x68_6374_6177: return .watch
+        case 0x65_6E6F_6870: return .phone
+        default: return nil
+        }
+    }
+}
