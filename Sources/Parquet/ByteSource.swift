@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#else
+import Darwin
+#endif
 
 /// The bytes of a Parquet file: an open file read by offset, or bytes in memory.
 enum ByteSource: Sendable {

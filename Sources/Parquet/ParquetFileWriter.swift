@@ -1,4 +1,12 @@
+#if canImport(Glibc)
 import Glibc
+private let systemWrite = Glibc.write
+private let systemClose = Glibc.close
+#else
+import Darwin
+private let systemWrite = Darwin.write
+private let systemClose = Darwin.close
+#endif
 
 /// Writes a Parquet file: the magic, then row groups appended in order, then the footer on `finish()`.
 /// The output depends only on the schema, the metadata and the row groups: the same input gives the same bytes.
@@ -69,13 +77,13 @@ private final class FileSink {
         guard descriptor >= 0 else { throw ParquetError(file: path, reason: "cannot create: \(String(cString: strerror(errno)))") }
     }
 
-    deinit { if descriptor >= 0 { Glibc.close(descriptor) } }
+    deinit { if descriptor >= 0 { systemClose(descriptor) } }
 
     func write(_ bytes: [UInt8], path: String) throws {
         try bytes.withUnsafeBytes { buffer in
             var done = 0
             while done < buffer.count {
-                let n = Glibc.write(descriptor, buffer.baseAddress! + done, buffer.count - done)
+                let n = systemWrite(descriptor, buffer.baseAddress! + done, buffer.count - done)
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { throw ParquetError(file: path, reason: "write failed: \(String(cString: strerror(errno)))") }
                 done += n
@@ -84,7 +92,7 @@ private final class FileSink {
     }
 
     func close(path: String) throws {
-        let status = Glibc.close(descriptor)
+        let status = systemClose(descriptor)
         descriptor = -1
         guard status == 0 else { throw ParquetError(file: path, reason: "close failed: \(String(cString: strerror(errno)))") }
     }
