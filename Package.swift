@@ -103,7 +103,7 @@ let package = Package(
             plugins: ["BuildCommit"]
         ),
         .executableTarget(name: "simharness", dependencies: ["SimHarnessKit"]),
-        .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Scenarios"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Scenarios", "Datasets", "Parquet"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),

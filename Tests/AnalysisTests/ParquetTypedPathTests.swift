@@ -122,15 +122,7 @@ struct ParquetTypedPathTests {
         let schema = DatasetKind.meals.parquetSchema
         var writer = try ParquetFileWriter(path: path, schema: schema)
         for rows in groups {
-            var columns = schema.columns.map { ParquetColumnValues(type: $0.type, nullable: $0.nullable) }
-            for row in rows {
-                append(row.id, to: &columns[0])
-                append(row.user, to: &columns[1])
-                columns[2].append(row.startMicros)
-                columns[3].append(row.endMicros)
-                append(row.type, to: &columns[4])
-                for (c, value) in [row.kcal, row.protein, row.carbs, row.fat].enumerated() { columns[5 + c].append(value) }
-            }
+            let columns = TypedMealRowBuilder.columns(rows)
             try writer.append(EncodedRowGroup(schema: schema, columns: columns, compression: .zstd))
         }
         _ = try writer.finish()
@@ -139,15 +131,7 @@ struct ParquetTypedPathTests {
     private func writeSteps(_ rows: [TypedStepRowBuilder], to path: String) throws {
         let schema = DatasetKind.steps.parquetSchema
         var writer = try ParquetFileWriter(path: path, schema: schema)
-        var columns = schema.columns.map { ParquetColumnValues(type: $0.type, nullable: $0.nullable) }
-        for row in rows {
-            append(row.id, to: &columns[0])
-            append(row.user, to: &columns[1])
-            append(row.source, to: &columns[2])
-            columns[3].append(row.startMicros)
-            columns[4].append(row.endMicros)
-            columns[5].append(row.count)
-        }
+        let columns = TypedStepRowBuilder.columns(rows)
         try writer.append(EncodedRowGroup(schema: schema, columns: columns, compression: .none))
         _ = try writer.finish()
     }
@@ -156,11 +140,11 @@ struct ParquetTypedPathTests {
         let schema = DatasetKind.payments.parquetSchema
         var writer = try ParquetFileWriter(path: path, schema: schema)
         for rows in groups {
-            var columns = schema.columns.map { ParquetColumnValues(type: $0.type, nullable: $0.nullable) }
+            var columns = DatasetKind.payments.emptyParquetColumns()
             for row in rows {
                 for (c, field) in row.enumerated() {
                     switch schema.columns[c].type {
-                    case .string: if let field { append(field, to: &columns[c]) } else { columns[c].appendNull() }
+                    case .string: if let field { columns[c].append(text: field) } else { columns[c].appendNull() }
                     case .int64: columns[c].append(Int64(field!)!)
                     case .timestampMicros: columns[c].append(Int64(field!)! * 1_000_000)
                     case .double: columns[c].append(Double(field!)!)
@@ -176,15 +160,11 @@ struct ParquetTypedPathTests {
         var writer = try ParquetFileWriter(path: path, schema: RejectedRows.schema)
         var columns = RejectedRows.schema.columns.map { ParquetColumnValues(type: $0.type, nullable: $0.nullable) }
         for row in rows {
-            append(row.table, to: &columns[0])
+            columns[0].append(text: row.table)
             columns[1].append(row.line)
-            append(row.raw, to: &columns[2])
+            columns[2].append(text: row.raw)
         }
         try writer.append(EncodedRowGroup(schema: RejectedRows.schema, columns: columns, compression: .none))
         _ = try writer.finish()
-    }
-
-    private func append(_ text: String, to column: inout ParquetColumnValues) {
-        Array(text.utf8).withUnsafeBufferPointer { column.append(utf8: $0) }
     }
 }

@@ -160,15 +160,7 @@ struct TypedCandidatesTests {
     // MARK: support
 
     static func readings(meals rows: [TypedMealRowBuilder]) throws -> Readings<MealCandidate> {
-        var columns = DatasetKind.meals.parquetSchema.columns.map { ParquetColumnValues(type: $0.type, nullable: $0.nullable) }
-        for row in rows {
-            append(row.id, to: &columns[0])
-            append(row.user, to: &columns[1])
-            columns[2].append(row.startMicros)
-            columns[3].append(row.endMicros)
-            append(row.type, to: &columns[4])
-            for (c, value) in [row.kcal, row.protein, row.carbs, row.fat].enumerated() { columns[5 + c].append(value) }
-        }
+        let columns = TypedMealRowBuilder.columns(rows)
         return try readings(of: .meals, columns) { run, row, cache in
             try TypedCandidates.meal(row, of: #require(TypedCandidates.MealColumns(run)), users: users, cache: &cache)
         } text: { fields in
@@ -180,15 +172,7 @@ struct TypedCandidatesTests {
     }
 
     static func readings(steps rows: [TypedStepRowBuilder]) throws -> Readings<StepCandidate> {
-        var columns = DatasetKind.steps.parquetSchema.columns.map { ParquetColumnValues(type: $0.type, nullable: $0.nullable) }
-        for row in rows {
-            append(row.id, to: &columns[0])
-            append(row.user, to: &columns[1])
-            append(row.source, to: &columns[2])
-            columns[3].append(row.startMicros)
-            columns[4].append(row.endMicros)
-            columns[5].append(row.count)
-        }
+        let columns = TypedStepRowBuilder.columns(rows)
         return try readings(of: .steps, columns) { run, row, cache in
             try TypedCandidates.step(row, of: #require(TypedCandidates.StepColumns(run)), users: users, cache: &cache)
         } text: { fields in
@@ -197,10 +181,6 @@ struct TypedCandidatesTests {
             case .rejected(let reason, _, _): .rejected(StepRejection.allCases[Int(reason)].rawValue)
             }
         }
-    }
-
-    static func append(_ text: String, to column: inout ParquetColumnValues) {
-        Array(text.utf8).withUnsafeBufferPointer { column.append(utf8: $0) }
     }
 
     /// Writes `columns` as the kind's Parquet table, then reads each row the typed way (`typed`,
