@@ -44,12 +44,7 @@ struct ParquetTypedPathTests {
     @Test("every output equals that of the CSV text the tables render to, rejections and their lines included", arguments: [1, 2])
     func sameAsText(tasks: Int) async throws {
         // Given a Parquet dataset with rejected rows between typed ones, and the CSV dataset of its text
-        let parquet = try ScratchDirectory(prefix: "typed-path")
-        let csv = try ScratchDirectory(prefix: "typed-path")
-        let users = DatasetKind.users.columns.joined(separator: ",") + "\nu0000001,60,16:8,female,30,61.5,170,light\n"
-            + "u0000002,-300,18:6,male,40,80,180,active\n"
-        try parquet.write("users.csv", users)
-        try csv.write("users.csv", users)
+        let (parquet, csv) = try Self.datasetsWithUsers()
         try writeMeals(Self.mealGroups, to: parquet.file("meals.parquet"))
         try writeSteps(Self.steps, to: parquet.file("steps.parquet"))
         try writeRejected([("meals", 3, "m0,u0000001,oops"), ("meals", 16, "tail,line"), ("steps", 2, "s0,,watch")],
@@ -87,12 +82,7 @@ struct ParquetTypedPathTests {
           arguments: [1, 2])
     func paymentsSameAsText(tasks: Int) async throws {
         // Given a Parquet payments table with a rejected row between typed ones, and the CSV dataset of its text
-        let parquet = try ScratchDirectory(prefix: "typed-path")
-        let csv = try ScratchDirectory(prefix: "typed-path")
-        let users = DatasetKind.users.columns.joined(separator: ",") + "\nu0000001,60,16:8,female,30,61.5,170,light\n"
-            + "u0000002,-300,18:6,male,40,80,180,active\n"
-        try parquet.write("users.csv", users)
-        try csv.write("users.csv", users)
+        let (parquet, csv) = try Self.datasetsWithUsers()
         try writePayments(Self.paymentGroups, to: parquet.file("payments.parquet"))
         try writeRejected([("payments", 4, "p0,k0,u0000001,charge,oops")], to: parquet.file("rejected_rows.parquet"))
         try csv.write("payments.csv", text(of: DatasetFile(kind: .payments, path: parquet.file("payments.parquet"), format: .parquet, gzip: false)))
@@ -116,6 +106,19 @@ struct ParquetTypedPathTests {
         let buffer = ByteBuffer()
         for unit in 0..<table.unitCount { try table.appendText(ofUnit: unit, to: buffer) }
         return String(decoding: buffer.bytes, as: UTF8.self)
+    }
+
+    // MARK: support
+
+    /// Two dataset directories, the Parquet one and the CSV one, holding the same two users.
+    static func datasetsWithUsers() throws -> (parquet: ScratchDirectory, csv: ScratchDirectory) {
+        let parquet = try ScratchDirectory(prefix: "typed-path")
+        let csv = try ScratchDirectory(prefix: "typed-path")
+        let users = DatasetKind.users.columns.joined(separator: ",") + "\nu0000001,60,16:8,female,30,61.5,170,light\n"
+            + "u0000002,-300,18:6,male,40,80,180,active\n"
+        try parquet.write("users.csv", users)
+        try csv.write("users.csv", users)
+        return (parquet, csv)
     }
 
     private func writeMeals(_ groups: [[TypedMealRowBuilder]], to path: String) throws {
