@@ -43,44 +43,41 @@ struct TypedRows {
                     }
                 }
             case .meals:
-                for (row, meal) in batch.meals.enumerated() {
-                    if meal.fault == nil, Self.isTime(meal.start), Self.isTime(meal.end) {
-                        Self.append(meal, to: c)
-                    } else {
-                        line.removeAll()
-                        RowRendering.encode(meal, into: &encoder)
-                        Self.typeText(line, row: row, into: c, single: &single, rejected: rejected)
-                    }
-                }
-                rows = batch.meals.count
+                rows = typeRows(batch.meals, into: c, single: &single, rejected: rejected) {
+                    $0.fault == nil && Self.isTime($0.start) && Self.isTime($0.end)
+                } append: { Self.append($0, to: $1) } render: { RowRendering.encode($0, into: &encoder) }
             case .steps:
-                for (row, step) in batch.steps.enumerated() {
-                    if step.fault == nil, Self.isTime(step.start), Self.isTime(step.end) {
-                        Self.append(step, to: c)
-                    } else {
-                        line.removeAll()
-                        RowRendering.encode(step, into: &encoder)
-                        Self.typeText(line, row: row, into: c, single: &single, rejected: rejected)
-                    }
-                }
-                rows = batch.steps.count
+                rows = typeRows(batch.steps, into: c, single: &single, rejected: rejected) {
+                    $0.fault == nil && Self.isTime($0.start) && Self.isTime($0.end)
+                } append: { Self.append($0, to: $1) } render: { RowRendering.encode($0, into: &encoder) }
             case .payments:
-                for (row, payment) in batch.payments.enumerated() {
-                    if payment.fault == nil, Self.isTime(payment.createdAt) {
-                        Self.append(payment, to: c)
-                    } else {
-                        line.removeAll()
-                        RowRendering.encode(payment, into: &encoder)
-                        Self.typeText(line, row: row, into: c, single: &single, rejected: rejected)
-                    }
-                }
-                rows = batch.payments.count
+                rows = typeRows(batch.payments, into: c, single: &single, rejected: rejected) {
+                    $0.fault == nil && Self.isTime($0.createdAt)
+                } append: { Self.append($0, to: $1) } render: { RowRendering.encode($0, into: &encoder) }
             }
             table.withColumns { target in
                 for k in target.indices { c[k].copy(to: &target[k]) }
             }
         }
         return rows
+    }
+
+    /// Types each of `rows`: from its values (`append`) when `isClean`, else from its CSV line (`render`
+    /// writes it into `line`, which `typeText` then reads). Returns the number of rows.
+    @inline(__always) private func typeRows<Row>(
+        _ rows: [Row], into c: Columns, single: inout TypedTable, rejected: (Int, UnsafeBufferPointer<UInt8>) -> Void,
+        isClean: (Row) -> Bool, append: (Row, Columns) -> Void, render: (Row) -> Void
+    ) -> Int {
+        for (index, row) in rows.enumerated() {
+            if isClean(row) {
+                append(row, c)
+            } else {
+                line.removeAll()
+                render(row)
+                Self.typeText(line, row: index, into: c, single: &single, rejected: rejected)
+            }
+        }
+        return rows.count
     }
 
     /// Types the CSV line in `line` (a row with a fault) through `single`: its values join `c`, or
