@@ -8,6 +8,9 @@ Every file holds the same 40 rows (the formulas below, mirrored in ReaderInterop
 i (int64, nullable, with Int64.min/max), ts (timestamp[us, UTC]), local (timestamp[us], no zone),
 d (double, nullable, NaN and -0.0), s (string, nullable, empty strings, low cardinality), r (int64, required).
 Pages are kept small (data_page_size 64 bytes, batches of 8 rows) so that every column chunk has several pages.
+The delta files hold the same rows with DELTA_BINARY_PACKED integers and DELTA_BYTE_ARRAY (or
+DELTA_LENGTH_BYTE_ARRAY) strings; pyarrow-delta-long.parquet holds 1,000 rows in pages of several blocks
+(the formulas of `long_columns`, mirrored in ReaderInteropTests.long).
 """
 import math
 import pathlib
@@ -36,6 +39,22 @@ def columns():
     return pa.table([i, ts, ts, d, s, r], schema=schema)
 
 
+def long_columns():
+    rows = 1000
+    n = [(k * k * 7919) % 1_000_003 - 500_000 for k in range(rows)]
+    n[10], n[11], n[500] = -(2**63), 2**63 - 1, -(2**63)
+    s = [f"user-{k // 10:05d}-{k % 7}" + ("x" * (k % 23)) for k in range(rows)]
+    schema = pa.schema([pa.field("n", pa.int64(), nullable=False), pa.field("s", pa.string(), nullable=False)])
+    return pa.table([n, s], schema=schema)
+
+
+DELTA = {"i": "DELTA_BINARY_PACKED", "ts": "DELTA_BINARY_PACKED", "local": "DELTA_BINARY_PACKED", "r": "DELTA_BINARY_PACKED"}
+DELTA_FILES = {
+    # name: (string encoding, data_page_version)
+    "pyarrow-v1-delta.parquet": ("DELTA_BYTE_ARRAY", "1.0"),
+    "pyarrow-v2-delta-length.parquet": ("DELTA_LENGTH_BYTE_ARRAY", "2.0"),
+}
+
 FILES = {
     # name: (compression, use_dictionary, data_page_version)
     "pyarrow-v1-none-plain.parquet": ("none", False, "1.0"),
@@ -56,6 +75,13 @@ def main():
                        data_page_version=version, data_page_size=64, write_batch_size=8,
                        write_statistics=True)
         print(name, (out / name).stat().st_size, "bytes")
+    for name, (strings, version) in DELTA_FILES.items():
+        pq.write_table(table, out / name, compression="zstd", use_dictionary=False, column_encoding={**DELTA, "s": strings},
+                       data_page_version=version, data_page_size=64, write_batch_size=8, write_statistics=True)
+        print(name, (out / name).stat().st_size, "bytes")
+    pq.write_table(long_columns(), out / "pyarrow-delta-long.parquet", compression="none", use_dictionary=False,
+                   column_encoding={"n": "DELTA_BINARY_PACKED", "s": "DELTA_BYTE_ARRAY"}, data_page_size=4096)
+    print("pyarrow-delta-long.parquet", (out / "pyarrow-delta-long.parquet").stat().st_size, "bytes")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 /// Decodes one column chunk's pages (untrusted bytes) into values: an optional dictionary page, then
-/// DATA_PAGE (v1) and DATA_PAGE_V2 pages, PLAIN or dictionary-encoded, with definition levels when nullable.
+/// DATA_PAGE (v1) and DATA_PAGE_V2 pages, PLAIN, DELTA_BINARY_PACKED (integers), DELTA_BYTE_ARRAY or
+/// DELTA_LENGTH_BYTE_ARRAY (strings) or dictionary-encoded, with definition levels when nullable.
 struct ColumnChunkDecoder {
     /// The most values a page may declare for each of its bytes (header and compressed body): a page of
     /// all-equal RLE runs is small, but not smaller than this, so that a few hostile bytes cannot ask for
@@ -181,16 +182,23 @@ struct ColumnChunkDecoder {
         values.appendScattered(page, levels: levels)
     }
 
-    /// Appends `count` values of a page's data, PLAIN or dictionary indices, as non-null rows.
+    /// Appends `count` values of a page's data, in its encoding, as non-null rows.
     private func decode(_ data: UnsafeRawBufferPointer, encoding: Int32, count: Int, into target: inout ParquetColumnValues) throws {
         switch encoding {
         case Encoding.plain:
             _ = try Plain.decode(data, type: column.type, count: count, into: &target)
+        case Encoding.deltaBinaryPacked where column.type != .string && column.type != .double:
+            _ = try DeltaBinaryPacked.decode(data, count: count, into: &target.words)
+            if target.nullable { target.validity.append(contentsOf: repeatElement(1, count: count)) }
+        case Encoding.deltaByteArray where column.type == .string:
+            try DeltaByteArray.decode(data, count: count, into: &target)
+        case Encoding.deltaLengthByteArray where column.type == .string:
+            try DeltaByteArray.decodeLengths(data, count: count, into: &target)
         case Encoding.plainDictionary, Encoding.rleDictionary:
             guard let dictionary else { throw ParquetFormatError("dictionary-encoded page without a dictionary page") }
             try dictionary.gather(Self.indices(data, count: count, dictionarySize: dictionary.count), into: &target)
         default:
-            throw ParquetFormatError("encoding \(Encoding.name(encoding)) is not supported")
+            throw ParquetFormatError("encoding \(Encoding.name(encoding)) is not supported for \(column.type) values")
         }
     }
 }

@@ -8,6 +8,9 @@ enum Encoding {
     static let plain: Int32 = 0
     static let plainDictionary: Int32 = 2
     static let rle: Int32 = 3
+    static let deltaBinaryPacked: Int32 = 5
+    static let deltaLengthByteArray: Int32 = 6
+    static let deltaByteArray: Int32 = 7
     static let rleDictionary: Int32 = 8
 
     /// The encoding's name in parquet.thrift, or its number.

@@ -42,9 +42,9 @@ struct ReaderInteropTests {
         ParquetColumnSchema(name: "r", type: .int64),
     ])
 
-    @Test("pyarrow's files: v1 and v2 pages, PLAIN and dictionary, none, gzip and zstd", arguments: [
+    @Test("pyarrow's files: v1 and v2 pages, PLAIN, dictionary and DELTA encodings, none, gzip and zstd", arguments: [
         "pyarrow-v1-none-plain.parquet", "pyarrow-v1-gzip-dictionary.parquet", "pyarrow-v2-zstd-dictionary.parquet",
-        "pyarrow-v2-zstd-plain.parquet", "pyarrow-v2-none-dictionary.parquet",
+        "pyarrow-v2-zstd-plain.parquet", "pyarrow-v2-none-dictionary.parquet", "pyarrow-v1-delta.parquet", "pyarrow-v2-delta-length.parquet",
     ])
     func readsPyarrow(file: String) throws {
         // Given a file pyarrow wrote with small pages
@@ -58,6 +58,25 @@ struct ReaderInteropTests {
         for column in 0..<Self.schema.columns.count {
             #expect(try sut.read(rowGroup: 0, column: column).cells == Self.expected[column], "column \(Self.schema.columns[column].name)")
         }
+    }
+
+    /// The rows of pyarrow-delta-long.parquet (`long_columns` in the script).
+    static let long: (n: [Cell?], s: [Cell?]) = {
+        var n = (0..<1000).map { k in Int64((k * k * 7919) % 1_000_003 - 500_000) }
+        (n[10], n[11], n[500]) = (.min, .max, .min)
+        let s = (0..<1000).map { k in "user-" + String(repeating: "0", count: 5 - String(k / 10).count) + "\(k / 10)-\(k % 7)" + String(repeating: "x", count: k % 23) }
+        return (n.map { .int($0) }, s.map { .string($0) })
+    }()
+
+    @Test("pyarrow's DELTA pages of several blocks: wrapping deltas between Int64.min and Int64.max, strings of shared prefixes")
+    func readsLongDeltaPages() throws {
+        // Given 1,000 rows pyarrow wrote DELTA_BINARY_PACKED and DELTA_BYTE_ARRAY in pages of 4 KiB
+        let path = Self.fixtures.appendingPathComponent("pyarrow-delta-long.parquet").path
+        // When both columns are read
+        let sut = try ParquetFileReader(path: path)
+        // Then every value is the script's
+        #expect(try sut.read(rowGroup: 0, column: 0).cells == Self.long.n)
+        #expect(try sut.read(rowGroup: 0, column: 1).cells == Self.long.s)
     }
 
     @Test("the fixtures have several pages per column chunk, and the v2 ones DATA_PAGE_V2 pages")

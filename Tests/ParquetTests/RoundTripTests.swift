@@ -91,7 +91,7 @@ struct RoundTripTests {
         #expect(try sut.read(rowGroup: 0, column: 0).cells == written.cells)
     }
 
-    @Test("a dictionary past 1 MiB falls back to PLAIN; a small one is used")
+    @Test("a dictionary past 1 MiB falls back to DELTA_BYTE_ARRAY; a small one is used")
     func dictionaryFallback() throws {
         // Given a dictionary column of 200,000 distinct strings (past 1 MiB) and one of 3 values
         var distinct = ParquetColumnValues(type: .string)
@@ -106,10 +106,10 @@ struct RoundTripTests {
         // When they are written
         let file = ScratchFile()
         let sut = try writeAndRead(schema, [distinct, few], compression: .none, file: file)
-        // Then the first chunk is PLAIN without a dictionary page, the second RLE_DICTIONARY, and both read back
+        // Then the first chunk is DELTA_BYTE_ARRAY without a dictionary page, the second RLE_DICTIONARY, and both read back
         let plain = try #require(ChunkInspector(file.bytes, rowGroup: 0, column: 0))
         let dictionary = try #require(ChunkInspector(file.bytes, rowGroup: 0, column: 1))
-        #expect(plain.meta.encodings == [Encoding.plain, Encoding.rle])
+        #expect(plain.meta.encodings == [Encoding.deltaByteArray, Encoding.rle])
         #expect(plain.meta.dictionaryPageOffset == nil)
         #expect(dictionary.meta.encodings == [Encoding.plain, Encoding.rle, Encoding.rleDictionary])
         #expect(dictionary.dictionaryPage?.numValues == 3)

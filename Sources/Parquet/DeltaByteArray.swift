@@ -1,0 +1,155 @@
+/// DELTA_BYTE_ARRAY (front coding): each string as the length of the prefix it shares with the string
+/// before it in the page and the rest; the prefix lengths, then the suffix lengths, as
+/// DELTA_BINARY_PACKED, then the suffixes back to back. Ids that count up (`s0000042-000017`) keep
+/// a byte or two each. DELTA_LENGTH_BYTE_ARRAY, its second half alone, is read as well.
+enum DeltaByteArray {
+    /// The most bytes a page's strings may expand to for each byte of the page's data (and at least
+    /// `minExpansionLimit`): prefixes repeat bytes, so a few hostile bytes could otherwise ask for gigabytes.
+    static let maxExpansion = 256
+    static let minExpansionLimit = 1 << 26
+
+    // MARK: Writing
+
+    /// Appends the non-null values of `rows`, which may span several runs.
+    static func append(_ values: ColumnRuns, rows: Range<Int>, into out: inout [UInt8]) {
+        var prefixes: [UInt64] = [], suffixLengths: [UInt64] = [], suffixes: [UInt8] = []
+        prefixes.reserveCapacity(rows.count)
+        suffixLengths.reserveCapacity(rows.count)
+        // The string before, carried from run to run.
+        var carried: [UInt8] = []
+        values.forEachPart(of: rows) { run, part in
+            run.bytes.withUnsafeBytes { bytes in
+                run.ends.withUnsafeBufferPointer { ends in
+                    run.validity.withUnsafeBufferPointer { validity in
+                        carried.withUnsafeBytes { carried in
+                            var previous = carried
+                            for row in part where !run.nullable || validity[row] != 0 {
+                                let start = row == 0 ? 0 : ends[row - 1]
+                                let value = UnsafeRawBufferPointer(rebasing: bytes[start..<ends[row]])
+                                let shared = commonPrefix(previous, value)
+                                prefixes.append(UInt64(shared))
+                                suffixLengths.append(UInt64(value.count - shared))
+                                suffixes.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[shared...]))
+                                previous = value
+                            }
+                        }
+                    }
+                }
+            }
+            // The last non-null value of the part, for the next one.
+            if let last = part.reversed().first(where: { !run.nullable || run.validity[$0] != 0 }) {
+                run.withUTF8(last) { carried = Array($0) }
+            }
+        }
+        prefixes.withUnsafeBufferPointer { DeltaBinaryPacked.append($0, into: &out) }
+        suffixLengths.withUnsafeBufferPointer { DeltaBinaryPacked.append($0, into: &out) }
+        out.append(contentsOf: suffixes)
+    }
+
+    /// The number of leading bytes `a` and `b` share, eight at a time.
+    @inline(__always)
+    private static func commonPrefix(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let limit = min(a.count, b.count)
+        var shared = 0
+        while shared + 8 <= limit {
+            let difference = a.loadUnaligned(fromByteOffset: shared, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: shared, as: UInt64.self)
+            if difference != 0 { return shared + UInt64(littleEndian: difference).trailingZeroBitCount / 8 }
+            shared += 8
+        }
+        while shared < limit && a[shared] == b[shared] { shared += 1 }
+        return shared
+    }
+
+    // MARK: Reading
+
+    /// Appends `count` DELTA_BYTE_ARRAY strings from `data` to `values` as non-null rows.
+    static func decode(_ data: UnsafeRawBufferPointer, count: Int, into values: inout ParquetColumnValues) throws {
+        try decode(data, count: count, prefixed: true, into: &values)
+    }
+
+    /// Appends `count` DELTA_LENGTH_BYTE_ARRAY strings from `data` to `values` as non-null rows.
+    static func decodeLengths(_ data: UnsafeRawBufferPointer, count: Int, into values: inout ParquetColumnValues) throws {
+        try decode(data, count: count, prefixed: false, into: &values)
+    }
+
+    private static func decode(_ data: UnsafeRawBufferPointer, count: Int, prefixed: Bool, into values: inout ParquetColumnValues) throws {
+        // The prefix and suffix lengths go to the column's `words`, unused by strings: memory reused from
+        // page to page and chunk to chunk, not fresh pages to fault in for each.
+        var lengths: [UInt64] = []
+        swap(&lengths, &values.words)
+        defer {
+            lengths.removeAll(keepingCapacity: true)
+            swap(&lengths, &values.words)
+        }
+        lengths.removeAll(keepingCapacity: true)
+        var position = 0
+        if prefixed {
+            position = try DeltaBinaryPacked.decode(data, count: count, into: &lengths)
+        } else {
+            lengths.append(contentsOf: repeatElement(0, count: count))
+        }
+        position += try DeltaBinaryPacked.decode(UnsafeRawBufferPointer(rebasing: data[position...]), count: count, into: &lengths)
+        let limit = max(minExpansionLimit, data.count.multipliedReportingOverflow(by: maxExpansion).partialValue)
+        try lengths.withUnsafeBufferPointer { lengths in
+            try append(
+                prefixes: UnsafeBufferPointer(rebasing: lengths[0..<count]), suffixLengths: UnsafeBufferPointer(rebasing: lengths[count...]),
+                suffixes: UnsafeRawBufferPointer(rebasing: data[position...]), limit: limit, into: &values)
+        }
+    }
+
+    /// Appends each string: the `prefixes[i]` first bytes of the one before and its suffix.
+    private static func append(
+        prefixes: UnsafeBufferPointer<UInt64>, suffixLengths: UnsafeBufferPointer<UInt64>, suffixes: UnsafeRawBufferPointer, limit: Int,
+        into values: inout ParquetColumnValues
+    ) throws {
+        let count = prefixes.count
+        // Check every length and the whole size first, then copy with the room reserved.
+        var suffixTotal = 0, total = 0, previous = 0
+        for i in 0..<count {
+            let prefix = prefixes[i], length = suffixLengths[i]
+            guard prefix <= UInt64(previous) else {
+                throw ParquetFormatError("DELTA_BYTE_ARRAY prefix of \(Int64(bitPattern: prefix)) bytes, the string before has \(previous)")
+            }
+            guard length <= UInt64(suffixes.count - suffixTotal) else {
+                throw ParquetFormatError("DELTA_BYTE_ARRAY string of \(Int64(bitPattern: length)) bytes past the page's end")
+            }
+            suffixTotal += Int(length)
+            previous = Int(prefix) + Int(length)
+            total += previous
+            guard total <= limit else { throw ParquetFormatError("DELTA_BYTE_ARRAY strings expand past \(limit) bytes") }
+        }
+        let first = values.bytes.count
+        // 32 spare bytes, removed at the end: short strings are copied as two words.
+        values.bytes.append(contentsOf: repeatElement(0, count: total + 32))
+        values.ends.reserveCapacity(values.ends.count + count)
+        if values.nullable { values.validity.append(contentsOf: repeatElement(1, count: count)) }
+        values.bytes.withUnsafeMutableBytes { out in
+            let base = out.baseAddress!
+            var at = first, from = 0, previousStart = first
+            for i in 0..<count {
+                let prefix = Int(prefixes[i]), length = Int(suffixLengths[i])
+                let target = base + at
+                if prefix <= 16, length <= 16, suffixes.count - from >= 16 {
+                    // Words past either string land in bytes that later strings or the spare ones overwrite.
+                    let (p0, p1) = (base.loadUnaligned(fromByteOffset: previousStart, as: UInt64.self),
+                                    base.loadUnaligned(fromByteOffset: previousStart + 8, as: UInt64.self))
+                    target.storeBytes(of: p0, as: UInt64.self)
+                    target.storeBytes(of: p1, toByteOffset: 8, as: UInt64.self)
+                    let (s0, s1) = (suffixes.loadUnaligned(fromByteOffset: from, as: UInt64.self),
+                                    suffixes.loadUnaligned(fromByteOffset: from + 8, as: UInt64.self))
+                    target.storeBytes(of: s0, toByteOffset: prefix, as: UInt64.self)
+                    target.storeBytes(of: s1, toByteOffset: prefix + 8, as: UInt64.self)
+                } else {
+                    if prefix > 0 { target.copyMemory(from: base + previousStart, byteCount: prefix) }
+                    if length > 0 { (target + prefix).copyMemory(from: suffixes.baseAddress! + from, byteCount: length) }
+                }
+                previousStart = at
+                from += length
+                at += prefix + length
+                values.ends.append(at)
+            }
+        }
+        values.bytes.removeLast(32)
+    }
+}
+
