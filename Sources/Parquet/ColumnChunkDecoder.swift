@@ -174,31 +174,36 @@ struct ColumnChunkDecoder {
         let nonNull = levels.map { $0.reduce(0) { $0 + Int($1) } } ?? count
         guard let levels, nonNull < count else {
             // No nulls: the values go straight to the column.
-            try decode(data, encoding: encoding, count: nonNull, into: &values)
+            try Self.decode(data, encoding: encoding, count: nonNull, type: column.type, dictionary: dictionary, into: &values)
             return
         }
         var page = ParquetColumnValues(type: column.type)
-        try decode(data, encoding: encoding, count: nonNull, into: &page)
+        try Self.decode(data, encoding: encoding, count: nonNull, type: column.type, dictionary: dictionary, into: &page)
         values.appendScattered(page, levels: levels)
     }
 
     /// Appends `count` values of a page's data, in its encoding, as non-null rows.
-    private func decode(_ data: UnsafeRawBufferPointer, encoding: Int32, count: Int, into target: inout ParquetColumnValues) throws {
+    /// Static, not a method: a method called with `&values` would copy `self`, and with it a second
+    /// reference to the storage of `values`, so that every append copied the whole column.
+    private static func decode(
+        _ data: UnsafeRawBufferPointer, encoding: Int32, count: Int, type: ParquetType, dictionary: ParquetColumnValues?,
+        into target: inout ParquetColumnValues
+    ) throws {
         switch encoding {
         case Encoding.plain:
-            _ = try Plain.decode(data, type: column.type, count: count, into: &target)
-        case Encoding.deltaBinaryPacked where column.type != .string && column.type != .double:
+            _ = try Plain.decode(data, type: type, count: count, into: &target)
+        case Encoding.deltaBinaryPacked where type != .string && type != .double:
             _ = try DeltaBinaryPacked.decode(data, count: count, into: &target.words)
             if target.nullable { target.validity.append(contentsOf: repeatElement(1, count: count)) }
-        case Encoding.deltaByteArray where column.type == .string:
+        case Encoding.deltaByteArray where type == .string:
             try DeltaByteArray.decode(data, count: count, into: &target)
-        case Encoding.deltaLengthByteArray where column.type == .string:
+        case Encoding.deltaLengthByteArray where type == .string:
             try DeltaByteArray.decodeLengths(data, count: count, into: &target)
         case Encoding.plainDictionary, Encoding.rleDictionary:
             guard let dictionary else { throw ParquetFormatError("dictionary-encoded page without a dictionary page") }
             try dictionary.gather(Self.indices(data, count: count, dictionarySize: dictionary.count), into: &target)
         default:
-            throw ParquetFormatError("encoding \(Encoding.name(encoding)) is not supported for \(column.type) values")
+            throw ParquetFormatError("encoding \(Encoding.name(encoding)) is not supported for \(type) values")
         }
     }
 }
