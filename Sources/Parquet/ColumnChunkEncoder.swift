@@ -94,7 +94,7 @@ enum ColumnChunkEncoder {
         }
     }
 
-    /// Appends the non-null values of `rows` in `encoding`; `words` is scratch memory for the integers.
+    /// Appends the non-null values of `rows` in `encoding`; `words` is scratch memory (integers, string lengths).
     private static func appendValues(_ values: ColumnRuns, rows: Range<Int>, encoding: Int32, scratch words: inout [UInt64], into body: inout [UInt8]) {
         switch encoding {
         case Encoding.deltaBinaryPacked:
@@ -108,7 +108,7 @@ enum ColumnChunkEncoder {
             }
             words.withUnsafeBufferPointer { DeltaBinaryPacked.append($0, into: &body) }
         case Encoding.deltaByteArray:
-            DeltaByteArray.append(values, rows: rows, into: &body)
+            DeltaByteArray.append(values, rows: rows, scratch: &words, into: &body)
         default:
             values.forEachPart(of: rows) { run, part in Plain.append(run, rows: part, into: &body) }
         }

@@ -5,8 +5,9 @@ import CZstd
 final class PageCompressor {
     let compression: ParquetCompression
     private var zstd: OpaquePointer?
-    /// zstd level 1: the fastest of the standard levels.
-    static let zstdLevel: Int32 = 1
+    /// zstd level -1 (`--fast=1`): after the DELTA encodings it makes files 4 % larger than level 1
+    /// (21 % of the CSV's size instead of 20 %) for an eighth less of `generate`'s CPU.
+    static let zstdLevel: Int32 = -1
     /// zlib level 1: gzip is the compatibility codec, speed before size.
     static let gzipLevel: Int32 = 1
 

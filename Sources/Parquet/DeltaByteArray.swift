@@ -10,12 +10,48 @@ enum DeltaByteArray {
 
     // MARK: Writing
 
-    /// Appends the non-null values of `rows`, which may span several runs.
-    static func append(_ values: ColumnRuns, rows: Range<Int>, into out: inout [UInt8]) {
-        var prefixes: [UInt64] = [], suffixLengths: [UInt64] = [], suffixes: [UInt8] = []
-        prefixes.reserveCapacity(rows.count)
-        suffixLengths.reserveCapacity(rows.count)
-        // The string before, carried from run to run.
+    /// Appends the non-null values of `rows`, which may span several runs; `lengths` is scratch
+    /// memory (the prefix lengths, then the suffix lengths).
+    static func append(_ values: ColumnRuns, rows: Range<Int>, scratch lengths: inout [UInt64], into out: inout [UInt8]) {
+        var count = 0, suffixBytes = 0
+        lengths.removeAll(keepingCapacity: true)
+        forEachValue(values, rows: rows) { previous, value in
+            let shared = commonPrefix(previous, value)
+            lengths.append(UInt64(shared))
+            suffixBytes += value.count - shared
+            count += 1
+        }
+        var i = 0
+        forEachValue(values, rows: rows) { _, value in
+            lengths.append(UInt64(value.count) - lengths[i])
+            i += 1
+        }
+        lengths.withUnsafeBufferPointer { lengths in
+            DeltaBinaryPacked.append(UnsafeBufferPointer(rebasing: lengths[..<count]), into: &out)
+            DeltaBinaryPacked.append(UnsafeBufferPointer(rebasing: lengths[count...]), into: &out)
+        }
+        // The suffixes, written in place.
+        var at = out.count
+        out.append(contentsOf: repeatElement(0, count: suffixBytes))
+        i = 0
+        out.withUnsafeMutableBytes { target in
+            forEachValue(values, rows: rows) { _, value in
+                let shared = Int(lengths[i])
+                if value.count > shared {
+                    (target.baseAddress! + at).copyMemory(from: value.baseAddress! + shared, byteCount: value.count - shared)
+                }
+                at += value.count - shared
+                i += 1
+            }
+        }
+    }
+
+    /// Calls `body` with each non-null value of `rows` and the one before it (empty for the first).
+    @inline(__always)
+    private static func forEachValue(
+        _ values: ColumnRuns, rows: Range<Int>, _ body: (_ previous: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Void
+    ) {
+        // The value before, carried from run to run.
         var carried: [UInt8] = []
         values.forEachPart(of: rows) { run, part in
             run.bytes.withUnsafeBytes { bytes in
@@ -24,26 +60,18 @@ enum DeltaByteArray {
                         carried.withUnsafeBytes { carried in
                             var previous = carried
                             for row in part where !run.nullable || validity[row] != 0 {
-                                let start = row == 0 ? 0 : ends[row - 1]
-                                let value = UnsafeRawBufferPointer(rebasing: bytes[start..<ends[row]])
-                                let shared = commonPrefix(previous, value)
-                                prefixes.append(UInt64(shared))
-                                suffixLengths.append(UInt64(value.count - shared))
-                                suffixes.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[shared...]))
+                                let value = UnsafeRawBufferPointer(rebasing: bytes[(row == 0 ? 0 : ends[row - 1])..<ends[row]])
+                                body(previous, value)
                                 previous = value
                             }
                         }
                     }
                 }
             }
-            // The last non-null value of the part, for the next one.
             if let last = part.reversed().first(where: { !run.nullable || run.validity[$0] != 0 }) {
                 run.withUTF8(last) { carried = Array($0) }
             }
         }
-        prefixes.withUnsafeBufferPointer { DeltaBinaryPacked.append($0, into: &out) }
-        suffixLengths.withUnsafeBufferPointer { DeltaBinaryPacked.append($0, into: &out) }
-        out.append(contentsOf: suffixes)
     }
 
     /// The number of leading bytes `a` and `b` share, eight at a time.

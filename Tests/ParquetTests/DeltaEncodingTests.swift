@@ -63,8 +63,8 @@ struct DeltaEncodingTests {
         ]
         let all = runs.flatMap(\.cells)
         // When the rows are encoded as one page and decoded
-        var encoded: [UInt8] = []
-        DeltaByteArray.append(ColumnRuns(runs), rows: 0..<all.count, into: &encoded)
+        var encoded: [UInt8] = [], scratch: [UInt64] = [9]
+        DeltaByteArray.append(ColumnRuns(runs), rows: 0..<all.count, scratch: &scratch, into: &encoded)
         var sut = ParquetColumnValues(type: .string)
         try encoded.withUnsafeBytes { try DeltaByteArray.decode($0, count: all.compactMap { $0 }.count, into: &sut) }
         // Then the non-null values come back in order, and the ids kept one suffix byte each
