@@ -119,18 +119,25 @@ enum DeltaBinaryPacked {
                         guard width <= 64 else { throw ParquetFormatError("DELTA_BINARY_PACKED bit width \(width)") }
                         let bytes = perMiniblock * width / 8
                         guard data.count - position >= bytes else { throw ParquetFormatError("DELTA_BINARY_PACKED miniblock truncated") }
-                        // The miniblock in zeroed memory with 8 spare bytes: every value is one or two loads.
-                        scratch.initializeMemory(as: UInt8.self, repeating: 0)
-                        scratch.copyMemory(from: UnsafeRawBufferPointer(rebasing: data[position..<position + bytes]))
+                        // Every value is one or two loads: from the page when 8 bytes follow the miniblock,
+                        // else from a copy in zeroed memory with 8 spare bytes.
+                        let source: UnsafeRawPointer
+                        if data.count - position >= bytes + 8 {
+                            source = data.baseAddress! + position
+                        } else {
+                            scratch.initializeMemory(as: UInt8.self, repeating: 0)
+                            scratch.copyMemory(from: UnsafeRawBufferPointer(rebasing: data[position..<position + bytes]))
+                            source = UnsafeRawPointer(scratch.baseAddress!)
+                        }
                         position += bytes
                         let take = min(perMiniblock, count - produced)
                         let mask: UInt64 = width == 64 ? ~0 : (1 &<< UInt64(width)) &- 1
                         for k in 0..<take {
                             let bit = k &* width
                             let offset = bit &>> 3, shift = bit & 7
-                            var value = UInt64(littleEndian: scratch.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &>> UInt64(shift)
+                            var value = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &>> UInt64(shift)
                             if shift &+ width > 64 {
-                                value |= UInt64(scratch[offset &+ 8]) &<< UInt64(64 &- shift)
+                                value |= UInt64(source.load(fromByteOffset: offset &+ 8, as: UInt8.self)) &<< UInt64(64 &- shift)
                             }
                             previous = previous &+ least &+ (value & mask)
                             target[old &+ produced &+ k] = previous
