@@ -150,17 +150,8 @@ enum DeltaBinaryPacked {
         return position
     }
 
-    /// An unsigned LEB128 value of at most 10 bytes.
-    static func varint(_ data: UnsafeRawBufferPointer, _ position: inout Int) throws -> UInt64 {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard position < data.count, shift < 64 else { throw ParquetFormatError("DELTA_BINARY_PACKED header truncated") }
-            let byte = data[position]
-            position += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return value }
-            shift += 7
-        }
+    /// A header or block varint.
+    private static func varint(_ data: UnsafeRawBufferPointer, _ position: inout Int) throws -> UInt64 {
+        try Hybrid.readVarint(data, &position, truncated: "DELTA_BINARY_PACKED header truncated")
     }
 }

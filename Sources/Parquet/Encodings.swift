@@ -47,6 +47,21 @@ enum Hybrid {
         return true
     }
 
+    /// An unsigned LEB128 value of at most 10 bytes at `position`, which moves past it; `truncated`
+    /// is the reason when the bytes end first.
+    static func readVarint(_ bytes: UnsafeRawBufferPointer, _ position: inout Int, truncated: String) throws -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard position < bytes.count, shift < 64 else { throw ParquetFormatError(truncated) }
+            let byte = bytes[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+    }
+
     static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
         var v = value
         while v >= 0x80 {
@@ -66,16 +81,7 @@ enum Hybrid {
         let valueBytes = (bitWidth + 7) / 8
         while result.count < count {
             guard position < bytes.count else { throw ParquetFormatError("RLE/bit-packed data ends after \(result.count) of \(count) values") }
-            var header: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                guard position < bytes.count, shift < 64 else { throw ParquetFormatError("RLE/bit-packed run header truncated") }
-                let b = bytes[position]
-                position += 1
-                header |= UInt64(b & 0x7F) << shift
-                if b & 0x80 == 0 { break }
-                shift += 7
-            }
+            let header = try readVarint(bytes, &position, truncated: "RLE/bit-packed run header truncated")
             let wanted = count - result.count
             if header & 1 == 0 {
                 let run = header >> 1
