@@ -9,7 +9,7 @@ struct EncodedColumnChunk: Sendable {
 
 /// Splits a column's values into data pages of about 1 MiB (PLAIN size) and encodes them: a dictionary
 /// page first when the column asks for one and its dictionary stays within 1 MiB, then DATA_PAGE (v1)
-/// pages with RLE definition levels and PLAIN or RLE_DICTIONARY values, each with statistics.
+/// pages with RLE definition levels and RLE_DICTIONARY or `valueEncoding` values, each with statistics.
 enum ColumnChunkEncoder {
     static let pageBytes = 1 << 20
     static let maxPageRows = 1 << 17
