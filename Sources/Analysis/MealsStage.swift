@@ -15,12 +15,10 @@ struct MealDecoding: CandidateDecoding {
         CanonicalRows.meal(base, start: start, end: end, users: users)
     }
 
-    func typedColumns(_ run: TypedRun) -> TypedCandidates.MealColumns? { TypedCandidates.MealColumns(run) }
+    func typedColumns(_ run: TypedRun) -> TypedCandidates.MealColumns? { TypedCandidates.MealColumns(run, users: users) }
 
-    @inline(__always) func decodeTyped(
-        _ row: Int, of columns: TypedCandidates.MealColumns, cache: inout TypedCandidates.UserCache
-    ) -> (MealCandidate, idHash: UInt64)? {
-        TypedCandidates.meal(row, of: columns, users: users, cache: &cache)
+    @inline(__always) func decodeTyped(_ row: Int, of columns: TypedCandidates.MealColumns) -> (MealCandidate, idHash: UInt64)? {
+        TypedCandidates.meal(row, of: columns)
     }
 }
 

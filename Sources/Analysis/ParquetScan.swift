@@ -54,20 +54,21 @@ enum ParquetScan {
         func readLines() {
             TableScan.scanLines(text.bytes, from: 0, line: &line, tokenizer: tokenizer, decoder: decoder, into: &result, builder: &builder, canonical: canonical)
         }
-        var cache = TypedCandidates.UserCache()
+        // Made at the group's first run: every run of the group shares its columns.
+        var columns: Decoder.TypedColumns??
         try table.forEachRun(ofUnit: index, memory: memory, typed: { run in
             func readText(row: Int) {
                 text.removeAll()
                 run.appendLine(row, to: text)
                 readLines()
             }
-            // Unwrapped once: the columns are a few hundred bytes, not to be copied per row.
-            guard let columns = decoder.typedColumns(run) else {
+            if columns == nil { columns = decoder.typedColumns(run) }
+            guard let typed = columns! else {
                 for row in run.rows { readText(row: row) }
                 return
             }
             for row in run.rows {
-                if let (candidate, idHash) = decoder.decodeTyped(row, of: columns, cache: &cache) {
+                if let (candidate, idHash) = decoder.decodeTyped(row, of: typed) {
                     builder.add(candidate, idHash: idHash)
                     line += 1
                 } else {

@@ -15,12 +15,10 @@ struct StepDecoding: CandidateDecoding {
         CanonicalRows.step(base, start: start, end: end, users: users)
     }
 
-    func typedColumns(_ run: TypedRun) -> TypedCandidates.StepColumns? { TypedCandidates.StepColumns(run) }
+    func typedColumns(_ run: TypedRun) -> TypedCandidates.StepColumns? { TypedCandidates.StepColumns(run, users: users) }
 
-    @inline(__always) func decodeTyped(
-        _ row: Int, of columns: TypedCandidates.StepColumns, cache: inout TypedCandidates.UserCache
-    ) -> (StepCandidate, idHash: UInt64)? {
-        TypedCandidates.step(row, of: columns, users: users, cache: &cache)
+    @inline(__always) func decodeTyped(_ row: Int, of columns: TypedCandidates.StepColumns) -> (StepCandidate, idHash: UInt64)? {
+        TypedCandidates.step(row, of: columns)
     }
 }
 

@@ -16,12 +16,13 @@ protocol CandidateDecoding: Sendable {
     /// The one-pass reading of a plainly valid row of a canonical CSV file (`CanonicalRows`): the
     /// candidate, its id hash and the offset of the line's end, or `nil` to take the general path.
     func decodeCanonical(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> (Candidate, idHash: UInt64, lineEnd: Int)?
-    /// The columns of a Parquet row group as `decodeTyped` reads them, `nil` to read its rows as text.
+    /// The columns of a Parquet row group as `decodeTyped` reads them (made once a row group, from
+    /// any of its runs), `nil` to read its rows as text.
     associatedtype TypedColumns
     func typedColumns(_ run: TypedRun) -> TypedColumns?
     /// The typed reading of a plainly valid row of a Parquet row group (`TypedCandidates`): the
     /// candidate and its id hash, or `nil` to read the row's CSV text.
-    func decodeTyped(_ row: Int, of columns: TypedColumns, cache: inout TypedCandidates.UserCache) -> (Candidate, idHash: UInt64)?
+    func decodeTyped(_ row: Int, of columns: TypedColumns) -> (Candidate, idHash: UInt64)?
 }
 
 /// The result of scanning one chunk of a file: its accepted rows grouped by user partition, the

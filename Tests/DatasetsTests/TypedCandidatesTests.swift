@@ -93,18 +93,21 @@ struct TypedCandidatesTests {
         #expect(sut.typed[0] == nil)
     }
 
-    @Test("a run of rows: each is taken or left as on its own, the user cache never carrying a user to the next row")
-    func mealRun() throws {
-        // Given a table of valid rows of two users around rows the typed path must refuse
+    @Test("a run of rows: each is taken or left as on its own, a user looked up once never carried to the next row",
+          arguments: [true, false])
+    func mealRun(dictionaries: Bool) throws {
+        // Given a table of valid rows of two users around rows the typed path must refuse, its strings
+        // dictionary-encoded (as SimHarness writes them) or stored plainly (as another writer may)
         let rows = [TypedMealRowBuilder(), TypedMealRowBuilder().user("u0000099"), TypedMealRowBuilder().user("u0000002"),
-                    TypedMealRowBuilder().user("u000000"), TypedMealRowBuilder().user("u0000002"), TypedMealRowBuilder()]
+                    TypedMealRowBuilder().user("u000000"), TypedMealRowBuilder().user("u0000002"), TypedMealRowBuilder().type("snack,"),
+                    TypedMealRowBuilder()]
         // When both paths read it
-        let sut = try Self.readings(meals: rows)
+        let sut = try Self.readings(meals: rows, dictionaries: dictionaries)
         // Then the typed path takes exactly the rows the text path accepts, with the same candidates
         let taken = sut.typed.map { $0.map { TextReading.accepted($0.0, idHash: $0.idHash) } }
         let accepted = sut.text.map { reading -> TextReading<MealCandidate>? in if case .accepted = reading { reading } else { nil } }
         #expect(taken == accepted)
-        #expect(sut.typed.map { $0?.0.user } == [0, nil, 1, nil, 1, 0])
+        #expect(sut.typed.map { $0?.0.user } == [0, nil, 1, nil, 1, nil, 0])
     }
 
     // MARK: steps
@@ -157,12 +160,28 @@ struct TypedCandidatesTests {
         #expect(sut.typed[0] == nil)
     }
 
+    @Test("a run of samples: users and sources looked up once a slot, whether the strings are dictionary-encoded or not",
+          arguments: [true, false])
+    func stepRun(dictionaries: Bool) throws {
+        // Given samples of two users and both sources around ones the typed path must refuse
+        let rows = [TypedStepRowBuilder(), TypedStepRowBuilder().source("phone").user("u0000002"), TypedStepRowBuilder().source("tablet"),
+                    TypedStepRowBuilder().user("u0000099"), TypedStepRowBuilder().source("phone"), TypedStepRowBuilder().user("u0000002")]
+        // When both paths read them
+        let sut = try Self.readings(steps: rows, dictionaries: dictionaries)
+        // Then the typed path takes exactly the samples the text path accepts, with the same candidates
+        let taken = sut.typed.map { $0.map { TextReading.accepted($0.0, idHash: $0.idHash) } }
+        let accepted = sut.text.map { reading -> TextReading<StepCandidate>? in if case .accepted = reading { reading } else { nil } }
+        #expect(taken == accepted)
+        #expect(sut.typed.map { $0?.0.user } == [0, 1, nil, nil, 0, 1])
+        #expect(sut.typed.map { $0?.0.source } == [.watch, .phone, nil, nil, .phone, .watch])
+    }
+
     // MARK: support
 
-    static func readings(meals rows: [TypedMealRowBuilder]) throws -> Readings<MealCandidate> {
+    static func readings(meals rows: [TypedMealRowBuilder], dictionaries: Bool = true) throws -> Readings<MealCandidate> {
         let columns = TypedMealRowBuilder.columns(rows)
-        return try readings(of: .meals, columns) { run, row, cache in
-            try TypedCandidates.meal(row, of: #require(TypedCandidates.MealColumns(run)), users: users, cache: &cache)
+        return try readings(of: .meals, columns, dictionaries: dictionaries) { run, row in
+            try TypedCandidates.meal(row, of: #require(TypedCandidates.MealColumns(run, users: users)))
         } text: { fields in
             switch RowDecoders.meal(fields, users: users) {
             case .accepted(let candidate, let idHash): .accepted(candidate, idHash: idHash)
@@ -171,10 +190,10 @@ struct TypedCandidatesTests {
         }
     }
 
-    static func readings(steps rows: [TypedStepRowBuilder]) throws -> Readings<StepCandidate> {
+    static func readings(steps rows: [TypedStepRowBuilder], dictionaries: Bool = true) throws -> Readings<StepCandidate> {
         let columns = TypedStepRowBuilder.columns(rows)
-        return try readings(of: .steps, columns) { run, row, cache in
-            try TypedCandidates.step(row, of: #require(TypedCandidates.StepColumns(run)), users: users, cache: &cache)
+        return try readings(of: .steps, columns, dictionaries: dictionaries) { run, row in
+            try TypedCandidates.step(row, of: #require(TypedCandidates.StepColumns(run, users: users)))
         } text: { fields in
             switch RowDecoders.step(fields, users: users) {
             case .accepted(let candidate, let idHash): .accepted(candidate, idHash: idHash)
@@ -184,25 +203,26 @@ struct TypedCandidatesTests {
     }
 
     /// Writes `columns` as the kind's Parquet table, then reads each row the typed way (`typed`,
-    /// one user cache for the run) and from its rendered line (`text`).
+    /// with its strings dictionary-encoded or not) and from its rendered line (`text`).
     static func readings<C>(
-        of kind: DatasetKind, _ columns: [ParquetColumnValues],
-        typed: (TypedRun, Int, inout TypedCandidates.UserCache) throws -> (C, idHash: UInt64)?,
+        of kind: DatasetKind, _ columns: [ParquetColumnValues], dictionaries: Bool,
+        typed: (TypedRun, Int) throws -> (C, idHash: UInt64)?,
         text: (UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>) -> TextReading<C>
     ) throws -> Readings<C> {
         let directory = try ScratchDirectory(prefix: "typed-candidates")
         let path = directory.file(kind.rawValue + ".parquet")
-        var writer = try ParquetFileWriter(path: path, schema: kind.parquetSchema)
-        try writer.append(EncodedRowGroup(schema: kind.parquetSchema, columns: columns, compression: .none))
+        var schema = kind.parquetSchema
+        if !dictionaries { schema = ParquetSchema(columns: schema.columns.map { ParquetColumnSchema(name: $0.name, type: $0.type, nullable: $0.nullable) }) }
+        var writer = try ParquetFileWriter(path: path, schema: schema)
+        try writer.append(EncodedRowGroup(schema: schema, columns: columns, compression: .none))
         _ = try writer.finish()
         let table = try ParquetTableText(DatasetFile(kind: kind, path: path, format: .parquet, gzip: false))
         let header = Array(kind.columns.joined(separator: ",").utf8)
         let tokenizer = try header.withUnsafeBufferPointer { try RowTokenizer(kind: kind, csvHeader: $0, file: path) }
         var result = Readings<C>()
-        var cache = TypedCandidates.UserCache()
         try table.forEachRun(ofUnit: 0, memory: TypedRowsText(), typed: { run in
             for row in run.rows {
-                result.typed.append(try typed(run, row, &cache))
+                result.typed.append(try typed(run, row))
                 let line = ByteBuffer()
                 run.appendLine(row, to: line)
                 let bytes = line.bytes

@@ -11,45 +11,53 @@ import Parquet
 /// DOUBLE that is not a whole number of thousandths below 10¹² in magnitude, a null, a row SPEC rejects
 /// — it returns `nil`, and the caller renders the row and reads its text, which decides and explains.
 public enum TypedCandidates {
-    /// The columns of a meals row group, in `DatasetKind.meals.columns` order; `nil` when one is
-    /// nullable (a null renders as an empty field, which only the text path judges).
+    /// The columns of a meals row group, in `DatasetKind.meals.columns` order, with the user and the
+    /// validity of the type of each dictionary entry (or row) looked up once; `nil` when a column is
+    /// nullable (a null renders as an empty field, which only the text path judges). Made once a row
+    /// group: every run of the group shares its columns.
     public struct MealColumns {
         @usableFromInline let id, user, start, end, type, kcal, protein, carbs, fat: ParquetColumnStorage
+        /// The accepted user of each slot of `user`, `UInt32.max` for none.
+        @usableFromInline let userOfSlot: [UInt32]
+        /// Whether each slot of `type` is a meal type of SPEC.
+        @usableFromInline let isMealTypeOfSlot: [Bool]
 
-        public init?(_ run: TypedRun) {
+        public init?(_ run: TypedRun, users: UserDirectory) {
             let c = run.columns
             guard c.count == DatasetKind.meals.columns.count, c.allSatisfy({ $0.validity.isEmpty }) else { return nil }
             (id, user, start, end, type, kcal, protein, carbs, fat) = (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
+            userOfSlot = TypedCandidates.usersOfSlots(c[1], users)
+            isMealTypeOfSlot = (0..<c[4].ends.count).map { TypedCandidates.isMealType(c[4], slot: $0) }
         }
     }
 
-    /// The columns of a steps row group, in `DatasetKind.steps.columns` order; `nil` when one is nullable.
+    /// The columns of a steps row group, in `DatasetKind.steps.columns` order, with the user and the
+    /// source of each dictionary entry (or row) looked up once; `nil` when one is nullable.
     public struct StepColumns {
         @usableFromInline let id, user, source, start, end, count: ParquetColumnStorage
+        /// The accepted user of each slot of `user`, `UInt32.max` for none.
+        @usableFromInline let userOfSlot: [UInt32]
+        /// The step source each slot of `source` names, if one of SPEC's.
+        @usableFromInline let sourceOfSlot: [StepSource?]
 
-        public init?(_ run: TypedRun) {
+        public init?(_ run: TypedRun, users: UserDirectory) {
             let c = run.columns
             guard c.count == DatasetKind.steps.columns.count, c.allSatisfy({ $0.validity.isEmpty }) else { return nil }
             (id, user, source, start, end, count) = (c[0], c[1], c[2], c[3], c[4], c[5])
+            userOfSlot = TypedCandidates.usersOfSlots(c[1], users)
+            sourceOfSlot = (0..<c[2].ends.count).map { TypedCandidates.source(c[2], slot: $0) }
         }
-    }
-
-    /// The last user id looked up and its index: consecutive rows mostly name the same user.
-    public struct UserCache {
-        @usableFromInline var low: UInt64 = 0, high: UInt64 = 0, count = -1
-        @usableFromInline var index: UInt32 = 0
-
-        public init() {}
     }
 
     /// Row `row` of `c` as an accepted meal candidate and the hash of its `meal_id`, or `nil`.
     @inlinable
-    public static func meal(_ row: Int, of c: MealColumns, users: UserDirectory, cache: inout UserCache) -> (MealCandidate, idHash: UInt64)? {
-        guard let id = plainId(c.id, row),
-              let user = user(c.user, row, users, &cache),
+    public static func meal(_ row: Int, of c: MealColumns) -> (MealCandidate, idHash: UInt64)? {
+        let user = c.userOfSlot[c.user.slot(row)]
+        guard user != .max,
+              let id = plainId(c.id, slot: c.id.slot(row)),
               let from = seconds(c.start.int64(row)),
               let to = seconds(c.end.int64(row)),
-              isMealType(c.type, row),
+              c.isMealTypeOfSlot[c.type.slot(row)],
               let kcal = thousandths(c.kcal.double(row)),
               let protein = thousandths(c.protein.double(row)),
               let carbs = thousandths(c.carbs.double(row)),
@@ -62,10 +70,11 @@ public enum TypedCandidates {
 
     /// Row `row` of `c` as an accepted step candidate and the hash of its `sample_id`, or `nil`.
     @inlinable
-    public static func step(_ row: Int, of c: StepColumns, users: UserDirectory, cache: inout UserCache) -> (StepCandidate, idHash: UInt64)? {
-        guard let id = plainId(c.id, row),
-              let user = user(c.user, row, users, &cache),
-              let source = source(c.source, row),
+    public static func step(_ row: Int, of c: StepColumns) -> (StepCandidate, idHash: UInt64)? {
+        let user = c.userOfSlot[c.user.slot(row)]
+        guard user != .max,
+              let source = c.sourceOfSlot[c.source.slot(row)],
+              let id = plainId(c.id, slot: c.id.slot(row)),
               let from = seconds(c.start.int64(row)),
               let to = seconds(c.end.int64(row)),
               thousandths(c.count.double(row)) != nil
@@ -77,11 +86,25 @@ public enum TypedCandidates {
         return (candidate, FieldParsing.hash(low: id.low, high: id.high, count: id.count))
     }
 
-    /// Row `row` of a STRING column when it is a non-empty id of at most 16 bytes without `,` or
-    /// `\n`: its bytes as the little-endian words of `CanonicalFields.shortId`; `nil` otherwise.
+    /// The accepted user each slot of the STRING column `column` names (its dictionary entries, or
+    /// its rows when stored plainly), `UInt32.max` for none; consecutive slots mostly name the same
+    /// user, which is looked up once.
+    static func usersOfSlots(_ column: ParquetColumnStorage, _ users: UserDirectory) -> [UInt32] {
+        var last: (low: UInt64, high: UInt64, count: Int, index: UInt32)?
+        return (0..<column.ends.count).map { slot in
+            guard let id = plainId(column, slot: slot) else { return .max }
+            if let last, id.count == last.count, id.low == last.low, id.high == last.high { return last.index }
+            let index = users.index(low: id.low, high: id.high, count: id.count) ?? .max
+            last = (id.low, id.high, id.count, index)
+            return index
+        }
+    }
+
+    /// Slot `slot` of a STRING column (a row, or a dictionary entry) when it is a non-empty id of at
+    /// most 16 bytes without `,` or `\n`: its bytes as the little-endian words of
+    /// `CanonicalFields.shortId`; `nil` otherwise.
     @inlinable @inline(__always)
-    static func plainId(_ column: ParquetColumnStorage, _ row: Int) -> (low: UInt64, high: UInt64, count: Int)? {
-        let slot = column.slot(row)
+    static func plainId(_ column: ParquetColumnStorage, slot: Int) -> (low: UInt64, high: UInt64, count: Int)? {
         let start = slot == 0 ? 0 : column.ends[slot &- 1]
         let count = column.ends[slot] &- start
         guard count > 0, count <= 16, let base = column.bytes.baseAddress else { return nil }
@@ -103,16 +126,6 @@ public enum TypedCandidates {
         }
         guard CanonicalFields.stops(low) | CanonicalFields.stops(high) == 0 else { return nil }
         return (low, high, count)
-    }
-
-    /// The index of an accepted user named by `bytes` (a plain id), else `nil`.
-    @inlinable @inline(__always)
-    static func user(_ column: ParquetColumnStorage, _ row: Int, _ users: UserDirectory, _ cache: inout UserCache) -> UInt32? {
-        guard let id = plainId(column, row) else { return nil }
-        if id.count == cache.count, id.low == cache.low, id.high == cache.high { return cache.index }
-        guard let index = users.index(low: id.low, high: id.high, count: id.count) else { return nil }
-        (cache.low, cache.high, cache.count, cache.index) = (id.low, id.high, id.count, index)
-        return index
     }
 
     /// The seconds of a TIMESTAMP(MICROS) that is a whole number of seconds (rendered as an integer).
@@ -137,10 +150,9 @@ public enum TypedCandidates {
         return CanonicalText.double(milli: milli) == value ? milli : nil
     }
 
-    /// Whether `bytes` is a meal type of SPEC.
-    @inlinable @inline(__always)
-    static func isMealType(_ column: ParquetColumnStorage, _ row: Int) -> Bool {
-        guard let word = plainId(column, row) else { return false }
+    /// Whether slot `slot` of `column` is a meal type of SPEC.
+    static func isMealType(_ column: ParquetColumnStorage, slot: Int) -> Bool {
+        guard let word = plainId(column, slot: slot) else { return false }
         // Little-endian words of "lunch", "snack", "dinner" and "breakfas" + "t".
         switch (word.count, word.low) {
         case (5, 0x68_636E_756C), (5, 0x6B_6361_6E73), (6, 0x7265_6E6E_6964): return true
@@ -149,10 +161,9 @@ public enum TypedCandidates {
         }
     }
 
-    /// The step source `bytes` names, if one of SPEC's.
-    @inlinable @inline(__always)
-    static func source(_ column: ParquetColumnStorage, _ row: Int) -> StepSource? {
-        guard let word = plainId(column, row), word.count == 5 else { return nil }
+    /// The step source slot `slot` of `column` names, if one of SPEC's.
+    static func source(_ column: ParquetColumnStorage, slot: Int) -> StepSource? {
+        guard let word = plainId(column, slot: slot), word.count == 5 else { return nil }
         // Little-endian words of "watch" and "phone".
         switch word.low {
         case 0x68_6374_6177: return .watch
