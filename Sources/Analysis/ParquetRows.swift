@@ -1,16 +1,18 @@
 import Datasets
 import ParallelWork
 
-/// `RowReading.forEachChunk` for a Parquet table (`payments`): each unit (a row group) is rendered
-/// column by column (`TypedRowsText`), and each typed row's rendered fields go to `parse` as the
-/// tokenizer's fields, without joining them into a line and splitting it again — when no field of
-/// the row group holds a byte that would split otherwise (`fieldsArePlain`). Any other row group,
-/// and the rejected rows, are read from their CSV lines as `RowReading` reads a CSV chunk, so the
-/// rows, their line numbers and what the tokenizer makes of them are those of the CSV text.
+/// `RowReading.forEachChunk` for a Parquet table (`payments`), with a typed path: each unit (a row
+/// group) is decoded, and each of its rows that `parseTyped` takes (from the typed columns
+/// `typedColumns` makes once a group) is parsed straight from its values. Any other row, the rows of
+/// a group without typed columns, and the rejected rows are read from their CSV lines as
+/// `RowReading` reads a CSV chunk, so the rows, their line numbers and what the tokenizer makes of
+/// them are those of the CSV text.
 enum ParquetRows {
-    static func forEachUnit<R: Sendable>(
+    static func forEachUnit<R: Sendable, Columns>(
         _ file: DatasetFile, tasks: Int, start: @escaping @Sendable (Int) -> R,
         parse: @escaping @Sendable (inout R, Int, RowTokenizer.Line, RowTokenizer) -> Void,
+        typedColumns: @escaping @Sendable (TypedRun) -> Columns?,
+        parseTyped: @escaping @Sendable (inout R, _ row: Int, Columns, _ line: Int) -> Bool,
         consume: (_ linesBefore: Int, R) throws -> Void
     ) async throws {
         let units = try ParquetUnits(file)
@@ -19,7 +21,10 @@ enum ParquetRows {
         var linesBefore = 0
         try await OrderedParallel.run(count: units.table.unitCount, window: max(1, tasks) + 1, job: { index in
             try ParquetChunks.withSpareMemory { text, memory in
-                try readUnit(index, of: units.table, tokenizer: header.tokenizer(), text: text, memory: memory, start: start, parse: parse)
+                try readUnit(
+                    index, of: units.table, tokenizer: header.tokenizer(), text: text, memory: memory, start: start, parse: parse,
+                    typedColumns: typedColumns, parseTyped: parseTyped
+                )
             }
         }, consume: { _, unit in
             try consume(linesBefore, unit.result)
@@ -28,25 +33,33 @@ enum ParquetRows {
     }
 
     /// The rows of unit `index` parsed into a result, and the unit's number of lines.
-    static func readUnit<R>(
+    static func readUnit<R, Columns>(
         _ index: Int, of table: ParquetTableText, tokenizer: RowTokenizer, text: ByteBuffer, memory: TypedRowsText,
-        start: (Int) -> R, parse: (inout R, Int, RowTokenizer.Line, RowTokenizer) -> Void
+        start: (Int) -> R, parse: (inout R, Int, RowTokenizer.Line, RowTokenizer) -> Void,
+        typedColumns: (TypedRun) -> Columns?, parseTyped: (inout R, Int, Columns, Int) -> Bool
     ) throws -> (lines: Int, result: R) {
         var result: R?
         var line = index == 0 ? 1 : 0
+        /// The text path for the lines `text` holds, into `parsed`.
+        func readLines(into parsed: inout R) throws {
+            try RowReading.scan(text.bytes, line: &line, skipHeader: false, tokenizer: tokenizer, offering: false) { parse(&parsed, $0, $1, $2) }
+        }
         /// The text path for the lines `text` holds.
         func readLines() throws {
             var parsed = result.take() ?? start(text.count)
-            try RowReading.scan(text.bytes, line: &line, skipHeader: false, tokenizer: tokenizer, offering: false) { parse(&parsed, $0, $1, $2) }
+            try readLines(into: &parsed)
             result = parsed
         }
+        // Made at the group's first run: every run of the group shares its columns.
+        var columns: Columns??
         var rendered = false
         try table.forEachRun(ofUnit: index, memory: memory, typed: { run in
-            if !rendered {
-                memory.render(run)
-                rendered = true
-            }
-            guard memory.fieldsArePlain else {
+            if columns == nil { columns = typedColumns(run) }
+            guard let typed = columns! else {
+                if !rendered {
+                    memory.render(run)
+                    rendered = true
+                }
                 text.removeAll()
                 memory.appendLines(run.rows, to: text)
                 return try readLines()
@@ -54,9 +67,13 @@ enum ParquetRows {
             // Sized as the text path sizes it: by the bytes of the unit's lines (some 64 a row).
             var parsed = result.take() ?? start(run.groupRowCount * 64)
             for row in run.rows {
-                line += 1
-                memory.setFields(row: row, tokenizer.fields)
-                parse(&parsed, line, .row, tokenizer)
+                if parseTyped(&parsed, row, typed, line + 1) {
+                    line += 1
+                    continue
+                }
+                text.removeAll()
+                run.appendLine(row, to: text)
+                try readLines(into: &parsed)
             }
             result = parsed
         }, rejected: { raw in

@@ -26,15 +26,21 @@ enum PaymentsStage {
             }
             return (rows, decoder)
         }
-        try await RowReading.forEachChunk(
-            file, tasks: tasks, chunkBytes: chunkBytes, start: { ParsedPayments(expectedRows: $0 / 56) },
-            parse: { parsed, line, verdict, tokenizer in
-                var column: Int?
-                if case .malformed(let c) = verdict { column = c }
-                parsed.append(line: line, malformedColumn: column, fields: tokenizer.fields, tokenized: verdict == .row, users: users)
-            },
-            consume: { linesBefore, parsed in try decoder.intern(parsed, linesBefore: linesBefore, into: &rows) }
-        )
+        let start: @Sendable (Int) -> ParsedPayments = { ParsedPayments(expectedRows: $0 / 56) }
+        let parse: @Sendable (inout ParsedPayments, Int, RowTokenizer.Line, RowTokenizer) -> Void = { parsed, line, verdict, tokenizer in
+            var column: Int?
+            if case .malformed(let c) = verdict { column = c }
+            parsed.append(line: line, malformedColumn: column, fields: tokenizer.fields, tokenized: verdict == .row, users: users)
+        }
+        let consume = { (linesBefore: Int, parsed: ParsedPayments) in try decoder.intern(parsed, linesBefore: linesBefore, into: &rows) }
+        if file.format == .parquet {
+            try await ParquetRows.forEachUnit(
+                file, tasks: tasks, start: start, parse: parse, typedColumns: { TypedPayments.Columns($0, users: users) },
+                parseTyped: { parsed, row, columns, line in parsed.append(row: row, of: columns, line: line) }, consume: consume
+            )
+        } else {
+            try await RowReading.forEachChunk(file, tasks: tasks, chunkBytes: chunkBytes, start: start, parse: parse, consume: consume)
+        }
         return (rows, decoder)
     }
 

@@ -50,9 +50,6 @@ enum RowReading {
         parse: @escaping @Sendable (inout R, Int, RowTokenizer.Line, RowTokenizer) -> Void,
         consume: (_ linesBefore: Int, R) throws -> Void
     ) async throws {
-        if file.format == .parquet {
-            return try await ParquetRows.forEachUnit(file, tasks: tasks, start: start, parse: parse, consume: consume)
-        }
         let source = try chunks(of: file, chunkBytes: chunkBytes)
         let header = try LineHeader(file, firstLine: source.firstLine)
         _ = try header.tokenizer()

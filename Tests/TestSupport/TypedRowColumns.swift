@@ -46,3 +46,22 @@ extension ParquetColumnValues {
         Array(text.utf8).withUnsafeBufferPointer { append(utf8: $0) }
     }
 }
+
+extension TypedPaymentRowBuilder {
+    /// `rows` as the columns of a `payments` Parquet table, in the table's column order.
+    public static func columns(_ rows: [Self]) -> [ParquetColumnValues] {
+        var columns = DatasetKind.payments.emptyParquetColumns()
+        for row in rows {
+            columns[0].append(text: row.id)
+            columns[1].append(text: row.key)
+            columns[2].append(text: row.user)
+            columns[3].append(text: row.kind)
+            columns[4].append(row.amount)
+            columns[5].append(text: row.currency)
+            columns[6].append(row.createdMicros)
+            if let refundOf = row.refundOf { columns[7].append(text: refundOf) } else { columns[7].appendNull() }
+            columns[8].append(text: row.gateway)
+        }
+        return columns
+    }
+}

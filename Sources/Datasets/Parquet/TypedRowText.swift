@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
 import Parquet
 
 /// Renders typed rows back to the CSV text they were typed from (`TypedTable`): the canonical
@@ -101,24 +96,6 @@ public final class TypedRowsText: @unchecked Sendable {
         for c in columns.indices {
             texts[c].removeAll()
             Self.appendFields(rows: rows, of: columns[c], type: types[c], to: texts[c], ends: ends[c])
-        }
-        // Only strings can hold these bytes; `memchr` looks for them at memory speed.
-        fieldsArePlain = columns.indices.allSatisfy { c in
-            let text = texts[c].bytes
-            func holds(_ byte: UInt8) -> Bool { text.count > 0 && memchr(text.baseAddress!, Int32(byte), text.count) != nil }
-            return types[c] != .string || !holds(UInt8(ascii: ",")) && !holds(UInt8(ascii: "\n")) && (c < columns.count - 1 || !holds(UInt8(ascii: "\r")))
-        }
-    }
-
-    /// Whether every rendered row splits into its rendered fields exactly as its CSV line does (no
-    /// field holds `,` or `\n`, and the last column holds no `\r`, which a line's end would lose).
-    public private(set) var fieldsArePlain = false
-
-    /// Points `fields` (one per column) at the rendered fields of `row`.
-    public func setFields(row: Int, _ fields: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>) {
-        for c in 0..<columnCount {
-            let start = row == 0 ? 0 : ends[c][row - 1]
-            fields[c] = UnsafeBufferPointer(start: texts[c].storage + start, count: ends[c][row] - start)
         }
     }
 

@@ -119,42 +119,57 @@ struct ParsedPayment: Sendable {
     let rejection: PaymentRejection?
     let column: Int8
 
+    /// The row of a line's fields (`tokenized`: the line split into one field per column).
     init(
         line: Int, malformedColumn: Int?, fields f: UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt8>>, tokenized: Bool,
         users: UserDirectory
     ) {
         typealias C = Column.Payments
-        self.line = line
-        let user = f[C.user].isEmpty ? UInt32.max : users.index(of: f[C.user]) ?? .max
         let kind: PaymentKind? = FieldParsing.equal(f[C.kind], PaymentRowDecoder.charge.withUnsafeBufferPointer { $0 }) ? .charge
             : FieldParsing.equal(f[C.kind], PaymentRowDecoder.refund.withUnsafeBufferPointer { $0 }) ? .refund : nil
-        let createdAt = FieldParsing.int64(f[C.createdAt])
-        let script = GatewayScript(field: f[C.gateway])
-        self.user = user
+        self.init(
+            line: line, malformedColumn: malformedColumn, tokenized: tokenized,
+            user: f[C.user].isEmpty ? nil : users.index(of: f[C.user]) ?? .max, kind: kind, createdAt: FieldParsing.int64(f[C.createdAt]),
+            script: GatewayScript(field: f[C.gateway]), amountMinor: FieldParsing.int64(f[C.amount]), currency: Currency(field: f[C.currency]),
+            id: f[C.id], key: f[C.key], refundOf: f[C.refundOf]
+        )
+    }
+
+    /// The row of values read from its fields: `user` is `nil` for an empty field, `.max` for an
+    /// unknown user; `kind`, `createdAt`, `script`, `amountMinor` and `currency` are `nil` for a
+    /// field that does not parse.
+    init(
+        line: Int, malformedColumn: Int?, tokenized: Bool, user: UInt32?, kind: PaymentKind?, createdAt: Int64?, script: GatewayScript?,
+        amountMinor: Int64?, currency: Currency?, id: UnsafeBufferPointer<UInt8>, key: UnsafeBufferPointer<UInt8>,
+        refundOf: UnsafeBufferPointer<UInt8>
+    ) {
+        typealias C = Column.Payments
+        self.line = line
+        self.user = user ?? .max
         self.kind = kind
         self.createdAt = createdAt
         self.script = script
-        amountMinor = FieldParsing.int64(f[C.amount])
-        currency = Currency(field: f[C.currency])
-        keyLength = FieldParsing.scalarCount(f[C.key])
-        idHash = FieldParsing.hash(f[C.id])
-        keyHash = FieldParsing.hash(f[C.key])
-        idCount = f[C.id].count
-        keyCount = f[C.key].count
-        refundCount = f[C.refundOf].count
+        self.amountMinor = amountMinor
+        self.currency = currency
+        keyLength = FieldParsing.scalarCount(key)
+        idHash = FieldParsing.hash(id)
+        keyHash = FieldParsing.hash(key)
+        idCount = id.count
+        keyCount = key.count
+        refundCount = refundOf.count
         var badColumn: Int? = malformedColumn
         if tokenized && badColumn == nil {
-            if f[C.id].isEmpty { badColumn = C.id }
-            else if f[C.user].isEmpty { badColumn = C.user }
+            if id.isEmpty { badColumn = C.id }
+            else if user == nil { badColumn = C.user }
             else if kind == nil { badColumn = C.kind }
             else if createdAt == nil { badColumn = C.createdAt }
             else if script == nil { badColumn = C.gateway }
-            else if kind == .charge && !f[C.refundOf].isEmpty { badColumn = C.refundOf }
+            else if kind == .charge && !refundOf.isEmpty { badColumn = C.refundOf }
         }
         if !tokenized || badColumn != nil {
             rejection = .malformed
             column = Int8(badColumn ?? -1)
-        } else if user == .max {
+        } else if self.user == .max {
             rejection = .unknownUser
             column = Int8(C.user)
         } else {
@@ -184,10 +199,18 @@ public struct ParsedPayments: Sendable {
         users: UserDirectory
     ) {
         typealias C = Column.Payments
-        rows.append(ParsedPayment(line: line, malformedColumn: malformedColumn, fields: f, tokenized: tokenized, users: users))
-        bytes.append(contentsOf: f[C.id])
-        bytes.append(contentsOf: f[C.key])
-        bytes.append(contentsOf: f[C.refundOf])
+        append(ParsedPayment(line: line, malformedColumn: malformedColumn, fields: f, tokenized: tokenized, users: users),
+               id: f[C.id], key: f[C.key], refundOf: f[C.refundOf])
+    }
+
+    /// Appends `row` with the bytes of its ids and key.
+    mutating func append(
+        _ row: ParsedPayment, id: UnsafeBufferPointer<UInt8>, key: UnsafeBufferPointer<UInt8>, refundOf: UnsafeBufferPointer<UInt8>
+    ) {
+        rows.append(row)
+        bytes.append(contentsOf: id)
+        bytes.append(contentsOf: key)
+        bytes.append(contentsOf: refundOf)
     }
 }
 
