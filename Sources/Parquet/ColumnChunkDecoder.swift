@@ -33,14 +33,12 @@ struct ColumnChunkDecoder {
         values = ParquetColumnValues(type: column.type, nullable: column.nullable)
     }
 
-    /// Decodes into the memory of `storage` and `reusedIndices` (emptied; swapped in, so never copied)
-    /// when `storage` is a column of this type and nullability: a reader of many chunks then touches
-    /// its pages once, not afresh for each. `takeValues`/`takeIndices` hand it back.
+    /// Decodes into the memory of `storage` and `reusedIndices` (emptied and made of this column's type;
+    /// swapped in, so never copied): a reader of many chunks, of any types, then touches its pages
+    /// once, not afresh for each. `takeValues`/`takeIndices` hand it back.
     mutating func reuse(_ storage: inout ParquetColumnValues, indices reusedIndices: inout [UInt32]) {
-        if storage.type == column.type, storage.nullable == column.nullable {
-            swap(&values, &storage)
-            values.removeAll(keepingCapacity: true)
-        }
+        swap(&values, &storage)
+        values.reset(type: column.type, nullable: column.nullable)
         swap(&indices, &reusedIndices)
         indices.removeAll(keepingCapacity: true)
     }

@@ -3,9 +3,9 @@
 /// A null row holds a placeholder (0, 0.0 or the empty string) so that rows index every array directly.
 public struct ParquetColumnValues: Sendable {
     /// The type of the values.
-    public let type: ParquetType
+    public private(set) var type: ParquetType
     /// Whether rows may be null.
-    public let nullable: Bool
+    public private(set) var nullable: Bool
     /// INT64 and TIMESTAMP values, or the bit patterns of DOUBLE values, one a row.
     var words: [UInt64] = []
     /// STRING bytes, all rows back to back.
@@ -77,6 +77,14 @@ public struct ParquetColumnValues: Sendable {
         ends.removeAll(keepingCapacity: keepingCapacity)
         validity.removeAll(keepingCapacity: keepingCapacity)
         nullCount = 0
+    }
+
+    /// Removes every row and makes the values of `type`, keeping the memory of every array (a reader
+    /// reuses one column's memory for the next, whatever its type).
+    mutating func reset(type: ParquetType, nullable: Bool) {
+        removeAll(keepingCapacity: true)
+        self.type = type
+        self.nullable = nullable
     }
 
     /// The number of rows, nulls included.

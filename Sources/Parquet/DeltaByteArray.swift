@@ -153,31 +153,43 @@ enum DeltaByteArray {
         if values.nullable { values.validity.append(contentsOf: repeatElement(1, count: count)) }
         values.bytes.withUnsafeMutableBytes { out in
             let base = out.baseAddress!
-            var at = first, from = 0, previousStart = first
+            var at = first, from = 0
+            // The first 16 bytes of the string before, kept in a register: reading them back from where
+            // they were just stored, in overlapping parts, would stall on the stores.
+            var previous: UInt128 = 0
             for i in 0..<count {
                 let prefix = Int(prefixes[i]), length = Int(suffixLengths[i])
                 let target = base + at
-                if prefix <= 16, length <= 16, suffixes.count - from >= 16 {
-                    // Words past either string land in bytes that later strings or the spare ones overwrite.
-                    let (p0, p1) = (base.loadUnaligned(fromByteOffset: previousStart, as: UInt64.self),
-                                    base.loadUnaligned(fromByteOffset: previousStart + 8, as: UInt64.self))
-                    target.storeBytes(of: p0, as: UInt64.self)
-                    target.storeBytes(of: p1, toByteOffset: 8, as: UInt64.self)
-                    let (s0, s1) = (suffixes.loadUnaligned(fromByteOffset: from, as: UInt64.self),
-                                    suffixes.loadUnaligned(fromByteOffset: from + 8, as: UInt64.self))
-                    target.storeBytes(of: s0, toByteOffset: prefix, as: UInt64.self)
-                    target.storeBytes(of: s1, toByteOffset: prefix + 8, as: UInt64.self)
+                if prefix &+ length <= 16, suffixes.count &- from >= 16 {
+                    // The prefix's bytes of the string before, then the suffix's (and what follows it, masked off).
+                    let suffix = UInt128(littleEndian: suffixes.loadUnaligned(fromByteOffset: from, as: UInt128.self))
+                    let string = (previous & Self.bytesBelow(prefix) | suffix << (8 &* prefix)) & Self.bytesBelow(prefix &+ length)
+                    // All 16 bytes: those past the string land where later strings or the spare bytes go.
+                    target.storeBytes(of: string.littleEndian, as: UInt128.self)
+                    previous = string
                 } else {
-                    if prefix > 0 { target.copyMemory(from: base + previousStart, byteCount: prefix) }
+                    if prefix > 0 { target.copyMemory(from: base + at - Self.previousLength(i, prefixes, suffixLengths), byteCount: prefix) }
                     if length > 0 { (target + prefix).copyMemory(from: suffixes.baseAddress! + from, byteCount: length) }
+                    previous = UInt128(littleEndian: target.loadUnaligned(as: UInt128.self)) & Self.bytesBelow(prefix + length)
                 }
-                previousStart = at
                 from += length
                 at += prefix + length
                 values.ends.append(at)
             }
         }
         values.bytes.removeLast(32)
+    }
+
+    /// The mask of the `count` (0...16, or more for all) low bytes of a 128-bit word.
+    @inline(__always)
+    private static func bytesBelow(_ count: Int) -> UInt128 {
+        count >= 16 ? ~0 : (1 << (8 &* count)) &- 1
+    }
+
+    /// The length of string `i - 1` (0 for the first).
+    @inline(__always)
+    private static func previousLength(_ i: Int, _ prefixes: UnsafeBufferPointer<UInt64>, _ suffixLengths: UnsafeBufferPointer<UInt64>) -> Int {
+        i == 0 ? 0 : Int(prefixes[i - 1] + suffixLengths[i - 1])
     }
 }
 

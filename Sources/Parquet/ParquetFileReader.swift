@@ -73,8 +73,8 @@ public struct ParquetFileReader: Sendable {
         return values
     }
 
-    /// Decodes column `column` of row group `rowGroup` into `values`, replacing its rows and reusing
-    /// its memory (when it held a column of the same type): for a reader that visits many row groups.
+    /// Decodes column `column` of row group `rowGroup` into `values`, replacing its rows (and type) and
+    /// reusing its memory: for a reader that visits many row groups.
     public func read(rowGroup: Int, column: Int, into values: inout ParquetColumnValues) throws {
         var indices: [UInt32] = []
         try decode(rowGroup: rowGroup, column: column, into: &values, indices: &indices, keepingIndices: false)
