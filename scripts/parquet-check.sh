@@ -63,7 +63,7 @@ counts = table.column("count").to_pylist()
 counts[3] += 1
 index = table.schema.get_field_index("count")
 table = table.set_column(index, table.schema.field(index), pa.array(counts, pa.float64()))
-pq.write_table(table, path, use_dictionary=["user_id", "source"], compression="zstd")
+pq.write_table(table, path, use_dictionary=["user_id", "source", "count"], compression="zstd")
 EOF
   must_fail "a Parquet file rewritten with one wrong value" "steps shard 0 line" --csv "$work/csv" --parquet "$work/rewritten"
 

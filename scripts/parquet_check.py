@@ -20,18 +20,19 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-# name -> [(column, kind)]; kinds: id, text, dict (dictionary text), enum, script, optional, int, time, decimal
+# name -> [(column, kind)]; kinds: id, text, dict (dictionary text), enum, script, optional, int, time, decimal,
+# dictdecimal (a dictionary-encoded decimal)
 TABLES = {
     "users": [("user_id", "id"), ("utc_offset_minutes", "int"), ("protocol", "enum"), ("sex", "dict"), ("age", "int"),
               ("weight_kg", "decimal"), ("height_cm", "decimal"), ("activity", "dict")],
     "meals": [("meal_id", "id"), ("user_id", "dictid"), ("start", "time"), ("end", "time"), ("type", "enum"),
               ("kcal", "decimal"), ("protein_g", "decimal"), ("carbs_g", "decimal"), ("fat_g", "decimal")],
-    "steps": [("sample_id", "id"), ("user_id", "dictid"), ("source", "enum"), ("start", "time"), ("end", "time"), ("count", "decimal")],
+    "steps": [("sample_id", "id"), ("user_id", "dictid"), ("source", "enum"), ("start", "time"), ("end", "time"), ("count", "dictdecimal")],
     "payments": [("payment_id", "id"), ("idempotency_key", "text"), ("user_id", "dictid"), ("kind", "enum"), ("amount_minor", "int"),
                  ("currency", "dict"), ("created_at", "time"), ("refund_of", "optional"), ("gateway", "script")],
 }
 REJECTED = [("table", "dict"), ("line", "int"), ("raw", "text")]
-DICTIONARY = {"dict", "dictid", "enum", "script"}
+DICTIONARY = {"dict", "dictid", "enum", "script", "dictdecimal"}
 
 
 class Mismatch(Exception):
@@ -60,7 +61,7 @@ def render(kind, value):
     if kind == "time":  # microseconds
         expect(value % 1_000_000 == 0, f"time {value} has a fraction of a second")
         return str(value // 1_000_000)
-    if kind == "decimal":
+    if kind in ("decimal", "dictdecimal"):
         return milli_text(value)
     return value
 
@@ -100,7 +101,7 @@ def check_schema(path, columns):
     metadata = pq.ParquetFile(path).metadata
     for i, (name, kind) in enumerate(columns):
         column = schema.column(i)
-        physical = {"int": "INT64", "time": "INT64", "decimal": "DOUBLE"}.get(kind, "BYTE_ARRAY")
+        physical = {"int": "INT64", "time": "INT64", "decimal": "DOUBLE", "dictdecimal": "DOUBLE"}.get(kind, "BYTE_ARRAY")
         expect(column.physical_type == physical, f"{path}: {name} is {column.physical_type}, expected {physical}")
         logical = str(column.logical_type)
         if kind == "time":
@@ -133,7 +134,7 @@ def check_statistics(path, columns):
             low, high = stats.min, stats.max
             if name in times:
                 low, high = [int(pa.scalar(v, pa.timestamp("us", tz="UTC")).cast(pa.int64()).as_py()) for v in (low, high)]
-            if kind not in ("int", "time", "decimal"):
+            if kind not in ("int", "time", "decimal", "dictdecimal"):
                 present = [v.encode() for v in present]
                 low, high = [v.encode() if isinstance(v, str) else v for v in (low, high)]
             expect((low, high) == (min(present), max(present)),

@@ -73,7 +73,7 @@ struct DictionaryBuilder {
     private init(type: ParquetType) { entries = ParquetColumnValues(type: type) }
 
     private mutating func index(of word: UInt64) -> UInt32? {
-        var slot = Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+        var slot = Self.slot(of: word, mask: mask)
         while true {
             let entry = slots[slot]
             if entry < 0 { break }
@@ -123,11 +123,24 @@ struct DictionaryBuilder {
                     return Int(truncatingIfNeeded: Self.hash(UnsafeBufferPointer(rebasing: bytes[start..<entries.ends[entry]])))
                 } & mask
             } else {
-                s = Int(truncatingIfNeeded: (entries.words[entry] &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+                s = Self.slot(of: entries.words[entry], mask: mask)
             }
             while slots[s] >= 0 { s = (s + 1) & mask }
             slots[s] = Int32(entry)
         }
+    }
+
+    /// The table slot of a 64-bit value (`mask`: the table's size − 1): the low bits of its murmur3
+    /// finalizer, which every bit of the value reaches. (A plain multiplicative hash's low bits depend
+    /// only on the value's low bits: all zero in whole-number DOUBLEs.)
+    static func slot(of word: UInt64, mask: Int) -> Int {
+        var h = word
+        h ^= h >> 33
+        h &*= 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 33
+        h &*= 0xC4CE_B9FE_1A85_EC53
+        h ^= h >> 33
+        return Int(truncatingIfNeeded: h) & mask
     }
 
     /// A 64-bit hash of bytes, eight at a time.

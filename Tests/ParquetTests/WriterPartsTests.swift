@@ -55,4 +55,17 @@ struct WriterPartsTests {
             }
         }
     }
+
+    static let wholeDoubles: [UInt64] = (0..<1024).map { (n: Int) -> UInt64 in Double(n).bitPattern }
+    static let wholeSecondTimes: [UInt64] = (0..<1024).map { (n: Int) -> UInt64 in UInt64(1_743_206_400 + n * 60) * 1_000_000 }
+
+    @Test("a dictionary's table spreads values whose low bits are all zero (whole-number DOUBLEs, times in whole seconds) and small integers",
+          arguments: [Self.wholeDoubles, Self.wholeSecondTimes, (0..<1024).map(UInt64.init)])
+    func dictionarySlotsSpread(words: [UInt64]) {
+        // Given 1,024 distinct values whose low bits are zero
+        // When each is given a slot of a 2,048-slot table
+        let slots = Set(words.map { DictionaryBuilder.slot(of: $0, mask: 2047) })
+        // Then they spread over the table as random values would (about 800 slots), not into a few
+        #expect(slots.count > 700)
+    }
 }

@@ -20,8 +20,9 @@ public enum TypedColumn: Sendable, Equatable {
     /// `Int64.max / 1_000_000` in magnitude).
     case time
     /// A canonical decimal `-?(0|[1-9][0-9]*)(\.[0-9]{0,2}[1-9])?`, at most 12 integer digits, not
-    /// `-0`: exactly a number of thousandths, stored as a DOUBLE.
-    case decimal
+    /// `-0`: exactly a number of thousandths, stored as a DOUBLE; `dictionary` for low cardinality
+    /// (step counts: whole numbers of a small range).
+    case decimal(dictionary: Bool)
 
     /// The Parquet type of the column.
     public var parquetType: ParquetType {
@@ -39,9 +40,9 @@ public enum TypedColumn: Sendable, Equatable {
     /// Whether the column is dictionary-encoded.
     public var dictionary: Bool {
         switch self {
-        case .id(let d), .text(let d): d
+        case .id(let d), .text(let d), .decimal(let d): d
         case .category, .script: true
-        case .optionalId, .integer, .time, .decimal: false
+        case .optionalId, .integer, .time: false
         }
     }
 }
@@ -52,12 +53,12 @@ extension DatasetKind {
         switch self {
         case .users:
             [.id(dictionary: false), .integer, .category(["16:8", "18:6", "20:4", "omad", "none"]), .text(dictionary: true), .integer,
-             .decimal, .decimal, .text(dictionary: true)]
+             .decimal(dictionary: false), .decimal(dictionary: false), .text(dictionary: true)]
         case .meals:
             [.id(dictionary: false), .id(dictionary: true), .time, .time, .category(["breakfast", "lunch", "dinner", "snack"]),
-             .decimal, .decimal, .decimal, .decimal]
+             .decimal(dictionary: false), .decimal(dictionary: false), .decimal(dictionary: false), .decimal(dictionary: false)]
         case .steps:
-            [.id(dictionary: false), .id(dictionary: true), .category(["watch", "phone"]), .time, .time, .decimal]
+            [.id(dictionary: false), .id(dictionary: true), .category(["watch", "phone"]), .time, .time, .decimal(dictionary: true)]
         case .payments:
             [.id(dictionary: false), .text(dictionary: false), .id(dictionary: true), .category(["charge", "refund"]), .integer,
              .text(dictionary: true), .time, .optionalId, .script]
