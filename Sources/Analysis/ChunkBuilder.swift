@@ -2,15 +2,20 @@
 /// id hashes by shard. One per task: its storage is reused from chunk to chunk.
 struct ChunkBuilder<Candidate: UserOwned>: ~Copyable {
     let partitions: UserPartitions
-    private var pending = GrowingBuffer<Candidate>()
-    private var hashes = GrowingBuffer<UInt64>()
-    private var shardOfRow = GrowingBuffer<UInt8>()
-    private var partitionOfRow = GrowingBuffer<UInt8>()
+    private var pending: GrowingBuffer<Candidate>
+    private var hashes: GrowingBuffer<UInt64>
+    private var shardOfRow: GrowingBuffer<UInt8>
+    private var partitionOfRow: GrowingBuffer<UInt8>
     private var rowCounts: [Int]
     private var hashCounts: [Int]
 
-    init(partitions: UserPartitions) {
+    /// A builder with room for `capacity` rows before its storage grows.
+    init(partitions: UserPartitions, capacity: Int = 1 << 14) {
         self.partitions = partitions
+        pending = GrowingBuffer(capacity: capacity)
+        hashes = GrowingBuffer(capacity: capacity)
+        shardOfRow = GrowingBuffer(capacity: capacity)
+        partitionOfRow = GrowingBuffer(capacity: capacity)
         rowCounts = [Int](repeating: 0, count: partitions.count + 1)
         hashCounts = [Int](repeating: 0, count: Deduplication.shardCount + 1)
     }

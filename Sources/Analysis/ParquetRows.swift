@@ -38,17 +38,12 @@ enum ParquetRows {
         start: (Int) -> R, parse: (inout R, Int, RowTokenizer.Line, RowTokenizer) -> Void,
         typedColumns: (TypedRun) -> Columns?, parseTyped: (inout R, Int, Columns, Int) -> Bool
     ) throws -> (lines: Int, result: R) {
-        var result: R?
+        // Sized as the text path sizes a chunk: by the bytes of its lines (some 64 a row).
+        var result = start(table.typedRowCount(ofUnit: index) * 64)
         var line = index == 0 ? 1 : 0
-        /// The text path for the lines `text` holds, into `parsed`.
-        func readLines(into parsed: inout R) throws {
-            try RowReading.scan(text.bytes, line: &line, skipHeader: false, tokenizer: tokenizer, offering: false) { parse(&parsed, $0, $1, $2) }
-        }
         /// The text path for the lines `text` holds.
         func readLines() throws {
-            var parsed = result.take() ?? start(text.count)
-            try readLines(into: &parsed)
-            result = parsed
+            try RowReading.scan(text.bytes, line: &line, skipHeader: false, tokenizer: tokenizer, offering: false) { parse(&result, $0, $1, $2) }
         }
         // Made at the group's first run: every run of the group shares its columns.
         var columns: Columns??
@@ -64,24 +59,21 @@ enum ParquetRows {
                 memory.appendLines(run.rows, to: text)
                 return try readLines()
             }
-            // Sized as the text path sizes it: by the bytes of the unit's lines (some 64 a row).
-            var parsed = result.take() ?? start(run.groupRowCount * 64)
             for row in run.rows {
-                if parseTyped(&parsed, row, typed, line + 1) {
+                if parseTyped(&result, row, typed, line + 1) {
                     line += 1
                     continue
                 }
                 text.removeAll()
                 run.appendLine(row, to: text)
-                try readLines(into: &parsed)
+                try readLines()
             }
-            result = parsed
         }, rejected: { raw in
             text.removeAll()
             text.append(raw)
             text.append(StaticString("\n"))
             try readLines()
         })
-        return (line, result ?? start(0))
+        return (line, result)
     }
 }

@@ -18,7 +18,9 @@ enum ParquetScan {
             for _ in 0..<max(1, tasks) {
                 group.addTask {
                     let tokenizer = try header.tokenizer()
-                    var builder = ChunkBuilder<Decoder.Candidate>(partitions: partitions)
+                    // Room for a whole row group: grown by doubling, it would copy and touch twice the memory.
+                    let largest = (0..<units.table.unitCount).map(units.table.typedRowCount(ofUnit:)).max() ?? 0
+                    var builder = ChunkBuilder<Decoder.Candidate>(partitions: partitions, capacity: max(1 << 14, largest))
                     var done: [ScannedChunk<Decoder.Candidate>] = []
                     try ParquetChunks.withSpareMemory { text, memory in
                         while let index = units.next() {

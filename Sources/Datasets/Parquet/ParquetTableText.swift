@@ -58,6 +58,12 @@ public struct ParquetTableText: Sendable {
     /// The number of units of text.
     public var unitCount: Int { units.count }
 
+    /// The typed rows of unit `index` (its row group's).
+    public func typedRowCount(ofUnit index: Int) -> Int {
+        let (p, group) = units[index]
+        return group < 0 ? 0 : parts[p].groupStarts[group + 1] - parts[p].groupStarts[group]
+    }
+
     /// The rows of the table, typed and rejected.
     public var rowCount: Int { parts.reduce(0) { $0 + $1.reader.rowCount + $1.rejected.count } }
 
