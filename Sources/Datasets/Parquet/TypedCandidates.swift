@@ -39,6 +39,9 @@ public enum TypedCandidates {
         @usableFromInline let userOfSlot: [UInt32]
         /// The step source each slot of `source` names, if one of SPEC's.
         @usableFromInline let sourceOfSlot: [StepSource?]
+        /// The count of each dictionary entry of `count` as `stepCount` reads it; empty when the
+        /// column is stored plainly.
+        @usableFromInline let countOfEntry: [Double]
 
         public init?(_ run: TypedRun, users: UserDirectory) {
             let c = run.columns
@@ -46,11 +49,12 @@ public enum TypedCandidates {
             (id, user, source, start, end, count) = (c[0], c[1], c[2], c[3], c[4], c[5])
             userOfSlot = TypedCandidates.usersOfSlots(c[1], users)
             sourceOfSlot = (0..<c[2].ends.count).map { TypedCandidates.source(c[2], slot: $0) }
+            countOfEntry = c[5].indices.isEmpty ? [] : c[5].words.map { TypedCandidates.stepCount(Double(bitPattern: $0)) }
         }
     }
 
     /// Row `row` of `c` as an accepted meal candidate and the hash of its `meal_id`, or `nil`.
-    @inlinable
+    @inlinable @inline(__always)
     public static func meal(_ row: Int, of c: MealColumns) -> (MealCandidate, idHash: UInt64)? {
         let user = c.userOfSlot[c.user.slot(row)]
         guard user != .max,
@@ -69,21 +73,26 @@ public enum TypedCandidates {
     }
 
     /// Row `row` of `c` as an accepted step candidate and the hash of its `sample_id`, or `nil`.
-    @inlinable
+    @inlinable @inline(__always)
     public static func step(_ row: Int, of c: StepColumns) -> (StepCandidate, idHash: UInt64)? {
         let user = c.userOfSlot[c.user.slot(row)]
         guard user != .max,
               let source = c.sourceOfSlot[c.source.slot(row)],
               let id = plainId(c.id, slot: c.id.slot(row)),
               let from = seconds(c.start.int64(row)),
-              let to = seconds(c.end.int64(row)),
-              thousandths(c.count.double(row)) != nil
+              let to = seconds(c.end.int64(row))
         else { return nil }
-        let value = c.count.double(row)
-        let count = value == 0 ? 0 : value  // the text of -0.0 is "0"
-        guard StepRejection.check(start: from, end: to, count: count) == nil else { return nil }
+        let count = c.countOfEntry.isEmpty ? stepCount(c.count.double(row)) : c.countOfEntry[Int(c.count.indices[row])]
+        guard !count.isNaN, StepRejection.check(start: from, end: to, count: count) == nil else { return nil }
         let candidate = StepCandidate(start: from, count: count, user: user, duration: UInt32(to &- from), source: source)
         return (candidate, FieldParsing.hash(low: id.low, high: id.high, count: id.count))
+    }
+
+    /// A step count as the text path reads its rendered text (-0.0 renders as "0"), NaN when it is not
+    /// a whole number of thousandths (`thousandths`).
+    @inlinable @inline(__always)
+    static func stepCount(_ value: Double) -> Double {
+        thousandths(value) == nil ? .nan : value == 0 ? 0 : value
     }
 
     /// The accepted user each slot of the STRING column `column` names (its dictionary entries, or
