@@ -14,12 +14,12 @@ enum ParquetScan {
         let units = try ParquetUnits(file)
         let header = try LineHeader(file, firstLine: units.header)
         _ = try header.tokenizer()
+        // Each task's builder has room for a whole row group: grown by doubling, it would copy and touch twice the memory.
+        let largest = (0..<units.table.unitCount).map(units.table.typedRowCount(ofUnit:)).max() ?? 0
         return try await withThrowingTaskGroup(of: [ScannedChunk<Decoder.Candidate>].self) { group in
             for _ in 0..<max(1, tasks) {
                 group.addTask {
                     let tokenizer = try header.tokenizer()
-                    // Room for a whole row group: grown by doubling, it would copy and touch twice the memory.
-                    let largest = (0..<units.table.unitCount).map(units.table.typedRowCount(ofUnit:)).max() ?? 0
                     var builder = ChunkBuilder<Decoder.Candidate>(partitions: partitions, capacity: max(1 << 14, largest))
                     var done: [ScannedChunk<Decoder.Candidate>] = []
                     try ParquetChunks.withSpareMemory { text, memory in
