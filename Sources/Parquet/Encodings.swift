@@ -75,14 +75,32 @@ enum Hybrid {
     /// run is malformed. A last bit-packed run may stop short of its declared groups (some writers trim it).
     static func decode(_ bytes: UnsafeRawBufferPointer, bitWidth: Int, count: Int) throws -> [UInt32] {
         guard (0...32).contains(bitWidth) else { throw ParquetFormatError("bit width \(bitWidth) out of range") }
-        var result: [UInt32] = []
-        result.reserveCapacity(count)
-        var position = 0
+        // Not an empty array made in place: that writes the shared empty storage (a race for ThreadSanitizer).
+        guard count > 0 else { return [] }
+        var failure: Error?
+        // Written in place: appended one by one, each value paid a capacity and a uniqueness check.
+        let result = [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
+            do {
+                try decode(bytes, bitWidth: bitWidth, into: out)
+                initialized = count
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return result
+    }
+
+    /// Fills all of `out` (uninitialized) with the values of the runs of `bytes`.
+    private static func decode(_ bytes: UnsafeRawBufferPointer, bitWidth: Int, into out: UnsafeMutableBufferPointer<UInt32>) throws {
+        let count = out.count
+        var filled = 0, position = 0
         let valueBytes = (bitWidth + 7) / 8
-        while result.count < count {
-            guard position < bytes.count else { throw ParquetFormatError("RLE/bit-packed data ends after \(result.count) of \(count) values") }
+        while filled < count {
+            guard position < bytes.count else { throw ParquetFormatError("RLE/bit-packed data ends after \(filled) of \(count) values") }
             let header = try readVarint(bytes, &position, truncated: "RLE/bit-packed run header truncated")
-            let wanted = count - result.count
+            let wanted = count - filled
             if header & 1 == 0 {
                 let run = header >> 1
                 guard run > 0 else { throw ParquetFormatError("RLE run of zero values") }
@@ -91,39 +109,47 @@ enum Hybrid {
                 for k in 0..<valueBytes { value |= UInt64(bytes[position + k]) << (8 * k) }
                 position += valueBytes
                 guard value >> bitWidth == 0 else { throw ParquetFormatError("RLE run value \(value) wider than \(bitWidth) bits") }
-                result.append(contentsOf: repeatElement(UInt32(value), count: Int(min(run, UInt64(wanted)))))
+                let take = Int(min(run, UInt64(wanted)))
+                (out.baseAddress! + filled).initialize(repeating: UInt32(value), count: take)
+                filled += take
             } else {
                 let groups = header >> 1
                 guard groups > 0, groups <= UInt64(Int32.max) else { throw ParquetFormatError("bit-packed run of \(groups) groups") }
                 let declared = Int(groups) * 8
                 if bitWidth == 0 {
-                    result.append(contentsOf: repeatElement(0, count: min(declared, wanted)))
+                    let take = min(declared, wanted)
+                    (out.baseAddress! + filled).initialize(repeating: 0, count: take)
+                    filled += take
                     continue
                 }
                 let available = min(Int(groups) * bitWidth, bytes.count - position)
                 let take = min(declared, available * 8 / bitWidth, wanted)
                 guard take > 0 else { throw ParquetFormatError("bit-packed run truncated") }
-                unpack(bytes, from: position, bitWidth: bitWidth, count: take, into: &result)
-                position += min(Int(groups) * bitWidth, bytes.count - position)
+                unpack(UnsafeRawBufferPointer(rebasing: bytes[position..<position + available]), bitWidth: bitWidth,
+                       into: UnsafeMutableBufferPointer(rebasing: out[filled..<filled + take]))
+                filled += take
+                position += available
             }
         }
-        return result
     }
 
-    private static func unpack(_ bytes: UnsafeRawBufferPointer, from start: Int, bitWidth: Int, count: Int, into result: inout [UInt32]) {
+    /// Unpacks `out.count` values of `bitWidth` (1...32) bits, LSB first, from `bytes` (which hold them):
+    /// each from the 8 bytes at its first bit where 8 remain, byte by byte near the end.
+    private static func unpack(_ bytes: UnsafeRawBufferPointer, bitWidth: Int, into out: UnsafeMutableBufferPointer<UInt32>) {
         let mask: UInt64 = (1 << UInt64(bitWidth)) - 1
-        var acc: UInt64 = 0
-        var bits = 0
-        var position = start
-        for _ in 0..<count {
-            while bits < bitWidth {
-                acc |= UInt64(bytes[position]) << bits
-                position += 1
-                bits += 8
+        var bit = 0
+        for i in out.indices {
+            let byte = bit >> 3, shift = bit & 7
+            var word: UInt64
+            if byte + 8 <= bytes.count {
+                word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: byte, as: UInt64.self))
+            } else {
+                word = 0
+                for k in 0..<min(8, bytes.count - byte) { word |= UInt64(bytes[byte + k]) << (8 * k) }
             }
-            result.append(UInt32(truncatingIfNeeded: acc & mask))
-            acc >>= UInt64(bitWidth)
-            bits -= bitWidth
+            // shift <= 7 and bitWidth <= 32: the value lies within the word.
+            (out.baseAddress! + i).initialize(to: UInt32(truncatingIfNeeded: (word >> UInt64(shift)) & mask))
+            bit += bitWidth
         }
     }
 }
