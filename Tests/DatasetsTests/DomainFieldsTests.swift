@@ -80,6 +80,15 @@ struct DomainFieldsTests {
         #expect(sut == Currency(code: code))
     }
 
+    @Test("payment kinds are read from the bytes of their spelling, case and all",
+          arguments: [("charge", PaymentKind.charge), ("refund", .refund), ("Charge", nil), ("refunds", nil), ("", nil), ("charg", nil)])
+    func kinds(text: String, expected: PaymentKind?) {
+        // Given a kind or a near miss, When its bytes are read
+        let sut = Self.bytes(text) { PaymentKind(field: $0) }
+        // Then only SPEC's spellings give a kind
+        #expect(sut == expected)
+    }
+
     @Test("gateway scripts are read from bytes exactly as from text", arguments: [
         "A", "D", "T;L;D", "L;D", "D;A;T;L", String(repeating: "T;", count: 39) + "A",
         "", "A;", ";A", "X", "AA", "a", "A;;D", "A D", "A;X", " A", ";", "A,D", "AD;", "0", "L;T\r",

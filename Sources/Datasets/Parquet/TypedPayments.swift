@@ -38,8 +38,7 @@ public enum TypedPayments {
             userOfSlot = TypedCandidates.usersOfSlots(c[2], users).enumerated().map { slot, user in
                 user == .max && TypedCandidates.plainId(c[2], slot: slot) == nil ? nil : user
             }
-            kindOfSlot = Self.slots(of: c[3]) { FieldParsing.equal($0, PaymentRowDecoder.charge.withUnsafeBufferPointer { $0 }) ? .charge
-                : FieldParsing.equal($0, PaymentRowDecoder.refund.withUnsafeBufferPointer { $0 }) ? .refund : nil }
+            kindOfSlot = Self.slots(of: c[3]) { PaymentKind(field: $0) }
             currencyOfSlot = Self.slots(of: c[5]) { Currency(field: $0) }
             // The last column: a `\r` ends the line's text, so it splits the field differently too.
             scriptOfSlot = Self.slots(of: c[8]) { $0.contains(UInt8(ascii: "\r")) ? nil : GatewayScript(field: $0) }

@@ -45,6 +45,13 @@ extension Currency {
     }
 }
 
+extension PaymentKind {
+    /// The kind spelled by `bytes` (`charge` or `refund`), case-sensitive.
+    @inlinable @inline(__always) package init?(field bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.spells("charge") { self = .charge } else if bytes.spells("refund") { self = .refund } else { return nil }
+    }
+}
+
 extension GatewayScript {
     /// Parses `A;T;L` from bytes; `nil` for an empty script, an unknown token or a stray `;`.
     @inlinable package init?(field bytes: UnsafeBufferPointer<UInt8>) {

@@ -98,9 +98,6 @@ public struct PaymentRowDecoder {
         )
         return DecodedPayment(request: request, user: row.user, rejection: row.rejection, column: row.column, line: row.line)
     }
-
-    static let charge = Array("charge".utf8)
-    static let refund = Array("refund".utf8)
 }
 
 /// A payment row's fields as read, but for its ids and key: those are numbered in file order by
@@ -125,11 +122,9 @@ struct ParsedPayment: Sendable {
         users: UserDirectory
     ) {
         typealias C = Column.Payments
-        let kind: PaymentKind? = FieldParsing.equal(f[C.kind], PaymentRowDecoder.charge.withUnsafeBufferPointer { $0 }) ? .charge
-            : FieldParsing.equal(f[C.kind], PaymentRowDecoder.refund.withUnsafeBufferPointer { $0 }) ? .refund : nil
         self.init(
             line: line, malformedColumn: malformedColumn, tokenized: tokenized,
-            user: f[C.user].isEmpty ? nil : users.index(of: f[C.user]) ?? .max, kind: kind, createdAt: FieldParsing.int64(f[C.createdAt]),
+            user: f[C.user].isEmpty ? nil : users.index(of: f[C.user]) ?? .max, kind: PaymentKind(field: f[C.kind]), createdAt: FieldParsing.int64(f[C.createdAt]),
             script: GatewayScript(field: f[C.gateway]), amountMinor: FieldParsing.int64(f[C.amount]), currency: Currency(field: f[C.currency]),
             id: f[C.id], key: f[C.key], refundOf: f[C.refundOf]
         )
