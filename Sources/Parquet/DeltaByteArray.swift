@@ -146,35 +146,38 @@ enum DeltaByteArray {
             total += previous
             guard total <= limit else { throw ParquetFormatError("DELTA_BYTE_ARRAY strings expand past \(limit) bytes") }
         }
-        let first = values.bytes.count
+        let first = values.bytes.count, firstRow = values.ends.count
         // 32 spare bytes, removed at the end: short strings are copied as two words.
         values.bytes.append(contentsOf: repeatElement(0, count: total + 32))
-        values.ends.reserveCapacity(values.ends.count + count)
+        // Written through a pointer: an append a row checked the array's uniqueness and capacity each time.
+        values.ends.append(contentsOf: repeatElement(0, count: count))
         if values.nullable { values.validity.append(contentsOf: repeatElement(1, count: count)) }
         values.bytes.withUnsafeMutableBytes { out in
-            let base = out.baseAddress!
-            var at = first, from = 0
-            // The first 16 bytes of the string before, kept in a register: reading them back from where
-            // they were just stored, in overlapping parts, would stall on the stores.
-            var previous: UInt128 = 0
-            for i in 0..<count {
-                let prefix = Int(prefixes[i]), length = Int(suffixLengths[i])
-                let target = base + at
-                if prefix &+ length <= 16, suffixes.count &- from >= 16 {
-                    // The prefix's bytes of the string before, then the suffix's (and what follows it, masked off).
-                    let suffix = UInt128(littleEndian: suffixes.loadUnaligned(fromByteOffset: from, as: UInt128.self))
-                    let string = (previous & Self.bytesBelow(prefix) | suffix << (8 &* prefix)) & Self.bytesBelow(prefix &+ length)
-                    // All 16 bytes: those past the string land where later strings or the spare bytes go.
-                    target.storeBytes(of: string.littleEndian, as: UInt128.self)
-                    previous = string
-                } else {
-                    if prefix > 0 { target.copyMemory(from: base + at - Self.previousLength(i, prefixes, suffixLengths), byteCount: prefix) }
-                    if length > 0 { (target + prefix).copyMemory(from: suffixes.baseAddress! + from, byteCount: length) }
-                    previous = UInt128(littleEndian: target.loadUnaligned(as: UInt128.self)) & Self.bytesBelow(prefix + length)
+            values.ends.withUnsafeMutableBufferPointer { ends in
+                let base = out.baseAddress!
+                var at = first, from = 0
+                // The first 16 bytes of the string before, kept in a register: reading them back from where
+                // they were just stored, in overlapping parts, would stall on the stores.
+                var previous: UInt128 = 0
+                for i in 0..<count {
+                    let prefix = Int(prefixes[i]), length = Int(suffixLengths[i])
+                    let target = base + at
+                    if prefix &+ length <= 16, suffixes.count &- from >= 16 {
+                        // The prefix's bytes of the string before, then the suffix's (and what follows it, masked off).
+                        let suffix = UInt128(littleEndian: suffixes.loadUnaligned(fromByteOffset: from, as: UInt128.self))
+                        let string = (previous & Self.bytesBelow(prefix) | suffix << (8 &* prefix)) & Self.bytesBelow(prefix &+ length)
+                        // All 16 bytes: those past the string land where later strings or the spare bytes go.
+                        target.storeBytes(of: string.littleEndian, as: UInt128.self)
+                        previous = string
+                    } else {
+                        if prefix > 0 { target.copyMemory(from: base + at - Self.previousLength(i, prefixes, suffixLengths), byteCount: prefix) }
+                        if length > 0 { (target + prefix).copyMemory(from: suffixes.baseAddress! + from, byteCount: length) }
+                        previous = UInt128(littleEndian: target.loadUnaligned(as: UInt128.self)) & Self.bytesBelow(prefix + length)
+                    }
+                    from += length
+                    at += prefix + length
+                    ends[firstRow &+ i] = at
                 }
-                from += length
-                at += prefix + length
-                values.ends.append(at)
             }
         }
         values.bytes.removeLast(32)
