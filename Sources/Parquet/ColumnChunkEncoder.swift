@@ -10,6 +10,10 @@ struct EncodedColumnChunk: Sendable {
 /// Splits a column's values into data pages of about 1 MiB (PLAIN size) and encodes them: a dictionary
 /// page first when the column asks for one and its dictionary stays within 1 MiB, then DATA_PAGE (v1)
 /// pages with RLE definition levels and RLE_DICTIONARY or `valueEncoding` values, each with statistics.
+/// A chunk whose dictionary page and first data page the codec does not shrink by a tenth is stored
+/// uncompressed (the chunk's codec is then UNCOMPRESSED): its encoding already took out what the codec
+/// would (DELTA_BINARY_PACKED times, bit-packed indices), and a reader would only copy it through the
+/// decompressor.
 enum ColumnChunkEncoder {
     static let pageBytes = 1 << 20
     static let maxPageRows = 1 << 17
@@ -18,6 +22,19 @@ enum ColumnChunkEncoder {
     static func encode(
         _ values: ColumnRuns, column: ParquetColumnSchema, compressor: PageCompressor, body: inout [UInt8], compressed: inout [UInt8]
     ) throws -> EncodedColumnChunk {
+        if compressor.compression != .none,
+           let chunk = try encodePages(values, column: column, compressor: compressor, body: &body, compressed: &compressed) {
+            return chunk
+        }
+        // Without a compressor there is nothing to refuse: never nil.
+        return try encodePages(values, column: column, compressor: nil, body: &body, compressed: &compressed)!
+    }
+
+    /// Encodes `values`, pages compressed by `compressor` (`nil`: uncompressed); `nil` when the
+    /// compressor shrinks the dictionary page and the first data page to more than nine tenths of their size.
+    private static func encodePages(
+        _ values: ColumnRuns, column: ParquetColumnSchema, compressor: PageCompressor?, body: inout [UInt8], compressed: inout [UInt8]
+    ) throws -> EncodedColumnChunk? {
         var out: [UInt8] = []
         // Room for the PLAIN size (no copies as the chunk grows); pages not written are never touched.
         let stringBytes = values.type == .string ? values.runs.reduce(0) { $0 + $1.bytes.count } : 0
@@ -25,15 +42,17 @@ enum ColumnChunkEncoder {
         var meta = ColumnMeta()
         meta.type = (column.type == .double ? PhysicalType.double : column.type == .string ? .byteArray : .int64).rawValue
         meta.path = [column.name]
-        meta.codec = compressor.codec.rawValue
+        meta.codec = (compressor?.codec ?? .uncompressed).rawValue
         meta.numValues = Int64(values.count)
         var uncompressed = 0
         body.removeAll(keepingCapacity: true)
 
         let dictionary = column.dictionary ? DictionaryBuilder.build(values) : nil
+        var dictionarySizes = (plain: 0, compressed: 0)
         if let dictionary {
             Plain.append(dictionary.dictionary, rows: 0..<dictionary.dictionary.count, into: &body)
             let size = try compress(body, compressor, scratch: &compressed)
+            dictionarySizes = (body.count, size)
             let header = PageHeader.dictionaryPage(uncompressed: body.count, compressed: size, values: dictionary.dictionary.count)
             meta.dictionaryPageOffset = 0
             out.append(contentsOf: header)
@@ -67,6 +86,7 @@ enum ColumnChunkEncoder {
                 statistics = pageStatistics
             }
             let size = try compress(body, compressor, scratch: &compressed)
+            if compressor != nil, start == 0, (dictionarySizes.compressed + size) * 10 > (dictionarySizes.plain + body.count) * 9 { return nil }
             let header = PageHeader.dataPage(
                 uncompressed: body.count, compressed: size, values: end - start,
                 encoding: dictionary == nil ? valueEncoding : Encoding.rleDictionary, statistics: statistics.thrift)
@@ -115,19 +135,19 @@ enum ColumnChunkEncoder {
     }
 
     /// Compresses `body` into `scratch`; returns the compressed size: the page is `scratch[..<size]`,
-    /// or `body` itself without compression (`page`).
-    private static func compress(_ body: [UInt8], _ compressor: PageCompressor, scratch: inout [UInt8]) throws -> Int {
+    /// or `body` itself without a compressor (`page`).
+    private static func compress(_ body: [UInt8], _ compressor: PageCompressor?, scratch: inout [UInt8]) throws -> Int {
         // Page sizes are i32 in the header: a string of 2 GiB or more cannot be written.
         guard body.count <= Int32.max else { throw ParquetFormatError("a page of \(body.count) bytes: pages must stay under 2 GiB") }
-        guard compressor.compression != .none else { return body.count }
+        guard let compressor else { return body.count }
         let size = try compressor.compress(body, reusing: &scratch)
         guard size <= Int32.max else { throw ParquetFormatError("a page of \(size) bytes: pages must stay under 2 GiB") }
         return size
     }
 
     /// The page's bytes after `compress`.
-    private static func page(_ body: [UInt8], _ compressed: [UInt8], size: Int, _ compressor: PageCompressor) -> ArraySlice<UInt8> {
-        compressor.compression == .none ? body[...] : compressed[..<size]
+    private static func page(_ body: [UInt8], _ compressed: [UInt8], size: Int, _ compressor: PageCompressor?) -> ArraySlice<UInt8> {
+        compressor == nil ? body[...] : compressed[..<size]
     }
 
     /// Appends the definition levels of `rows` (`DefinitionLevels`), their runs' validity gathered

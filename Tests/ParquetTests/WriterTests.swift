@@ -97,6 +97,39 @@ struct WriterTests {
         }
     }
 
+    @Test("a chunk the codec does not shrink by a tenth is stored uncompressed, the others compressed; both read back",
+          arguments: [ParquetCompression.zstd, .gzip])
+    func incompressibleChunksStayUncompressed(compression: ParquetCompression) throws {
+        // Given a column of random bit patterns (nothing for a codec to find) beside the test table's columns
+        let schema = ParquetSchema(columns: Self.schema.columns + [ParquetColumnSchema(name: "noise", type: .double)])
+        var columns = Self.columns(0)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var noise = ParquetColumnValues(type: .double)
+        for _ in 0..<5_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            noise.append(Double(bitPattern: (state ^ state >> 29) & 0x7FEF_FFFF_FFFF_FFFF))
+        }
+        columns.append(noise)
+        // When the row group is encoded with the codec and written
+        let sut = try EncodedRowGroup(schema: schema, columns: columns, compression: compression)
+        let file = ScratchFile()
+        var writer = try ParquetFileWriter(path: file.path, schema: schema)
+        try writer.append(sut)
+        _ = try writer.finish()
+        // Then the noise chunk is UNCOMPRESSED, its pages as they are; the notes and ids keep the codec
+        let codec: Codec = compression == .zstd ? .zstd : .gzip
+        #expect(sut.chunks[4].meta.codec == Codec.uncompressed.rawValue)
+        #expect(sut.chunks[4].meta.compressedSize == sut.chunks[4].meta.uncompressedSize)
+        #expect(sut.chunks[0].meta.codec == codec.rawValue)
+        #expect(sut.chunks[3].meta.codec == codec.rawValue)
+        // And every column reads back as written
+        let reader = try ParquetFileReader(path: file.path)
+        for c in columns.indices {
+            let read = try reader.read(rowGroup: 0, column: c)
+            #expect(read.words == columns[c].words && read.bytes == columns[c].bytes && read.ends == columns[c].ends && read.validity == columns[c].validity, "column \(c)")
+        }
+    }
+
     @Test("columns that do not match the schema are refused")
     func mismatchedColumns() throws {
         // Given columns of the wrong count, type, nullability or length
