@@ -22,18 +22,22 @@ enum ColumnChunkEncoder {
     static func encode(
         _ values: ColumnRuns, column: ParquetColumnSchema, compressor: PageCompressor, body: inout [UInt8], compressed: inout [UInt8]
     ) throws -> EncodedColumnChunk {
+        // Built once, whether the chunk ends compressed or not.
+        let dictionary = column.dictionary ? DictionaryBuilder.build(values) : nil
         if compressor.compression != .none,
-           let chunk = try encodePages(values, column: column, compressor: compressor, body: &body, compressed: &compressed) {
+           let chunk = try encodePages(values, column: column, dictionary: dictionary, compressor: compressor, body: &body, compressed: &compressed) {
             return chunk
         }
         // Without a compressor there is nothing to refuse: never nil.
-        return try encodePages(values, column: column, compressor: nil, body: &body, compressed: &compressed)!
+        return try encodePages(values, column: column, dictionary: dictionary, compressor: nil, body: &body, compressed: &compressed)!
     }
 
-    /// Encodes `values`, pages compressed by `compressor` (`nil`: uncompressed); `nil` when the
-    /// compressor shrinks the dictionary page and the first data page to more than nine tenths of their size.
+    /// Encodes `values` (by `dictionary` when there is one), pages compressed by `compressor` (`nil`:
+    /// uncompressed); `nil` when it shrinks the dictionary page and the first data page to more than
+    /// nine tenths of their size.
     private static func encodePages(
-        _ values: ColumnRuns, column: ParquetColumnSchema, compressor: PageCompressor?, body: inout [UInt8], compressed: inout [UInt8]
+        _ values: ColumnRuns, column: ParquetColumnSchema, dictionary: (dictionary: ParquetColumnValues, indices: [UInt32])?,
+        compressor: PageCompressor?, body: inout [UInt8], compressed: inout [UInt8]
     ) throws -> EncodedColumnChunk? {
         var out: [UInt8] = []
         // Room for the PLAIN size (no copies as the chunk grows); pages not written are never touched.
@@ -47,7 +51,6 @@ enum ColumnChunkEncoder {
         var uncompressed = 0
         body.removeAll(keepingCapacity: true)
 
-        let dictionary = column.dictionary ? DictionaryBuilder.build(values) : nil
         var dictionarySizes = (plain: 0, compressed: 0)
         if let dictionary {
             Plain.append(dictionary.dictionary, rows: 0..<dictionary.dictionary.count, into: &body)
