@@ -5,13 +5,17 @@
 # under /usr/bin/time -v; the three fasting summaries must be byte-identical.
 #
 #   Benchmarks/Comparison/formats.sh [--simharness EXE] [--scenario NAME] [--users N] [--days D]
-#                                    [--tasks N] [--out DIR] [--python PY]
+#                                    [--tasks N] [--out DIR] [--python PY] [--pairs N]
 #
 #   --simharness EXE  the binary (default .build/release/simharness; build it first)
 #   --scenario NAME   default stress; --users (default 20000) and --days (default 30) override its size
 #   --tasks N         generate's and analyze's tasks (default 2)
 #   --out DIR         where the datasets go (default /work/data/formats; outside the repository)
 #   --python PY       a Python with polars and pyarrow (default python3)
+#   --pairs N         then N more pairs of analyze runs, CSV and Parquet back to back (which goes first
+#                     alternates): the median of each and of the pairs' Parquet/CSV ratios. On a machine
+#                     whose other vCPU is busy at times, a pair's two runs share its load: the ratio is
+#                     steadier than either figure (default 0)
 #
 # Prints, per step, wall and CPU seconds (user + system), max RSS, rows/s for generate (per CPU second
 # too), and the Parquet files' size as a share of the CSV files'. Exit 1 when a step fails or the
@@ -20,7 +24,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 exe="$root/.build/release/simharness"
-scenario=stress users=20000 days=30 tasks=2 out=/work/data/formats python=python3
+scenario=stress users=20000 days=30 tasks=2 out=/work/data/formats python=python3 pairs=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --simharness) exe="$2"; shift 2 ;;
@@ -30,7 +34,8 @@ while [[ $# -gt 0 ]]; do
         --tasks) tasks="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --python) python="$2"; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --pairs) pairs="$2"; shift 2 ;;
+        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "formats.sh: unknown argument $1" >&2; exit 1 ;;
     esac
 done
@@ -74,3 +79,27 @@ for summary in "$out/summary-parquet.csv" "$out/analyze-csv/fasting_summary.csv"
     cmp "$out/summary-csv.csv" "$summary" || { echo "formats.sh: $summary differs from the polars CSV summary" >&2; exit 1; }
 done
 echo "the four fasting summaries are byte-identical"
+
+# Paired analyze runs: "wall cpu" of CSV and Parquet per pair, then medians and the median ratios.
+if (( pairs > 0 )); then
+    for ((i = 0; i < pairs; i++)); do
+        order=(csv parquet)
+        (( i % 2 == 1 )) && order=(parquet csv)
+        declare -A got=()
+        for format in "${order[@]}"; do
+            read -r _ wall cpu _ < <(timed "analyze-$format" "$exe" analyze --input "$out/$format" --out "$out/analyze-$format" --tasks "$tasks")
+            got[$format]="$wall $cpu"
+        done
+        echo "${got[csv]} ${got[parquet]}"
+        unset got
+    done | awk -v n="$pairs" '
+        function median(a, k,   i, j, t) {
+            for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+            return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+        }
+        { cw[NR] = $1; cc[NR] = $2; pw[NR] = $3; pc[NR] = $4; rw[NR] = $3 / $1; rc[NR] = $4 / $2 }
+        END {
+            printf "%d pairs of analyze: CSV wall %.2f s, CPU %.2f s; Parquet wall %.2f s, CPU %.2f s (medians)\n", n, median(cw, n), median(cc, n), median(pw, n), median(pc, n)
+            printf "Parquet/CSV, the median of the pairs: wall %.3f, CPU %.3f\n", median(rw, n), median(rc, n)
+        }'
+fi
