@@ -25,7 +25,8 @@ enum ColumnChunkEncoder {
         // Built once, whether the chunk ends compressed or not.
         let dictionary = column.dictionary ? DictionaryBuilder.build(values) : nil
         if compressor.compression != .none,
-           let chunk = try encodePages(values, column: column, dictionary: dictionary, compressor: compressor, body: &body, compressed: &compressed) {
+           let chunk = try encodePages(
+               values, column: column, dictionary: dictionary, compressor: compressor, body: &body, compressed: &compressed) {
             return chunk
         }
         // Without a compressor there is nothing to refuse: never nil.

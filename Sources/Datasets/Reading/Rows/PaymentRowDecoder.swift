@@ -124,7 +124,8 @@ struct ParsedPayment: Sendable {
         typealias C = Column.Payments
         self.init(
             line: line, malformedColumn: malformedColumn, tokenized: tokenized,
-            user: f[C.user].isEmpty ? nil : users.index(of: f[C.user]) ?? .max, kind: PaymentKind(field: f[C.kind]), createdAt: FieldParsing.int64(f[C.createdAt]),
+            user: f[C.user].isEmpty ? nil : users.index(of: f[C.user]) ?? .max, kind: PaymentKind(field: f[C.kind]),
+            createdAt: FieldParsing.int64(f[C.createdAt]),
             script: GatewayScript(field: f[C.gateway]), amountMinor: FieldParsing.int64(f[C.amount]), currency: Currency(field: f[C.currency]),
             id: f[C.id], key: f[C.key], refundOf: f[C.refundOf]
         )
