@@ -4,10 +4,8 @@
 import PackageDescription
 
 // SimHarness's modules come in one product, `_SimHarnessTooling`: this repository's own, not API (docs/versioning.md).
-let benchmarkDependencies: [Target.Dependency] = [
-    .product(name: "Benchmark", package: "benchmark"),
-    .product(name: "_SimHarnessTooling", package: "SimHarness"),
-]
+let tooling: Target.Dependency = .product(name: "_SimHarnessTooling", package: "SimHarness")
+let benchmarkDependencies: [Target.Dependency] = [.product(name: "Benchmark", package: "benchmark"), "Suite", tooling]
 
 let package = Package(
     name: "SimHarnessBenchmarks",
@@ -18,6 +16,11 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // The suite's workloads, defined once for the benchmarks and for TimeRatios.
+        .target(name: "Suite", dependencies: [tooling], path: "Suite"),
+        // The time half of the gate: each workload's time in reference loops run beside it, against
+        // Thresholds/time-ratios.json (the counts are package-benchmark's, against the other thresholds).
+        .executableTarget(name: "TimeRatios", dependencies: ["Suite", tooling], path: "TimeRatios"),
         // Per-event cost: wall clock, throughput, CPU time and malloc counts.
         .executableTarget(
             name: "CoreAlgorithms",

@@ -9,7 +9,7 @@
 #                                              false alarms
 #   scripts/instruction-gate.sh all [RUNS]     check, then bites on the same counts (CI: one false-alarm run)
 # A run's instructions are (instructions of 3 runs − instructions of 1 run) / 2 of `simharness-workloads W N`,
-# so building the workload's data does not count. Swift's hashing is made deterministic (SWIFT_DETERMINISTIC_HASHING).
+# so building the workload's data does not count. INSTRUCTION_WORKLOADS="fasting steps" restricts any mode to a sample. Swift's hashing is made deterministic (SWIFT_DETERMINISTIC_HASHING).
 # The binary is the one the performance tests' release build makes (the PerformanceTests package, which
 # also builds `simharness` for the swarm: CI builds release once); the workloads are counted JOBS
 # (default 2) at a time, as a count does not depend on what else runs.
@@ -19,7 +19,7 @@ mode=${1:-check}
 tolerance=${TOLERANCE:-1}
 jobs=${JOBS:-2}
 baseline=Benchmarks/Instructions/baseline.txt
-workloads=(fasting steps payments generation pipeline)
+read -r -a workloads <<< "${INSTRUCTION_WORKLOADS:-fasting steps payments generation pipeline}"
 command -v valgrind > /dev/null || { echo "instructions: valgrind is missing (apt-get install valgrind)"; exit 1; }
 
 mkdir -p PerformanceTests/.build

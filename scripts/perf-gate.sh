@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # The performance gate (`docs/performance.md`: "The performance gate"). Steps, run in this order by `all` (the default):
 #   xctest      release XCTest performance tests (the PerformanceTests package) against their Baselines/
-#   benchmarks  package-benchmark p90 threshold check against Benchmarks/Benchmarks/Thresholds
-#   bites       inject known regressions (allocations, +10 % peak memory, +10 % allocated bytes, slowdown)
-#               and assert that both gates above report them
+#   benchmarks  package-benchmark p90 threshold check of the counts (mallocs, peak memory) against
+#               Benchmarks/Benchmarks/Thresholds: absolute, as counts do not depend on the machine's speed
+#   times       TimeRatios: each benchmark workload's time in reference loops run beside it, against
+#               Thresholds/time-ratios.json (times are only ever judged against times of the same run)
+#   bites       inject known regressions (allocations, +10 % peak memory, +10 % allocated bytes, slowdown,
+#               +10 % time) and assert that the gates above report them
+#   load        the same gates under a busy loop on every core (the machine's speed halved or worse): the
+#               unchanged code passes, +10 % time and +5 % instructions still fail
 # and, not part of `all`:
-#   record      record new XCTest baselines and benchmark thresholds on this machine
+#   record      record new XCTest baselines, benchmark thresholds and time ratios on this machine
+#   alarms N    run the `times` check N times and count false alarms (docs/performance.md)
 #   jemalloc    the ProcessMetrics tests in a build with the `Jemalloc` trait (installs
 #               libjemalloc-dev with apt-get when it is missing and we are root)
 # Exit status: 0 when every step passes, 1 otherwise. Only regressions fail; improvements pass.
@@ -45,6 +51,21 @@ run_benchmarks() {
     return 1
 }
 
+# The TimeRatios tool, built in the benchmark package's release build (`swift package benchmark` made the rest).
+time_ratios() {
+    (cd "$root/Benchmarks" && swift build -c release --product TimeRatios > "$logs/time-ratios-build.log" 2>&1) ||
+        { tail -20 "$logs/time-ratios-build.log"; fail "TimeRatios did not build"; }
+    echo "$root/Benchmarks/.build/release/TimeRatios"
+}
+
+# Runs the time check; extra arguments go to it. Output in $1. Exit status: TimeRatios's.
+run_times() {
+    local log="$1" tool; shift
+    tool=$(time_ratios) || exit 1
+    (cd "$root" && "$tool" check "$@") 2>&1 | tee "$log"
+    return "${PIPESTATUS[0]}"
+}
+
 step_xctest() {
     say "release XCTest performance tests"
     run_xctest "$logs/xctest.log" || fail "performance tests regressed or failed (see the XCTFail lines above)"
@@ -60,6 +81,26 @@ step_benchmarks() {
         2) fail "benchmarks regressed beyond their thresholds (see 'Deviations worse than threshold' above)" ;;
         *) fail "the benchmark check did not complete" ;;
     esac
+}
+
+step_times() {
+    say "time ratios (each workload against a reference loop run beside it)"
+    run_times "$logs/times.log"
+    case $? in
+        0) ;;
+        1) fail "benchmark times regressed against their recorded ratios (see the FAIL lines above)" ;;
+        *) fail "the time check did not complete" ;;
+    esac
+}
+
+# Asserts that the time check fails under SIMHARNESS_INJECT_REGRESSION=$1, with TimeRatios arguments after it.
+expect_times_catch() {
+    local regression="$1" log="$logs/bites-times-$1.log"; shift
+    say "gate bites: times, $regression injected"
+    SIMHARNESS_INJECT_REGRESSION="$regression" run_times "$log" "$@"
+    local status=$?
+    [ "$status" -eq 1 ] || fail "the time check returned $status (want 1, a regression) with an injected $regression"
+    echo "perf-gate: caught as expected: $(grep -a "FAIL" "$log" | head -1)"
 }
 
 # Asserts that the XCTest gate fails test $2 under regression $1 and names metric $3.
@@ -104,9 +145,47 @@ step_bites() {
     expect_xctest_catches "bytes:$(tenth_of_baseline testPaymentProcessor allocatedBytes)" testPaymentProcessor "allocated bytes"
     expect_xctest_catches slowdown testFastingAnalyzer "CPU time"
     expect_benchmarks_catch allocation FastingAccumulator "Malloc (total)"
-    # 2,048 dependent rounds every 16 events: one serial chain, ~250 ns an event. (`slowdown`'s 48 rounds an
-    # event overlap from event to event: a CI run measured 60 ms p90 against the CPU threshold's 70 ms.)
-    expect_benchmarks_catch work:2048 FastingAccumulator "Time (total CPU)"
+    # +10 % time in every run of a sample of the workloads (the core algorithms and a disk world).
+    expect_times_catch time:10 --filter CoreAlgorithms --filter World500Disk
+}
+
+# The speed the time check's reference loop saw, from its log $1.
+speed_in() { grep -ao "reference speed: [0-9.]*" "$1" | grep -o "[0-9.]*$"; }
+
+step_load() {
+    local spinners=() quiet loaded i
+    say "gates under load: the reference speed, quiet"
+    run_times "$logs/load-quiet.log" --filter CoreAlgorithms --filter World500Disk --rounds 11 > /dev/null
+    quiet=$(speed_in "$logs/load-quiet.log")
+    # Two busy loops a core: the gate's thread gets at most 2 / (2 × cores + 1) of the machine.
+    for ((i = 0; i < 2 * $(nproc); i++)); do
+        bash -c 'while :; do :; done' < /dev/null > /dev/null 2>&1 &
+        spinners+=($!)
+    done
+    # shellcheck disable=SC2064  # the ids now: stopped however the step ends
+    trap "kill ${spinners[*]} 2>/dev/null" EXIT
+    say "gates under load: ${#spinners[@]} busy loops; the unchanged code must pass"
+    run_times "$logs/load-times.log" --filter CoreAlgorithms --filter World500Disk --rounds 11 ||
+        fail "the time check failed under load with the code unchanged (a false alarm)"
+    loaded=$(speed_in "$logs/load-times.log")
+    awk -v q="$quiet" -v l="$loaded" 'BEGIN { printf "perf-gate: the busy loops slowed the reference loop %.2fx (%s -> %s M loops/s)\n", q / l, q, l; exit !(q / l >= 1.8) }' ||
+        fail "the busy loops did not halve the machine's speed: the proof under load means nothing"
+    expect_times_catch time:10 --filter CoreAlgorithms --filter World500Disk --rounds 11
+    say "gates under load: the instruction gate passes the unchanged code and fails +5 % and +10 % instructions"
+    INSTRUCTION_WORKLOADS=fasting bash "$root/scripts/instruction-gate.sh" bites 1 2>&1 | tee "$logs/load-instructions.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || fail "the instruction gate missed an injected +5 % or +10 %, or alarmed, under load"
+    kill "${spinners[@]}" 2>/dev/null
+    trap - EXIT
+}
+
+# Runs the time check $1 times (default 30) on the unchanged code and counts its false alarms.
+step_alarms() {
+    local runs="${1:-30}" alarms=0 i
+    for ((i = 1; i <= runs; i++)); do
+        run_times "$logs/alarms-$i.log" > /dev/null || alarms=$((alarms + 1))
+        echo "perf-gate: run $i: $(grep -c "  pass  " "$logs/alarms-$i.log") held, $(grep -c "  FAIL  " "$logs/alarms-$i.log") failed"
+    done
+    echo "perf-gate: $alarms false alarm(s) in $runs runs"
 }
 
 step_record() {
@@ -115,6 +194,17 @@ step_record() {
     say "recording benchmark thresholds"
     (cd "$root/Benchmarks" && swift package --allow-writing-to-package-directory benchmark thresholds update \
         --path "$thresholds" --no-progress) || fail "recording the benchmark thresholds failed"
+    # Counts only: a recorded time would fail every slower runner (the times are TimeRatios').
+    python3 - "$root/Benchmarks/$thresholds" <<'PY' || fail "stripping the times from the thresholds failed"
+import glob, json, sys
+for path in glob.glob(sys.argv[1] + "/*.p90.json"):
+    figures = {k: v for k, v in json.load(open(path)).items() if k not in ("cpuTotal", "cpuUser", "cpuSystem", "wallClock", "throughput")}
+    open(path, "w").write(json.dumps(figures, indent=2, sort_keys=True).replace('": ', '" : ') + "\n")
+PY
+    say "recording time ratios"
+    local tool
+    tool=$(time_ratios) || exit 1
+    (cd "$root" && "$tool" record --rounds 21) || fail "recording the time ratios failed"
 }
 
 step_jemalloc() {
@@ -130,12 +220,15 @@ step_jemalloc() {
 
 SECONDS=0
 case "${1:-all}" in
-    all) step_xctest; step_benchmarks; step_bites ;;
+    all) step_xctest; step_benchmarks; step_times; step_bites; step_load ;;
     xctest) step_xctest ;;
     benchmarks) step_benchmarks ;;
+    times) step_times ;;
     bites) step_bites ;;
+    load) step_load ;;
+    alarms) step_alarms "${2:-30}" ;;
     record) step_record ;;
     jemalloc) step_jemalloc ;;
-    *) echo "usage: $0 [all|xctest|benchmarks|bites|record|jemalloc]" >&2; exit 64 ;;
+    *) echo "usage: $0 [all|xctest|benchmarks|times|bites|load|record|alarms [N]|jemalloc]" >&2; exit 64 ;;
 esac
 say "passed"

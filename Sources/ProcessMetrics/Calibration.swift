@@ -36,6 +36,13 @@ public struct Calibration: Hashable, Sendable, Codable {
         return Calibration(score: rate(fastestWall), cpuScore: rate(fastestCPU))
     }
 
+    /// The median of each score over `calibrations` (measured beside the runs they scale).
+    public static func median(of calibrations: [Calibration]) -> Calibration {
+        guard let score = ProcessMetrics.median(calibrations.map(\.score)), let cpuScore = ProcessMetrics.median(calibrations.map(\.cpuScore))
+        else { preconditionFailure("no calibration to take the median of") }
+        return Calibration(score: score, cpuScore: cpuScore)
+    }
+
     /// How many times slower this machine is than `baseline`'s in wall-clock time (below 1 when
     /// faster): the factor by which a wall-clock time recorded there is multiplied to predict it here.
     public func slowdown(comparedWith baseline: Calibration) -> Double {

@@ -69,6 +69,14 @@ struct BaselineCheckCommand: AsyncParsableCommand {
     @Option(help: "A relative tolerance as METRIC=FRACTION (METRIC may end in *), e.g. total.events_per_s=0.1; repeatable.",
             transform: BaselineCheckCommand.tolerance)
     var tolerance: [(metric: String, fraction: Double)] = []
+    @Option(help: ArgumentHelp(
+        "Which metrics can fail the check: portable or all.",
+        discussion: """
+            portable (the default) judges what holds from one runner to another: counts, allocations, memory, and CPU \
+            time scaled by the CPU calibration measured beside the runs. Wall-clock times and rates are compared and \
+            shown, never failed: a slower or busier runner moves them. all judges them too (a dedicated, quiet runner).
+            """))
+    var gate: BaselineGateOption = .portable
 
     /// `METRIC=FRACTION`.
     @Sendable static func tolerance(_ text: String) throws -> (metric: String, fraction: Double) {
@@ -103,7 +111,7 @@ struct BaselineCheckCommand: AsyncParsableCommand {
             throw failure("baseline check", error.message, status: HarnessExit.invalidInput)
         }
         let current = try await measure(plan, options, count, command: "baseline check")
-        let report = BaselineReport(baseline: baseline, current: current, relativeTolerances: tolerances)
+        let report = BaselineReport(baseline: baseline, current: current, relativeTolerances: tolerances, gate: gate.value)
         print(Summary.render(report, scenario: plan.scenario.name, baseline: baseline, current: current, style: stdoutStyle), terminator: "")
         if !report.passed { throw HarnessExit.failed.code }
     }
@@ -112,6 +120,13 @@ struct BaselineCheckCommand: AsyncParsableCommand {
         guard let given else { return }
         guard given == recorded else { throw InvalidInput(message: "\(name) \(given) differs from the baseline's \(recorded)") }
     }
+}
+
+/// `--gate`: which metrics can fail `baseline check`.
+enum BaselineGateOption: String, ExpressibleByArgument, CaseIterable {
+    case portable, all
+
+    var value: BaselineGate { self == .all ? .all : .portable }
 }
 
 /// Runs the baseline measurement, mapping failures to exit statuses.

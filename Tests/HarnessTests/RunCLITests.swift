@@ -1,3 +1,4 @@
+import ProcessMetrics
 import Foundation
 @testable import RunResults
 import Testing
@@ -146,6 +147,33 @@ struct RunCLITests {
         #expect(regressed.stdout.contains("meals.events regressed"))
         #expect(mismatched.status == 2)
         #expect(mismatched.stderr.contains("--users 41 differs from the baseline's 40"))
+    }
+
+    @Test("a baseline recorded on a machine twice as fast passes here unchanged with the default gate; check --help names the gates")
+    func baselineFromAFasterMachine() throws {
+        // Given a baseline recorded here, made into one of a machine twice as fast: its times halved,
+        // its rates and calibration scores doubled
+        let directory = try ScratchDirectory(prefix: "harness-tests")
+        let path = try scenario(in: directory)
+        let file = directory.file("tiny.json")
+        let record = try SimHarnessProcess.run(["baseline", "record", "--scenario", path, "--repetitions", "2", "--tasks", "2", "--file", file])
+        try #require(record.status == 0, "\(record.stderr)")
+        var faster = try BaselineJSON.decode(try #require(contents(file)))
+        faster.calibration = Calibration(score: faster.calibration.score * 2, cpuScore: faster.calibration.cpuScore * 2)
+        for (name, entry) in faster.metrics where [.time, .cpuTime].contains(entry.kind) { faster.metrics[name]!.value /= 2 }
+        for (name, entry) in faster.metrics where entry.kind == .throughput { faster.metrics[name]!.value *= 2 }
+        try BaselineJSON.encode(faster).write(to: URL(fileURLWithPath: directory.file("faster.json")))
+
+        // When this machine checks the same build against it (CPU time within 50 %: the machine is shared)
+        let check = try SimHarnessProcess.run(
+            ["baseline", "check", "--scenario", path, "--repetitions", "2", "--file", directory.file("faster.json"), "--tolerance", "cpu_*=0.5"])
+        let help = try SimHarnessProcess.run(["baseline", "check", "--help"])
+
+        // Then it passes: the calibration scaled the times, and the counts held
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("as slow as the baseline's"))
+        #expect(help.stdout.contains("--gate"))
+        #expect(help.stdout.contains("portable"))
     }
 }
 

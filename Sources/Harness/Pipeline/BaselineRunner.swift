@@ -3,8 +3,9 @@ import RunResults
 
 /// Measures a plan for `baseline record` and `baseline check`.
 public enum BaselineRunner {
-    /// Calibrates this machine, then runs one fixed-volume pass of the plan's users × days
-    /// `repetitions` times (no monitoring, no output files) and keeps the medians.
+    /// Runs one fixed-volume pass of the plan's users × days `repetitions` times (no monitoring, no
+    /// output files), each just after a run of the calibration loop, and keeps the medians: the
+    /// calibration sees the load the runs saw.
     public static func measure(_ plan: RunPlan, options: RunOptions, repetitions: Int) async throws -> BaselineMeasurement {
         guard repetitions >= 1 else { throw BaselineError(message: "repetitions must be at least 1") }
         var plan = plan
@@ -13,13 +14,14 @@ public enum BaselineRunner {
         options.onProgress = nil
         options.rssSampleInterval = nil
         options.outputDirectory = nil
-        let calibration = Calibration.measure()
+        var calibrations: [Calibration] = []
         var results: [RunResult] = []
         for _ in 0..<repetitions {
+            calibrations.append(Calibration.measure(repetitions: 2))
             let result = try await ScenarioRunner.run(plan, options: options)
             guard result.status == .completed else { throw CancellationError() }
             results.append(result)
         }
-        return try BaselineMeasurement(results: results, deterministic: true, calibration: calibration, machine: .current())
+        return try BaselineMeasurement(results: results, deterministic: true, calibration: .median(of: calibrations), machine: .current())
     }
 }

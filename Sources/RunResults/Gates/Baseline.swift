@@ -19,7 +19,32 @@ public enum BaselineKind: String, Sendable, Codable, CaseIterable {
     case exact
 }
 
+/// Which metrics of a baseline can fail `baseline check`.
+public enum BaselineGate: String, Sendable, CaseIterable {
+    /// What holds on any runner (the default): counts, allocations, memory, and CPU time scaled by the
+    /// CPU calibration measured beside the runs. Wall-clock times and rates are compared and shown but
+    /// do not fail: a busier or slower runner moves them by more than any calibration can undo.
+    case portable
+    /// Every metric, wall-clock times and rates included: for a dedicated, quiet runner.
+    case all
+
+    /// Whether a regression of a metric of `kind` fails the check.
+    public func gates(_ kind: BaselineKind) -> Bool {
+        self == .all || kind.isPortable
+    }
+}
+
 extension BaselineKind {
+    /// Whether a metric of this kind holds from one runner to another: a count, or CPU time divided by
+    /// the speed of the same runner's CPU. Wall-clock times and rates depend on the scheduler and on the
+    /// other load (docs/performance.md, "Which metrics hold across runners").
+    public var isPortable: Bool {
+        switch self {
+        case .cpuTime, .memory, .allocations, .exact: true
+        case .time, .throughput: false
+        }
+    }
+
     /// Which way metrics of this kind get better.
     public var direction: MetricDirection {
         switch self {
@@ -198,10 +223,19 @@ public struct BaselineReport: Sendable, Equatable {
     public var cpuSlowdown: Double
     /// Whether the outputs are the same as when the baseline was recorded (nil: not compared).
     public var sameOutputs: Bool?
+    /// Which metrics can fail the check.
+    public var gate: BaselineGate
+    /// The kind of each compared metric.
+    private var kinds: [String: BaselineKind]
 
     /// Compares `current` with `baseline`; `relativeTolerances` override the defaults' relative part
-    /// by metric name or by a prefix ending in `*` (the absolute part stays).
-    public init(baseline: BaselineMeasurement, current: BaselineMeasurement, relativeTolerances: [String: Double] = [:]) {
+    /// by metric name or by a prefix ending in `*` (the absolute part stays); `gate` says which metrics
+    /// can fail it.
+    public init(
+        baseline: BaselineMeasurement, current: BaselineMeasurement, relativeTolerances: [String: Double] = [:], gate: BaselineGate = .portable
+    ) {
+        self.gate = gate
+        kinds = baseline.metrics.mapValues(\.kind)
         let slowdown = current.calibration.slowdown(comparedWith: baseline.calibration)
         let cpuSlowdown = current.calibration.cpuSlowdown(comparedWith: baseline.calibration)
         self.slowdown = slowdown
@@ -216,11 +250,18 @@ public struct BaselineReport: Sendable, Equatable {
         sameOutputs = baseline.outputDigest.flatMap { expected in current.outputDigest.map { $0 == expected } }
     }
 
-    /// No regression and the same outputs.
-    public var passed: Bool { sameOutputs != false && !comparisons.contains { $0.verdict == .regressed } }
+    /// No regression of a gated metric, and the same outputs.
+    public var passed: Bool { sameOutputs != false && regressions.isEmpty }
 
-    /// The metrics that regressed.
-    public var regressions: [MetricComparison] { comparisons.filter { $0.verdict == .regressed } }
+    /// Whether a regression of `comparison` fails the check.
+    public func gates(_ comparison: MetricComparison) -> Bool {
+        kinds[comparison.metric].map(gate.gates) ?? true
+    }
+
+    /// The gated metrics that regressed.
+    public var regressions: [MetricComparison] { comparisons.filter { $0.verdict == .regressed && gates($0) } }
+    /// The metrics worse than their limit that the gate does not judge (wall-clock times under `portable`).
+    public var ungatedRegressions: [MetricComparison] { comparisons.filter { $0.verdict == .regressed && !gates($0) } }
     /// The metrics that improved.
     public var improvements: [MetricComparison] { comparisons.filter { $0.verdict == .improved } }
 

@@ -143,6 +143,8 @@ public enum Summary {
         for comparison in report.comparisons where comparison.verdict != .held {
             let line = "  " + comparison.message
             switch comparison.verdict {
+            case .regressed where !report.gates(comparison):
+                lines.append(style.yellow(line + " (wall clock: shown, not gated; --gate all judges it)"))
             case .regressed: lines.append(style.red(line))
             case .improved: lines.append(style.green(line))
             case .held, .notCompared: lines.append(line)
@@ -153,7 +155,8 @@ public enum Summary {
         }
         let held = report.comparisons.filter { $0.verdict == .held }.count
         let verdict = report.passed ? style.green("no regression") : style.red("regressed")
-        lines.append("\(verdict): \(held) held, \(report.improvements.count) improved, \(report.regressions.count) regressed")
+        let ungated = report.ungatedRegressions.isEmpty ? "" : ", \(report.ungatedRegressions.count) slower but not gated"
+        lines.append("\(verdict): \(held) held, \(report.improvements.count) improved, \(report.regressions.count) regressed\(ungated)")
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -1,0 +1,176 @@
+import Foundation
+import ProcessMetrics
+
+/// What the command line chose.
+struct GateSettings {
+    /// Rounds a workload (one reference loop and one run each).
+    var rounds = 15
+    /// The CPU-time ratio may grow by this fraction (wall time by three times as much) before it fails.
+    var tolerance = 0.05
+    /// Workloads whose name contains one of these (all when empty).
+    var filters: [String] = []
+    /// The recorded ratios.
+    var file = "Benchmarks/Benchmarks/Thresholds/time-ratios.json"  // from the repository's root
+}
+
+/// A time regression added on purpose: `time:P` in `SIMHARNESS_INJECT_REGRESSION` makes every measured
+/// run P % longer, by busy work for P % of the run's own CPU time inside the measured interval.
+struct InjectedTime {
+    var fraction = 0.0
+
+    static func fromEnvironment(_ environment: [String: String]) -> InjectedTime {
+        guard let text = environment["SIMHARNESS_INJECT_REGRESSION"], text.hasPrefix("time:"),
+              let percent = Double(text.dropFirst(5)), percent >= 0 else { return InjectedTime() }
+        return InjectedTime(fraction: percent / 100)
+    }
+
+    /// Spins until the process has used `fraction` × `cpu` more CPU time.
+    func apply(after cpu: Double) {
+        guard fraction > 0 else { return }
+        let until = processCPU() + cpu * fraction
+        var x: UInt64 = 1
+        while processCPU() < until {
+            for _ in 0..<1_000 { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+        }
+        blackHole(x)
+    }
+}
+
+/// One round: a workload's times in reference loops (millions of `Calibration` loop iterations).
+struct Round {
+    var cpuRatio: Double
+    var wallRatio: Double
+    /// The reference loop's speed in this round (millions of iterations a second of wall-clock time).
+    var referenceSpeed: Double
+}
+
+/// Times a workload in rounds, each beside a reference loop (alternately before and after it, so that a
+/// drift of the machine's speed during a round does not favour either side).
+struct RoundTimer {
+    var rounds: Int
+    var injected: InjectedTime
+
+    func measure(_ run: () throws -> UInt64) throws -> [Round] {
+        blackHole(try run())  // warm-up: builds the workload, fills caches
+        return try (0..<rounds).map { index in
+            let before = index.isMultiple(of: 2) ? Calibration.measure(repetitions: 1) : nil
+            let clock = ContinuousClock()
+            let start = clock.now
+            let startCPU = processCPU()
+            blackHole(try run())
+            injected.apply(after: processCPU() - startCPU)
+            let cpu = processCPU() - startCPU
+            let wall = (clock.now - start).seconds
+            let reference = before ?? Calibration.measure(repetitions: 1)
+            return Round(cpuRatio: cpu * reference.cpuScore, wallRatio: wall * reference.score, referenceSpeed: reference.score)
+        }
+    }
+}
+
+/// The CPU time the process has used, in seconds (`CLOCK_PROCESS_CPUTIME_ID`: every thread, to the nanosecond).
+func processCPU() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+}
+
+/// A workload's rounds: the medians of its ratios and their 95 % confidence intervals.
+struct RatioSummary {
+    var cpu: Interval
+    var wall: Interval
+
+    init(cpu: [Double], wall: [Double]) {
+        self.cpu = Interval(medianOf: cpu)
+        self.wall = Interval(medianOf: wall)
+    }
+
+    var recorded: RecordedRatio { RecordedRatio(cpu: cpu.median, wall: wall.median) }
+    var line: String { String(format: "cpu %.3f [%.3f, %.3f], wall %.3f [%.3f, %.3f]", cpu.median, cpu.low, cpu.high, wall.median, wall.low, wall.high) }
+}
+
+/// The median of samples and a distribution-free 95 % confidence interval for it: the order statistics
+/// k and n + 1 − k, with k the largest for which P(Binomial(n, ½) < k) ≤ 2.5 %.
+struct Interval {
+    var median: Double
+    var low: Double
+    var high: Double
+
+    init(medianOf samples: [Double]) {
+        let sorted = samples.sorted()
+        let n = sorted.count
+        median = ProcessMetrics.median(sorted)!
+        var k = 0  // zero-based: sorted[k] and sorted[n - 1 - k]
+        var below = 0.0  // P(B < k + 1)
+        while true {
+            below += binomial(n, k) / pow(2, Double(n))
+            guard below <= 0.025, k + 1 < n / 2 else { break }
+            k += 1
+        }
+        low = sorted[k]
+        high = sorted[n - 1 - k]
+    }
+}
+
+/// n choose k, as a Double.
+func binomial(_ n: Int, _ k: Int) -> Double {
+    (0..<k).reduce(1.0) { $0 * Double(n - $1) / Double($1 + 1) }
+}
+
+/// A workload's recorded medians.
+struct RecordedRatio: Codable {
+    var cpu: Double
+    var wall: Double
+}
+
+/// The recorded ratios of every workload, with the rounds and the processor they were measured with.
+struct TimeRatioBaseline: Codable {
+    var rounds: Int
+    var processor: String
+    var workloads: [String: RecordedRatio]
+
+    static func read(from path: String) throws -> TimeRatioBaseline {
+        try JSONDecoder().decode(TimeRatioBaseline.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try (encoder.encode(self) + Data("\n".utf8)).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// A workload's ratios against its recorded ones: a regression when the whole 95 % interval of the change
+/// lies above the tolerance (CPU) or three times the tolerance (wall: I/O and the scheduler move it more).
+struct TimeVerdict {
+    var name: String
+    var baseline: RecordedRatio?
+    var measured: RatioSummary
+    var tolerance: Double
+
+    var cpuChange: (low: Double, high: Double)? { baseline.map { (measured.cpu.low / $0.cpu - 1, measured.cpu.high / $0.cpu - 1) } }
+    var wallChange: (low: Double, high: Double)? { baseline.map { (measured.wall.low / $0.wall - 1, measured.wall.high / $0.wall - 1) } }
+
+    /// A workload without a recorded ratio fails too: record it.
+    var regressed: Bool {
+        guard let cpu = cpuChange, let wall = wallChange else { return true }
+        return cpu.low > tolerance || wall.low > tolerance * 3
+    }
+
+    var line: String {
+        guard let cpu = cpuChange, let wall = wallChange else { return "  FAIL  \(name): no recorded ratio (TimeRatios record)" }
+        let verdict = regressed ? "FAIL" : "pass"
+        let cpuText = percent(measured.cpu.median / baseline!.cpu - 1, cpu)
+        let wallText = percent(measured.wall.median / baseline!.wall - 1, wall)
+        return "  \(verdict)  \(name): cpu \(cpuText), wall \(wallText)"
+    }
+}
+
+/// A change and its interval, in percent: `+1.2 % [-0.8, +3.1]`.
+func percent(_ change: Double, _ interval: (low: Double, high: Double)) -> String {
+    String(format: "%+.1f %% [%+.1f, %+.1f]", change * 100, interval.low * 100, interval.high * 100)
+}
+
+/// The processor's model name (`/proc/cpuinfo`), for the record.
+func processorName() -> String {
+    MachineDescription.current().processor
+}

@@ -1,0 +1,75 @@
+// The time half of the benchmark gate: each workload of the suite is timed in rounds, each round beside a
+// reference loop run just before or after it, and judged by its time in reference loops (the median over the
+// rounds, with a 95 % confidence interval) against Thresholds/time-ratios.json. A machine twice as slow, or
+// twice as busy, slows both sides of a round alike, so a ratio recorded on one machine holds on another; the
+// counts (mallocs, memory) are judged by package-benchmark against their thresholds (docs/performance.md).
+//
+//   TimeRatios check  [--rounds N] [--tolerance PERCENT] [--filter TEXT]... [--file PATH]
+//   TimeRatios record [--rounds N] [--filter TEXT]... [--file PATH]
+//
+// SIMHARNESS_INJECT_REGRESSION=time:P adds P % to every measured run (busy work for P % of the run's own CPU
+// time, inside the measured interval): the gate's proof that it bites. Exit status: 0 held (or recorded),
+// 1 a regression, 2 bad arguments or an unreadable baseline.
+import Foundation
+import Suite
+
+let usage = "usage: TimeRatios check|record [--rounds N] [--tolerance PERCENT] [--filter TEXT]... [--file PATH]"
+
+func fail(_ message: String, status: Int32 = 2) -> Never {
+    FileHandle.standardError.write(Data("time-ratios: \(message)\n".utf8))
+    exit(status)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard let mode = arguments.first, mode == "check" || mode == "record" else { fail(usage) }
+arguments.removeFirst()
+var settings = GateSettings()
+while !arguments.isEmpty {
+    let option = arguments.removeFirst()
+    guard let value = arguments.first else { fail("\(option) needs a value\n\(usage)") }
+    arguments.removeFirst()
+    switch option {
+    case "--rounds":
+        guard let rounds = Int(value), (3...1000).contains(rounds) else { fail("--rounds must be 3...1000, not \(value)") }
+        settings.rounds = rounds
+    case "--tolerance":
+        guard let percent = Double(value), percent >= 0 else { fail("--tolerance must be a percentage >= 0, not \(value)") }
+        settings.tolerance = percent / 100
+    case "--filter": settings.filters.append(value)
+    case "--file": settings.file = value
+    default: fail("unknown option \(option)\n\(usage)")
+    }
+}
+let injected = InjectedTime.fromEnvironment(ProcessInfo.processInfo.environment)
+let workloads = Suite.timed.filter { settings.filters.isEmpty || settings.filters.contains(where: $0.name.contains) }
+guard !workloads.isEmpty else { fail("no workload matches \(settings.filters)") }
+
+var measured: [String: RatioSummary] = [:]
+var speeds: [Double] = []
+for workload in workloads {
+    let rounds = try RoundTimer(rounds: settings.rounds, injected: injected).measure(workload.run)
+    measured[workload.name] = RatioSummary(cpu: rounds.map(\.cpuRatio), wall: rounds.map(\.wallRatio))
+    speeds += rounds.map(\.referenceSpeed)
+}
+// The machine's speed as the rounds saw it (scripts/perf-gate.sh compares it with and without a busy loop).
+print(String(format: "reference speed: %.1f M loops/s (wall-clock median)", Interval(medianOf: speeds).median))
+
+if mode == "record" {
+    let document = TimeRatioBaseline(rounds: settings.rounds, processor: processorName(), workloads: measured.mapValues(\.recorded))
+    do { try document.write(to: settings.file) } catch { fail("cannot write \(settings.file): \(error)") }
+    for name in measured.keys.sorted() { print("recorded \(name): \(measured[name]!.line)") }
+    exit(0)
+}
+let baseline: TimeRatioBaseline
+do { baseline = try TimeRatioBaseline.read(from: settings.file) } catch { fail("cannot read \(settings.file): \(error)") }
+let verdicts = measured.keys.sorted().map { name in
+    TimeVerdict(name: name, baseline: baseline.workloads[name], measured: measured[name]!, tolerance: settings.tolerance)
+}
+print("time ratios (median of \(settings.rounds) rounds, in reference loops; 95 % interval of the change; tolerance "
+    + "+\(settings.tolerance * 100) % on CPU, +\(settings.tolerance * 300) % on wall; recorded on \(baseline.processor))")
+for verdict in verdicts { print(verdict.line) }
+let regressed = verdicts.filter(\.regressed)
+guard regressed.isEmpty else {
+    fail("\(regressed.count) workload(s) slower than their recorded ratio: \(regressed.map(\.name).joined(separator: ", "))", status: 1)
+}
+print("time-ratios: held")
