@@ -145,6 +145,10 @@ let package = Package(
         .testTarget(name: "BenchmarkWorkloadsTests", dependencies: ["BenchmarkWorkloads", "Datasets", "ProcessMetrics", "Scenarios", "Simulation"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "RunResults", "PaymentsCore", "ProcessMetrics"]),
         .testTarget(
+            name: "RunResultsTests",
+            dependencies: ["RunResults", "Scenarios", "HealthCore", "PaymentsCore", "ProcessMetrics", "TestSupport"]
+        ),
+        .testTarget(
             name: "HarnessTests",
             dependencies: [
                 "simharness", "Harness", "RunResults", "Scenarios", "Simulation", "Analysis", "Datasets", "HealthCore", "PaymentsCore",
