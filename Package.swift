@@ -36,13 +36,17 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-        .systemLibrary(name: "CZstd", path: "Sources/CZstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
-        .systemLibrary(name: "CJemalloc", path: "Sources/CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        // The C libraries of the system. With `pkgConfig`, a machine without one (its .pc file missing)
+        // gets SwiftPM's warning naming the package to install ("apt-get install libzstd-dev") before the
+        // compiler's "'zstd.h' file not found".
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CJemalloc", path: "Sources/CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"]), .brew(["jemalloc"])]),
         .systemLibrary(name: "CGlibcMalloc", path: "Sources/CGlibcMalloc"),
         .target(name: "CPrefetch"),
         .target(name: "CChecksum"),
-        .target(name: "CSimulatedDisk", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "CSimulatedDisk", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "SimulatedDisk", dependencies: ["CSimulatedDisk"]),
         .target(
             name: "CAllocationCounter",
@@ -140,6 +144,10 @@ let package = Package(
         .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"]),
         .testTarget(name: "BenchmarkWorkloadsTests", dependencies: ["BenchmarkWorkloads", "Datasets", "ProcessMetrics", "Scenarios", "Simulation"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "RunResults", "PaymentsCore", "ProcessMetrics"]),
+        .testTarget(
+            name: "RunResultsTests",
+            dependencies: ["RunResults", "Scenarios", "HealthCore", "PaymentsCore", "ProcessMetrics", "TestSupport"]
+        ),
         .testTarget(
             name: "HarnessTests",
             dependencies: [

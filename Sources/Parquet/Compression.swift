@@ -5,8 +5,8 @@ import CZstd
 final class PageCompressor {
     let compression: ParquetCompression
     private var zstd: OpaquePointer?
-    /// zstd level -1 (`--fast=1`): after the DELTA encodings it makes files 4 % larger than level 1
-    /// (21 % of the CSV's size instead of 20 %) for an eighth less of `generate`'s CPU.
+    /// zstd level -1 (`--fast=1`): after the DELTA encodings its files are a little larger than level
+    /// 1's, for noticeably less of `generate`'s CPU (figures: docs/parquet-format.md).
     static let zstdLevel: Int32 = -1
     /// zlib level 1: gzip is the compatibility codec, speed before size.
     static let gzipLevel: Int32 = 1

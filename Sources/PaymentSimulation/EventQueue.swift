@@ -1,8 +1,8 @@
 /// The world's scheduler: a priority queue of `(order, slot)` pairs, smallest order first. It
 /// keeps two binary heaps: most events are due within milliseconds (steps, messages) and are
 /// popped soon after they are pushed, while timeouts wait for seconds, many of them stale by then.
-/// Keeping the far ones apart keeps the heap that most pops touch small: a single heap of the
-/// ~1,500 waiting entries cost 11–16 % of a world's time (measured with `perf`).
+/// Keeping the far ones apart keeps the heap that most pops touch small (a single heap's cost:
+/// docs/performance.md, "Figures behind choices in the code").
 struct EventQueue {
     struct Entry {
         /// What orders entries (smallest first).

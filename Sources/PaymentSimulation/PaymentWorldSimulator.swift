@@ -126,19 +126,20 @@ public enum PaymentWorldSimulator {
         return report
     }
 
-    /// Runs worlds `first ..< first + count` (seeds), at most `jobs` at a time, and returns their
-    /// reports in seed order, up to and including the first that broke an invariant. `proceed` is
-    /// asked before each world starts; once it says no, no later world is reported.
+    /// Runs the `count` worlds of seeds `first`, `first + stride`, `first + 2 × stride`, … (wrapping),
+    /// at most `jobs` at a time, and returns their reports in seed order, up to and including the first
+    /// that broke an invariant. `proceed` is asked before each world starts; once it says no, no later
+    /// world is reported. A stride above 1 is one shard's slice of a larger swarm (`simulate --shard`).
     public static func swarm(
-        seeds first: UInt64, count: Int, jobs: Int, store: StoreChoice, make: @escaping @Sendable (UInt64) -> WorldConfiguration,
-        proceed: @escaping @Sendable () -> Bool = { true }
+        seeds first: UInt64, count: Int, stride: UInt64 = 1, jobs: Int, store: StoreChoice,
+        make: @escaping @Sendable (UInt64) -> WorldConfiguration, proceed: @escaping @Sendable () -> Bool = { true }
     ) async throws -> [WorldReport] {
         struct Stop: Error {}
         var reports: [WorldReport] = []
         do {
             try await OrderedParallel.run(count: count, window: 2 * max(1, jobs), job: { index -> WorldReport? in
                 guard proceed() else { return nil }
-                return try run(make(first &+ UInt64(index)), store: store)
+                return try run(make(first &+ UInt64(index) &* stride), store: store)
             }, consume: { _, report in
                 guard let report else { throw Stop() }
                 reports.append(report)

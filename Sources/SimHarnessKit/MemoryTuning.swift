@@ -6,14 +6,13 @@ import CGlibcMalloc
 enum MemoryTuning {
     /// Makes glibc serve every allocation of 4 MiB or more with its own mapping, returned to the
     /// system when freed. By default glibc raises this threshold as big blocks are freed, so a
-    /// pipeline that frees one batch of rows while it fills the next keeps both resident
-    /// (measured on 8.3 M meals: 455 MB peak without, 366 MB with; smaller thresholds add page
-    /// faults for the short-lived partition buffers).
+    /// pipeline that frees one batch of rows while it fills the next keeps both resident; smaller
+    /// thresholds add page faults for the short-lived partition buffers.
     ///
     /// Keeps up to 16 MiB free at the top of each heap instead of glibc's 128 KiB: each partition's
     /// gathered rows and output text (a few MiB a task) then reuse the pages the last partition
-    /// freed rather than fault fresh ones in (measured on 8.3 M meals: 113 k → 80 k page faults,
-    /// 0.30 → 0.24 s of system time, peak RSS unchanged).
+    /// freed rather than fault fresh ones in. Figures for both: docs/performance.md, "Figures behind
+    /// choices in the code".
     ///
     /// glibc only: elsewhere (macOS) there is nothing to tune and the system allocator keeps its defaults.
     static func apply() {

@@ -6,15 +6,17 @@ import RunResults
 struct MergeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Combines the JSON results of shards (run --shard k/n --json) into one report.",
+        abstract: "Combines the JSON results of shards (run --shard k/n --json, or simulate --shard k/n --json) into one.",
         discussion: """
             Counts add, histograms merge, rates add (the shards ran side by side), the duration is the longest and peak \
-            memory the highest; the thresholds are evaluated again on the sum. Exit status: 0 merged and every threshold \
-            held, 1 a threshold failed, 2 unreadable or mismatched results or a bad option, 3 internal error.
+            memory the highest; the thresholds are evaluated again on the sum. Summaries of simulate's shards add up to \
+            the unsharded run's summary, keeping the violation of the lowest seed index and its reproduce line. Exit \
+            status: 0 merged and every threshold held (no violation), 1 a threshold failed (a violation), 2 unreadable or \
+            mismatched results or a bad option, 3 internal error.
             """
     )
 
-    @Argument(help: "Result files written by run --json.")
+    @Argument(help: "Result files written by run --json, or summaries written by simulate --json (all of one kind).")
     var results: [String]
 
     @Option(help: "Write the merged result here ('-' for stdout).")
@@ -22,11 +24,24 @@ struct MergeCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard !results.isEmpty else { throw failure("merge", "give at least one result file", status: HarnessExit.invalidInput) }
-        var decoded: [RunResult] = []
+        var files: [(path: String, data: Data)] = []
         for path in results {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw failure("merge", "cannot read \(path)", status: HarnessExit.invalidInput)
             }
+            files.append((path, data))
+        }
+        let summaries = files.map { (try? JSONSerialization.jsonObject(with: $0.data)) as? [String: Any] }
+            .map { $0.flatMap { SimulationSummary.isSummary($0) ? $0 : nil } }
+        if summaries.contains(where: { $0 != nil }) {
+            if let other = summaries.firstIndex(where: { $0 == nil }) {
+                throw failure("merge", "\(files[other].path) is not a simulate summary: merge simulate's summaries or run's results, not both",
+                              status: HarnessExit.invalidInput)
+            }
+            return try mergeSummaries(zip(files, summaries).map { ($0.path, $1!) })
+        }
+        var decoded: [RunResult] = []
+        for (path, data) in files {
             do { decoded.append(try ResultJSON.decode(data)) } catch {
                 throw failure("merge", "\(path): \(error)", status: HarnessExit.invalidInput)
             }
@@ -43,6 +58,32 @@ struct MergeCommand: AsyncParsableCommand {
         }
         if let json {
             do { try writeOutput(try ResultJSON.encode(merged), to: json) } catch {
+                throw failure("merge", "cannot write \(json): \(error)", status: HarnessExit.internalError)
+            }
+        }
+        if !merged.passed { throw HarnessExit.failed.code }
+    }
+
+    /// Adds up the summaries of `simulate --shard` (see `SimulationSummary.merged`) and writes the sum as
+    /// `simulate` writes its own.
+    private func mergeSummaries(_ files: [(path: String, object: [String: Any])]) throws {
+        var parts: [(file: String, summary: SimulationSummary)] = []
+        for (path, object) in files {
+            do { parts.append((path, try SimulationSummary(json: object))) } catch {
+                throw failure("merge", "\(path): \(error.description)", status: HarnessExit.invalidInput)
+            }
+        }
+        let merged: SimulationSummary
+        do { merged = try SimulationSummary.merged(parts) } catch {
+            throw failure("merge", error.description, status: HarnessExit.invalidInput)
+        }
+        if json == "-" {
+            FileHandle.standardError.write(Data(merged.render().utf8))
+        } else {
+            print(merged.render(), terminator: "")
+        }
+        if let json {
+            do { try writeOutput(try merged.json(), to: json) } catch {
                 throw failure("merge", "cannot write \(json): \(error)", status: HarnessExit.internalError)
             }
         }

@@ -105,10 +105,20 @@ enum OptionValue {
     }
 }
 
-/// Shard `index` of `count`: the users with `index mod count == index`.
+/// Shard `index` of `count`: the users (`run`, `generate`) or the worlds (`simulate`) whose index `i`
+/// has `i mod count == index`.
 struct Shard: Sendable {
     var index = 0
     var count = 1
+
+    /// `--shard`'s help, one wording for every command: which `part` of the work shard k runs, and
+    /// where `env/n` finds `k`.
+    static func help(_ part: String) -> ArgumentHelp {
+        ArgumentHelp("""
+            Run only shard k of n: \(part) (as k/n; or env/n, k from \(OptionValue.shardIndexVariables.joined(separator: " or ")), \
+            as a CI matrix or a Kubernetes Indexed Job sets it).
+            """)
+    }
 }
 
 /// The degree of parallelism when none is given: the number of cores.

@@ -45,10 +45,7 @@ struct RunWorkloadArguments: ParsableArguments {
     @Option(help: "Partitions, each a task that generates and analyzes its batches (default: the number of cores).", transform: OptionValue.tasks)
     var tasks: Int?
 
-    @Option(help: """
-        Run only shard k of n: the users with index mod n == k (as k/n; or env/n, k from SIMHARNESS_SHARD_INDEX or \
-        JOB_COMPLETION_INDEX, as a CI matrix or a Kubernetes Indexed Job sets it).
-        """, transform: OptionValue.shard)
+    @Option(help: Shard.help("the users with index mod n == k"), transform: OptionValue.shard)
     var shard = Shard()
 
     @Option(help: "Shortest gap between eating episodes that counts as a fast, in seconds (default 10800).",

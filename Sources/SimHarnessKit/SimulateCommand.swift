@@ -25,6 +25,9 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "The first seed of --seeds (default 0).", transform: OptionValue.seed)
     var from: UInt64?
 
+    @Option(help: Shard.help("the worlds of --seeds whose index i (seed = from + i) has i mod n == k"), transform: OptionValue.shard)
+    var shard: Shard?
+
     @Option(help: "Payments per world (default 1000).", transform: OptionValue.integer(in: 1...10_000_000))
     var payments = 1000
 
@@ -77,6 +80,7 @@ struct SimulateCommand: AsyncParsableCommand {
         if tasks != nil, jobs != nil { throw ValidationError("give --tasks only (--jobs is its old name)") }
         if seed != nil, seeds != nil { throw ValidationError("give --seed or --seeds, not both") }
         if seed != nil, from != nil { throw ValidationError("--from goes with --seeds, not --seed") }
+        if shard != nil, seeds == nil { throw ValidationError("--shard splits the worlds of --seeds N: give --seeds") }
         if db != nil {
             guard store == .sqlite else { throw ValidationError("--db needs --store sqlite") }
             guard seed != nil else { throw ValidationError("--db keeps one world: give --seed") }
@@ -94,13 +98,17 @@ struct SimulateCommand: AsyncParsableCommand {
         let limit = timeLimit
         let choice = PaymentWorldSimulator.StoreChoice(kind: store, database: db, resume: resume)
         let reports: [WorldReport]
+        let part = shard ?? Shard()
         do {
             if let seed {
                 reports = [try PaymentWorldSimulator.run(configuration(seed), store: choice, trace: trace)]
             } else {
+                // Shard k of n: the seeds from + k, from + k + n, from + k + 2n, … below from + count.
                 let (payments, clients, faults, flaws, kind) = (payments, clients, faults, Set(flaw), store)
+                let count = seeds ?? 1
                 reports = try await PaymentWorldSimulator.swarm(
-                    seeds: from ?? 0, count: seeds ?? 1, jobs: tasks ?? jobs ?? Cores.count, store: choice,
+                    seeds: (from ?? 0) &+ UInt64(part.index), count: (count - part.index + part.count - 1) / part.count,
+                    stride: UInt64(part.count), jobs: tasks ?? jobs ?? Cores.count, store: choice,
                     make: { WorldConfiguration(seed: $0, payments: payments, clients: clients, faults: faults, flaws: flaws, store: kind.world(seed: $0)) },
                     proceed: { limit.map { ContinuousClock.now - started < $0 } ?? true })
             }
@@ -109,7 +117,7 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         let failing = reports.first { $0.violation != nil }
         let shrunk = shrink ? failing.map { PaymentWorldSimulator.shrink($0, store: choice) } : nil
-        let summary = SimulationSummary(reports, store: store, shrunk: shrunk)
+        let summary = SimulationSummary(reports, store: store, swarm: swarm, shard: part, shrunk: shrunk)
         if json == "-" {
             FileHandle.standardError.write(Data(summary.render().utf8))
         } else {
@@ -121,6 +129,18 @@ struct SimulateCommand: AsyncParsableCommand {
             }
         }
         if !summary.passed { throw HarnessExit.failed.code }
+    }
+
+    /// The worlds asked for, as the command line that runs them all (what shards of one swarm share).
+    private var swarm: SimulationSummary.Swarm {
+        let first = seed ?? from ?? 0
+        var command = "simharness simulate " + (seed != nil ? "--seed 0x\(String(first, radix: 16))" : "--seeds \(seeds ?? 1) --from 0x\(String(first, radix: 16))")
+        command += " --payments \(payments) --clients \(clients)"
+        if let faults { command += " --faults \(faults)" }
+        if store != .memory { command += " --store \(store.rawValue)" }
+        for flaw in Set(flaw).sorted(by: { $0.rawValue < $1.rawValue }) { command += " --flaw \(flaw.rawValue)" }
+        if let kills { command += " --kills " + kills.map(String.init).joined(separator: ",") }
+        return SimulationSummary.Swarm(from: first, seeds: seed != nil ? 1 : seeds ?? 1, command: command)
     }
 
     private func configuration(_ seed: UInt64) -> WorldConfiguration {

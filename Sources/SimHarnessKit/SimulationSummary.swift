@@ -3,10 +3,52 @@ import PaymentSimulation
 import PaymentsCore
 
 /// What a run of `simulate` found, as it prints it: the worlds' counts added up, and the violation
-/// with the command lines that reproduce it.
-struct SimulationSummary: Sendable {
+/// with the command lines that reproduce it. A summary read back from its JSON is the same value, so
+/// `merge` adds the summaries of shards up (`SimulationSummary.merged`).
+struct SimulationSummary: Sendable, Equatable {
     /// The JSON's schema version.
     static let version = 1
+
+    /// The worlds a run was asked for, whichever of them it ran: the first seed, the number of
+    /// seeds, and the command line that runs them all. Shards of one swarm share it.
+    struct Swarm: Sendable, Equatable {
+        /// The first seed.
+        var from: UInt64
+        /// Seeds from `from` on.
+        var seeds: Int
+        /// `simharness simulate` with the options every world shares (not `--shard`, `--tasks` or `--time-limit`).
+        var command: String
+    }
+
+    /// A broken invariant, with the lines that reproduce it.
+    struct Found: Sendable, Equatable {
+        /// The failing world's seed.
+        var seed: UInt64
+        /// The invariant's name.
+        var invariant: String
+        /// What is wrong.
+        var message: String
+        /// The step at which it was seen.
+        var step: Int
+        /// Its simulated time, in milliseconds.
+        var timeMillis: Int64
+        /// The payment concerned, if one is.
+        var payment: UInt32?
+        /// The payment's recent events.
+        var history: [String]
+        /// The command line that runs the failing world again.
+        var reproduce: String
+        /// The smallest world found with `--shrink` that still fails, as a command line.
+        var shrunk: String?
+    }
+
+    /// Which shards of `count` a summary covers (`simulate --shard`, or a `merge` that lacks some).
+    struct Shards: Sendable, Equatable {
+        /// The number of shards the swarm was split into.
+        var count: Int
+        /// The shards covered, ascending.
+        var indices: [Int]
+    }
 
     /// Worlds run.
     var worlds = 0
@@ -22,21 +64,24 @@ struct SimulationSummary: Sendable {
     var recoveries = 0
     /// Final states of all payments.
     var states: [PaymentState: Int] = [:]
-    /// The failing world, if one failed.
-    var failing: WorldReport?
-    /// Its shrunk form, when shrinking was asked for.
-    var shrunk: WorldReport?
+    /// The violation, if a world broke an invariant: the first in seed order.
+    var violation: Found?
     /// The store the worlds used.
     var store: StoreKind
     /// Worlds that ran on the simulated disk.
     var diskWorlds = 0
-    /// The world that ran after a history of kills (a resumed `--db` world, or a `--kills` replay).
-    var resumed: WorldConfiguration?
+    /// The history line of a world that ran after kills (a resumed `--db` world, or a `--kills` replay).
+    var history: String?
+    /// The worlds asked for.
+    var swarm: Swarm
+    /// The shards this summary covers; nil: the whole swarm.
+    var shards: Shards?
 
-    /// Adds up `reports`.
-    init(_ reports: [WorldReport], store: StoreKind, shrunk: WorldReport? = nil) {
+    /// Adds up `reports`, the worlds of `swarm` (or of its `shard`) that ran.
+    init(_ reports: [WorldReport], store: StoreKind, swarm: Swarm, shard: Shard = Shard(), shrunk: WorldReport? = nil) {
         self.store = store
-        self.shrunk = shrunk
+        self.swarm = swarm
+        if shard.count > 1 { shards = Shards(count: shard.count, indices: [shard.index]) }
         for report in reports {
             worlds += 1
             if report.configuration.store == .disk { diskWorlds += 1 }
@@ -47,42 +92,48 @@ struct SimulationSummary: Sendable {
             recoveries += report.recoveries
             faults.merge(report.faults, uniquingKeysWith: +)
             states.merge(report.states, uniquingKeysWith: +)
-            if report.violation != nil, failing == nil { failing = report }
-            if !report.configuration.kills.isEmpty { resumed = report.configuration }
+            if let broken = report.violation, violation == nil {
+                violation = Found(
+                    seed: report.configuration.seed, invariant: broken.invariant.rawValue, message: broken.message, step: broken.step,
+                    timeMillis: broken.timeMillis, payment: broken.payment, history: broken.history,
+                    reproduce: report.configuration.reproduction(),
+                    shrunk: shrunk.flatMap { $0.violation != nil ? $0.configuration.reproduction() : nil })
+            }
+            if !report.configuration.kills.isEmpty {
+                let kills = report.configuration.kills.map(String.init).joined(separator: ", ")
+                history = "runs killed after steps \(kills); replay: \(report.configuration.reproduction(store: store))"
+            }
         }
     }
 
     /// Whether every invariant held in every world.
-    var passed: Bool { failing == nil }
+    var passed: Bool { violation == nil }
 
     /// The summary for a terminal.
     func render() -> String {
         var lines: [String] = []
         let range = seeds.map { $0.lowerBound == $0.upperBound ? "seed \(hex($0.lowerBound))" : "seeds \(hex($0.lowerBound))…\(hex($0.upperBound))" } ?? "no seed"
+        let part = shards.map { ", shard\($0.indices.count == 1 ? "" : "s") \($0.indices.map(String.init).joined(separator: ", ")) of \($0.count)" } ?? ""
         lines.append("simulate: \(worlds) world\(worlds == 1 ? "" : "s") (\(range)), store \(store.rawValue)"
-            + (store == .mixed ? " (\(diskWorlds) on the simulated disk)" : ""))
+            + (store == .mixed ? " (\(diskWorlds) on the simulated disk)" : "") + part)
         lines.append("  steps \(steps), crashes \(crashes), recoveries \(recoveries)")
         let faultText = FaultKind.allCases.filter { faults[$0, default: 0] > 0 }.map { "\($0.rawValue) \(faults[$0]!)" }
         lines.append("  faults injected: " + (faultText.isEmpty ? "none" : faultText.joined(separator: ", ")))
         lines.append("  payments: " + PaymentState.allCases.map { "\($0.rawValue) \(states[$0, default: 0])" }.joined(separator: ", "))
-        if let resumed {
-            lines.append("  history: runs killed after steps \(resumed.kills.map(String.init).joined(separator: ", ")); replay: \(resumed.reproduction(store: store))")
-        }
-        guard let failing, let violation = failing.violation else {
+        if let history { lines.append("  history: \(history)") }
+        guard let violation else {
             lines.append("  violations: 0")
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append("  violations: 1")
-        lines.append("VIOLATION of \(violation.invariant.rawValue) in world \(hex(failing.configuration.seed)): \(violation.message)")
+        lines.append("VIOLATION of \(violation.invariant) in world \(hex(violation.seed)): \(violation.message)")
         lines.append("  at step \(violation.step), \(violation.timeMillis) ms into the world" + (violation.payment.map { ", payment \($0)" } ?? ""))
         if !violation.history.isEmpty {
             lines.append("  recent history of the payment:")
             lines += violation.history.map { "    \($0)" }
         }
-        lines.append("  reproduce: \(failing.configuration.reproduction())")
-        if let shrunk, shrunk.violation != nil {
-            lines.append("  shrunk:    \(shrunk.configuration.reproduction())")
-        }
+        lines.append("  reproduce: \(violation.reproduce)")
+        if let shrunk = violation.shrunk { lines.append("  shrunk:    \(shrunk)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -90,20 +141,21 @@ struct SimulationSummary: Sendable {
     func json() throws -> Data {
         var object: [String: Any] = [
             "version": Self.version, "worlds": worlds, "steps": steps, "crashes": crashes, "recoveries": recoveries,
-            "store": store.rawValue, "passed": passed,
+            "store": store.rawValue, "passed": passed, "disk_worlds": diskWorlds,
             "faults": Dictionary(uniqueKeysWithValues: faults.map { ($0.key.rawValue, $0.value) }),
             "states": Dictionary(uniqueKeysWithValues: PaymentState.allCases.map { ($0.rawValue, states[$0, default: 0]) }),
+            "swarm": ["from": hex(swarm.from), "seeds": swarm.seeds, "command": swarm.command],
         ]
         if let seeds { object["seeds"] = ["first": hex(seeds.lowerBound), "last": hex(seeds.upperBound)] }
+        if let shards { object["shards"] = ["count": shards.count, "indices": shards.indices] }
         var violations: [[String: Any]] = []
-        if let failing, let violation = failing.violation {
+        if let violation {
             var entry: [String: Any] = [
-                "seed": hex(failing.configuration.seed), "invariant": violation.invariant.rawValue, "message": violation.message,
-                "step": violation.step, "time_ms": violation.timeMillis, "history": violation.history,
-                "reproduce": failing.configuration.reproduction(),
+                "seed": hex(violation.seed), "invariant": violation.invariant, "message": violation.message,
+                "step": violation.step, "time_ms": violation.timeMillis, "history": violation.history, "reproduce": violation.reproduce,
             ]
             if let payment = violation.payment { entry["payment"] = payment }
-            if let shrunk, shrunk.violation != nil { entry["shrunk"] = shrunk.configuration.reproduction() }
+            if let shrunk = violation.shrunk { entry["shrunk"] = shrunk }
             violations.append(entry)
         }
         object["violations"] = violations

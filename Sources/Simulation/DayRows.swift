@@ -1,11 +1,10 @@
 /// Memory for a day's rows, reused from day to day: a generator writes a day's rows by index
 /// (`RowWriter`) and appends them to the batch's array in one copy, so its inner loop does no
 /// per-row array bookkeeping (the uniqueness and capacity checks of `Array.append`). For rows of
-/// plain values (no references). It pays for the step stream (~40 rows a day): 4.6 % fewer
-/// instructions in `simharness-workloads generation`, and in `run`, where another task analyzes
-/// the batches, half the generation time (p50 56–76 → 34–36 ns an event). Not for the meal stream
-/// (~4 rows a day: 1.5 % more instructions, no change in `run`). A day's bout and payment times
-/// use one too, sorted where they are written (`written`).
+/// plain values (no references). It pays for the step stream (~40 rows a day), not for the meal
+/// stream (~4 rows a day), which does not use it (figures: docs/performance.md, "Figures behind
+/// choices in the code"). A day's bout and payment times use one too, sorted where they are written
+/// (`written`).
 struct DayRows<Row>: Sendable {
     private final class Storage: @unchecked Sendable {
         let base: UnsafeMutablePointer<Row>

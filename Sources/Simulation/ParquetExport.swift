@@ -20,11 +20,10 @@ public enum ParquetExport {
     public static let tables = GeneratedFile.allCases.map(\.rawValue) + [RejectedRows.name]
 
     /// Rows a row group gathers by default before it is encoded (whole chunks: a group may hold a
-    /// few more); `ExportOptions.rowGroupRows`. 64 Ki rows (DuckDB writes 122,880, polars 262,144):
-    /// a reader's unit of work about the size of `analyze`'s 4 MB chunks of CSV text, so that its
-    /// memory a unit comes from the heap rather than fresh pages (see docs/datasets.md, "Speed and
-    /// size"). Against 256 Ki rows: files 0.6 % larger, `generate`'s peak RSS 140 MB instead of 258 MB
-    /// for 10 M rows (1 Mi rows: 760 MB).
+    /// few more); `ExportOptions.rowGroupRows`. 64 Ki rows: a reader's unit of work about the size
+    /// of `analyze`'s 4 MB chunks of CSV text, so that its memory a unit comes from the heap rather
+    /// than fresh pages, and a smaller peak for `generate` (figures: docs/datasets.md, "Speed and
+    /// size", and docs/performance.md, "Figures behind choices in the code").
     public static let rowGroupRows = 1 << 16
 
     /// The manifest's file name: `manifest.json`, or `manifest-shard-k.json` for shard k of a

@@ -7,7 +7,7 @@ import Testing
 struct DocumentationLinksTests {
     /// The documents and sources to check, relative to the repository.
     static func documents() throws -> [String] {
-        var paths = ["README.md", "CHANGELOG.md", "Scenarios/README.md", "Benchmarks/Comparison/README.md", "scripts/perf-gate.sh"]
+        var paths = ["README.md", "CHANGELOG.md", "Scenarios/README.md", "Benchmarks/Comparison/README.md", "deploy/README.md", "scripts/perf-gate.sh"]
         for folder in ["docs", "Sources"] {
             let files = FileManager.default.enumerator(atPath: repository.appendingPathComponent(folder).path)
             while let file = files?.nextObject() as? String {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import RunResults
+import RunResults
 import Scenarios
 import Testing
 @testable import Harness
@@ -202,9 +202,8 @@ struct BoundaryCoverageTests {
         #expect(decoded.check?.boundaryUsers == BoundaryPopulation.size)
         #expect(boundaries["exercised"] as? Int == SpecBoundary.measured.count)
         #expect(older.check?.boundaries == BoundaryCoverage())
-        #expect(throws: ResultDecodingError(message: "check.boundaries.sides.meals.window_omad must be [inside, outside] counts >= 0")) {
-            try ResultJSON.decode(try JSONSerialization.data(withJSONObject: json))
-        }
+        let error = #expect(throws: ResultDecodingError.self) { try ResultJSON.decode(try JSONSerialization.data(withJSONObject: json)) }
+        #expect(error?.message == "check.boundaries.sides.meals.window_omad must be [inside, outside] counts >= 0")
     }
 
     @Test("smoke's own users leave boundaries unreached, the compliance limits among them; its check reaches them all")

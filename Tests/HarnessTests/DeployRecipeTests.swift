@@ -10,25 +10,7 @@ import Yams
 /// for a small fixed one); their merged result must equal the unsharded run's.
 @Suite("deploy/ recipes, run on this machine", .budget(minutes: 3))
 struct DeployRecipeTests {
-    static let deploy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../deploy").standardized
-
-    /// Runs `script` with `/bin/sh -c` in `directory`, `simharness` first on the PATH.
-    private func shell(_ script: String, environment: [String: String], in directory: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var all = SimHarnessProcess.environment.merging(environment) { _, new in new }
-        all["PATH"] = SimHarnessProcess.executable.deletingLastPathComponent().path + ":" + (all["PATH"] ?? "/usr/bin:/bin")
-        process.environment = all
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
+    static let deploy = DeployRecipe.folder
 
     /// A small fixed scenario in `directory`, and its unsharded result.
     private func unshardedRun(in directory: ScratchDirectory) throws -> (scenario: String, result: RunResult) {
@@ -77,10 +59,10 @@ struct DeployRecipeTests {
         for index in 0..<completions {
             var podEnvironment = environment
             podEnvironment["JOB_COMPLETION_INDEX"] = "\(index)"
-            let pod = try shell(shardCommand[2].replacingOccurrences(of: "/results", with: volume), environment: podEnvironment, in: directory.path)
+            let pod = try DeployRecipe.shell(shardCommand[2].replacingOccurrences(of: "/results", with: volume), environment: podEnvironment, in: directory.path)
             try #require(pod.status == 0, "\(pod.output)")
         }
-        let merged = try shell(mergeCommand[2].replacingOccurrences(of: "/results", with: volume), environment: [:], in: directory.path)
+        let merged = try DeployRecipe.shell(mergeCommand[2].replacingOccurrences(of: "/results", with: volume), environment: [:], in: directory.path)
 
         // Then the merge succeeds, writes its reports, and counts what the unsharded run counts
         #expect(merged.status == 0, "\(merged.output)")
@@ -114,11 +96,11 @@ struct DeployRecipeTests {
         // When each matrix entry runs its step (SIMHARNESS_SHARD_INDEX from the matrix), and then the
         // merge job runs on the downloaded results, its summary going to GITHUB_STEP_SUMMARY
         for shard in matrix {
-            let run = try shell(runShard, environment: environment.merging(["SIMHARNESS_SHARD_INDEX": "\(shard)"]) { _, new in new }, in: directory.path)
+            let run = try DeployRecipe.shell(runShard, environment: environment.merging(["SIMHARNESS_SHARD_INDEX": "\(shard)"]) { _, new in new }, in: directory.path)
             try #require(run.status == 0, "\(run.output)")
         }
         let summary = directory.file("step-summary.md")
-        let merged = try shell(mergeAndReport, environment: environment.merging(["GITHUB_STEP_SUMMARY": summary]) { _, new in new }, in: directory.path)
+        let merged = try DeployRecipe.shell(mergeAndReport, environment: environment.merging(["GITHUB_STEP_SUMMARY": summary]) { _, new in new }, in: directory.path)
 
         // Then the merged result counts what the unsharded run counts, and the summary is posted
         #expect(merged.status == 0, "\(merged.output)")

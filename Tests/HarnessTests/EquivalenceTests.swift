@@ -1,6 +1,6 @@
 import Analysis
 import Foundation
-@testable import RunResults
+import RunResults
 import Scenarios
 import Testing
 @testable import Harness

@@ -1,5 +1,5 @@
 import Foundation
-@testable import RunResults
+import RunResults
 import Scenarios
 import Testing
 @testable import Harness

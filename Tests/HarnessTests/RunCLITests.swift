@@ -1,6 +1,6 @@
 import ProcessMetrics
 import Foundation
-@testable import RunResults
+import RunResults
 import Testing
 @testable import Harness
 import TestSupport

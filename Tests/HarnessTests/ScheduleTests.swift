@@ -1,4 +1,4 @@
-@testable import RunResults
+import RunResults
 import Scenarios
 import Simulation
 import Synchronization

@@ -43,7 +43,7 @@ package enum Checksum {
     static let folds = simharness_crc32_folding_available() != 0
 
     /// The CRC-32 of `bytes`, continuing from `crc` (0 for a start): blocks of 16 bytes folded
-    /// where the CPU can (about 14 GB/s here, zlib's tables 4), the rest by zlib.
+    /// where the CPU can (several times zlib's table speed: docs/performance.md), the rest by zlib.
     package static func crc32(_ bytes: UnsafeBufferPointer<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
         var rest = bytes
         var value = UInt(crc)

@@ -20,8 +20,8 @@ import CPrefetch
 
     init(capacity: Int) {
         // Filled up to 80 %: about 2.4 probes per lookup, all but always within one or two cache
-        // lines, and half the memory of a half-empty table, which matters more (measured on 100,000
-        // users: a lookup is a cache miss either way, and the smaller table misses less).
+        // lines, and half the memory of a half-empty table, which matters more: a lookup is a cache
+        // miss either way, and the smaller table misses less (docs/performance.md).
         var size = 16
         while size * 4 < capacity * 5 { size <<= 1 }
         slots = [Slot](repeating: Slot(), count: size)

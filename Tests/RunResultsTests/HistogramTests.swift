@@ -1,6 +1,5 @@
 @testable import RunResults
 import Testing
-@testable import Harness
 
 @Suite("Latency histograms")
 struct HistogramTests {

@@ -3,7 +3,6 @@ import ProcessMetrics
 @testable import RunResults
 import Scenarios
 import Testing
-@testable import Harness
 import TestSupport
 
 @Suite("Baseline comparison")
@@ -124,20 +123,5 @@ struct BaselineTests {
         #expect(try BaselineJSON.decode(try BaselineJSON.encode(sut)) == sut)
         let error = #expect(throws: BaselineError.self) { try BaselineJSON.decode(Data(#"{"schema": "simharness-run"}"#.utf8)) }
         #expect(error?.message.hasPrefix("not a valid baseline file: ") == true)
-    }
-
-    @Test("medians of real runs: deterministic metrics recorded exactly, the fixed load forced")
-    func measuredBaseline() async throws {
-        // Given a small scenario measured three times
-        let plan = ScenarioBuilder(users: 30, days: 2, seed: 5).faulty().plan(load: .duration(.seconds(60)))
-        // When measured (the duration model is replaced by one fixed pass)
-        let sut = try await BaselineRunner.measure(plan, options: .test(tasks: 2), repetitions: 3)
-        // Then the counts are those of one pass, and the outputs' digest is kept
-        #expect(sut.repetitions == 3)
-        #expect(sut.load == "fixed")
-        #expect(sut.metrics["users"]?.value == 30)
-        #expect(sut.metrics["users"]?.kind == .exact)
-        #expect(sut.metrics["total.events_per_s"]?.kind == .throughput)
-        #expect(sut.outputDigest != nil)
     }
 }

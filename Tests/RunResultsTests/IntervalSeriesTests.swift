@@ -1,6 +1,5 @@
 @testable import RunResults
 import Testing
-@testable import Harness
 
 @Suite("Interval series and their histograms")
 struct IntervalSeriesTests {
