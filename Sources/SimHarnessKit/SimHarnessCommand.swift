@@ -1,5 +1,6 @@
 @_exported import HealthCore
 @_exported import PaymentsCore
+@_exported import ServiceSimulation
 @_exported import UserAlgorithms
 import ArgumentParser
 import Foundation

@@ -1,0 +1,159 @@
+import Foundation
+
+/// How a seeded world chooses the next job among the runnable ones.
+public enum ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
+    /// Uniformly at random.
+    case random
+    /// Probabilistic concurrency testing (Burckhardt et al., ASPLOS 2010): every task gets a random
+    /// priority, the runnable job of the highest priority runs, and at `changePoints` random steps the
+    /// running task drops below every other. A bug that needs `changePoints + 1` ordering constraints
+    /// is found with a probability bounded below, where uniform choice can make it vanishingly rare.
+    case pct(changePoints: Int)
+
+    /// `random` or `pct:D`, as `--schedule` reads it.
+    public var description: String {
+        switch self {
+        case .random: "random"
+        case .pct(let d): "pct:\(d)"
+        }
+    }
+
+    /// Reads `random`, `pct` (3 change points) or `pct:D`.
+    public init?(_ text: String) {
+        switch text {
+        case "random": self = .random
+        case "pct": self = .pct(changePoints: 3)
+        case let text where text.hasPrefix("pct:"):
+            guard let d = Int(text.dropFirst(4)), (0...64).contains(d) else { return nil }
+            self = .pct(changePoints: d)
+        default: return nil
+        }
+    }
+}
+
+/// The one-thread executor of a seeded world: every job of the world's tasks and of the default actors
+/// they call is queued here, and the world's thread runs them one at a time, in the order the seed chooses.
+/// A job enqueued from any other thread is nondeterminism escaping the world, and is reported.
+final class SeededExecutor: TaskExecutor, @unchecked Sendable {
+    private let lock = NSLock()
+    private var runnable: [Runnable] = []
+    private var escapedJobs = 0
+    private var generator: SplitMix
+    private let strategy: ScheduleStrategy
+    private let thread: pthread_t
+    /// PCT: each task's priority (by the runtime's task id), and the steps at which the running task is demoted.
+    private var priorities: [UInt64: Int] = [:]
+    private var changeSteps: [Int] = []
+    private var nextLowPriority = 0
+    /// Jobs run so far.
+    private(set) var steps = 0
+    /// A hash of every choice made: the same seed gives the same hash, run after run.
+    private(set) var traceHash: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    private struct Runnable {
+        var job: UnownedJob
+        /// The task it belongs to (PCT only: the runtime's task id; 0 for an actor's own job).
+        var task: UInt64
+    }
+
+    /// An executor for the world running on the calling thread.
+    init(seed: UInt64, strategy: ScheduleStrategy, expectedSteps: Int) {
+        generator = SplitMix(seed: seed)
+        self.strategy = strategy
+        thread = pthread_self()
+        if case .pct(let d) = strategy {
+            changeSteps = (0..<d).map { _ in 1 + Int(generator.next() % UInt64(max(1, expectedSteps))) }.sorted()
+            nextLowPriority = -1
+        }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let task = strategy == .random ? 0 : Self.taskID(of: job)
+        let unowned = UnownedJob(job)
+        lock.lock()
+        defer { lock.unlock() }
+        if pthread_equal(thread, pthread_self()) == 0 { escapedJobs += 1 }
+        runnable.append(Runnable(job: unowned, task: task))
+    }
+
+    /// Jobs enqueued from outside the world's thread so far.
+    var escaped: Int { lock.withLock { escapedJobs } }
+
+    /// Whether a job is waiting to run.
+    var hasRunnable: Bool { lock.withLock { !runnable.isEmpty } }
+
+    /// Runs the job the seed chooses; false when none is runnable.
+    func runNext() -> Bool {
+        lock.lock()
+        guard !runnable.isEmpty else {
+            lock.unlock()
+            return false
+        }
+        let index = choose()
+        let chosen = runnable[index]
+        runnable[index] = runnable[runnable.count - 1]
+        runnable.removeLast()
+        lock.unlock()
+        steps += 1
+        mix(UInt64(index) &+ UInt64(truncatingIfNeeded: steps) << 32)
+        chosen.job.runSynchronously(on: asUnownedTaskExecutor())
+        return true
+    }
+
+    /// Adds `value` to the trace hash (the clock adds each jump of virtual time).
+    func mix(_ value: UInt64) {
+        traceHash = (traceHash ^ value) &* 0x0000_0100_0000_01B3
+    }
+
+    /// The index of the next job (the lock is held).
+    private func choose() -> Int {
+        switch strategy {
+        case .random:
+            return Int(generator.next() % UInt64(runnable.count))
+        case .pct:
+            var best = 0
+            var bestPriority = Int.min
+            for (index, entry) in runnable.enumerated() {
+                let priority = priority(of: entry.task)
+                if priority > bestPriority { (best, bestPriority) = (index, priority) }
+            }
+            if let next = changeSteps.first, steps + 1 >= next {
+                changeSteps.removeFirst()
+                priorities[runnable[best].task] = nextLowPriority
+                nextLowPriority -= 1
+            }
+            return best
+        }
+    }
+
+    /// A task's PCT priority, drawn when it is first seen (an actor's own job gets a fresh one each time).
+    private func priority(of task: UInt64) -> Int {
+        if let known = priorities[task] { return known }
+        let drawn = Int(generator.next() >> 2)
+        if task != 0 { priorities[task] = drawn }
+        return drawn
+    }
+
+    /// The runtime's id of the task a job resumes (`ExecutorJob(id: 5)`), 0 for an actor's own job. Task ids
+    /// are never reused, so a priority drawn on first sight is the same in every run of the seed.
+    private static func taskID(of job: borrowing ExecutorJob) -> UInt64 {
+        let text = job.description
+        guard let open = text.firstIndex(of: ":"), let close = text.lastIndex(of: ")") else { return 0 }
+        return UInt64(text[text.index(after: open)..<close].trimmingCharacters(in: .whitespaces)) ?? 0
+    }
+}
+
+/// SplitMix64: the seeded generator of the world's choices.
+struct SplitMix {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

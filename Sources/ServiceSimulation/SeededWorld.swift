@@ -1,0 +1,143 @@
+import Foundation
+
+/// What a seeded world ended with.
+public struct SeededRun<Value: Sendable>: Sendable {
+    /// What the world's body returned or threw.
+    public var value: Result<Value, any Error>
+    /// Jobs run: each is one stretch of a task between two suspension points.
+    public var steps: Int
+    /// A hash of every scheduling choice and every jump of virtual time: the same seed gives the same
+    /// hash on every run, whatever else the machine does.
+    public var traceHash: UInt64
+    /// The world's virtual time at its end.
+    public var virtualTime: Duration
+}
+
+/// Why a seeded world could not be run to its end.
+public enum SeededWorldFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A job reached the world's executor from another thread: something ran outside the world.
+    case escaped(String)
+    /// Nothing can run, nobody sleeps, and the world's body has not returned.
+    case deadlock(String)
+    /// More jobs than the limit: a task that never stops yielding.
+    case stepLimit(Int)
+
+    /// The failure in words, `nondeterminism escaped: …` or `deadlock: …`.
+    public var description: String {
+        switch self {
+        case .escaped(let what): "nondeterminism escaped: \(what)"
+        case .deadlock(let what): "deadlock: \(what)"
+        case .stepLimit(let steps): "no end after \(steps) jobs: a task that yields for ever (raise the limit if the world is that big)"
+        }
+    }
+}
+
+/// Runs async code under a seeded schedule: one thread, one job at a time, the next job chosen among the
+/// runnable ones by the seed, and a virtual clock. Every task the body starts (task groups, `async let`,
+/// `Task { }`) and every default actor they call runs on the world's executor, so each seed gives one
+/// interleaving, the same on every run: an actor that reads, awaits and writes back loses an update
+/// under some seeds and not under others, and always the same ones.
+///
+/// What the body must not do (it escapes the world, and is reported as `escaped` or `deadlock`, never
+/// silently passed): `Task.detached` without the executor preference, `@MainActor` or a custom actor
+/// executor, a `DispatchQueue`, a real `Task.sleep` or `ContinuousClock` (use the clock it is given).
+public enum SeededWorld {
+    /// Runs `body` on a new thread under `seed`'s schedule and waits for its end.
+    /// - Parameters:
+    ///   - schedule: how the next job is chosen.
+    ///   - stepLimit: the most jobs a world may run.
+    ///   - expectedSteps: PCT's horizon for its change points (about the jobs a world runs).
+    ///   - escapeGrace: how long (real time) an idle world waits for a job from outside before it calls
+    ///     the wait a deadlock.
+    public static func run<Value: Sendable>(
+        seed: UInt64, schedule: ScheduleStrategy = .random, stepLimit: Int = 10_000_000, expectedSteps: Int = 2_000,
+        escapeGrace: Duration = .milliseconds(100), _ body: @escaping @Sendable (VirtualClock) async throws -> Value
+    ) throws(SeededWorldFailure) -> SeededRun<Value> {
+        let outcome = Outcome<Value>()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            outcome.result = Driver(seed: seed, schedule: schedule, stepLimit: stepLimit, expectedSteps: expectedSteps, escapeGrace: escapeGrace)
+                .run(body)
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        done.wait()
+        return try outcome.result!.get()
+    }
+}
+
+/// The world thread's hand-over of its result.
+private final class Outcome<Value: Sendable>: @unchecked Sendable {
+    var result: Result<SeededRun<Value>, SeededWorldFailure>?
+}
+
+/// The body's value, set by its task on the world's thread.
+private final class BodyResult<Value: Sendable>: @unchecked Sendable {
+    var value: Result<Value, any Error>?
+}
+
+/// Runs one world on the current thread.
+private struct Driver {
+    var seed: UInt64
+    var schedule: ScheduleStrategy
+    var stepLimit: Int
+    var expectedSteps: Int
+    var escapeGrace: Duration
+
+    func run<Value: Sendable>(_ body: @escaping @Sendable (VirtualClock) async throws -> Value) -> Result<SeededRun<Value>, SeededWorldFailure> {
+        let executor = SeededExecutor(seed: seed, strategy: schedule, expectedSteps: expectedSteps)
+        let timers = Timers()
+        let clock = VirtualClock(timers: timers)
+        let result = BodyResult<Value>()
+        Task(executorPreference: executor) {
+            do { result.value = .success(try await body(clock)) } catch { result.value = .failure(error) }
+        }
+        defer { drain(executor, timers) }
+        while result.value == nil {
+            if executor.escaped > 0 { return .failure(escaped(executor, timers)) }
+            if executor.runNext() {
+                if executor.steps >= stepLimit { return .failure(.stepLimit(executor.steps)) }
+                continue
+            }
+            if let time = timers.advance() {
+                executor.mix(UInt64(time.components.seconds) &* 1_000_000_000 &+ UInt64(time.components.attoseconds / 1_000_000_000))
+                continue
+            }
+            // Idle: a job from outside may still be on its way (a real sleep, a detached task).
+            if waitForJob(executor) { return .failure(escaped(executor, timers)) }
+            return .failure(.deadlock(
+                "no job to run and no sleeper after \(executor.steps) jobs at virtual time \(timers.now), while the world's task waits: "
+                    + "on a continuation nobody resumes, or on something outside the world (@MainActor, a DispatchQueue, a real sleep longer than "
+                    + "\(escapeGrace))"))
+        }
+        return .success(SeededRun(value: result.value!, steps: executor.steps, traceHash: executor.traceHash, virtualTime: timers.now))
+    }
+
+    /// Waits up to `escapeGrace` for a job to arrive from outside; true when one did.
+    private func waitForJob(_ executor: SeededExecutor) -> Bool {
+        let clock = ContinuousClock()
+        let until = clock.now + escapeGrace
+        while clock.now < until {
+            if executor.hasRunnable { return true }
+            usleep(1_000)
+        }
+        return executor.hasRunnable
+    }
+
+    private func escaped(_ executor: SeededExecutor, _ timers: Timers) -> SeededWorldFailure {
+        .escaped("a job reached the world from another thread after \(executor.steps) jobs at virtual time \(timers.now): "
+            + "a Task.detached, a real Task.sleep or clock, a DispatchQueue or an actor with its own executor resumed a task of the world")
+    }
+
+    /// Leaves no task of the world suspended on its clock: sleepers are cancelled and what can still run
+    /// runs (bounded), so an abandoned world frees its tasks.
+    private func drain(_ executor: SeededExecutor, _ timers: Timers) {
+        timers.abandon(with: CancellationError())
+        var left = stepLimit
+        while left > 0, executor.runNext() {
+            left -= 1
+            if !executor.hasRunnable { timers.abandon(with: CancellationError()) }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// A clock whose time moves only when a seeded world has nothing to run: then it jumps to the earliest
+/// sleeper's deadline and wakes it. Hand it to code written against `any Clock<Duration>` or
+/// `some Clock<Duration>`; a world's retries, backoffs and timeouts then cost no real time and happen
+/// in the same order on every run of a seed.
+public struct VirtualClock: Clock, Sendable {
+    /// An instant: the virtual time since the world began.
+    public struct Instant: InstantProtocol, Hashable, Sendable {
+        /// Time since the world began.
+        public var offset: Duration
+
+        /// The instant `offset` after the world began.
+        public init(offset: Duration) { self.offset = offset }
+
+        /// The instant `duration` later.
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other`.
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Whether `a` comes before `b`.
+        public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+    }
+
+    let timers: Timers
+
+    init(timers: Timers) { self.timers = timers }
+
+    /// The world's virtual time.
+    public var now: Instant { Instant(offset: timers.now) }
+    /// One nanosecond.
+    public var minimumResolution: Duration { .nanoseconds(1) }
+
+    /// Suspends until the world's time reaches `deadline` (at once when it has); throws
+    /// `CancellationError` when the task is cancelled first.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try await timers.sleep(until: deadline.offset)
+    }
+}
+
+/// The sleepers of a world, earliest deadline first (then first come), and its virtual time.
+final class Timers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var time = Duration.zero
+    private var sleepers: [Sleeper] = []
+    private var nextNumber = 0
+
+    private struct Sleeper {
+        var deadline: Duration
+        var number: Int
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    /// The world's time.
+    var now: Duration { lock.withLock { time } }
+
+    /// Sleepers not yet woken.
+    var count: Int { lock.withLock { sleepers.count } }
+
+    func sleep(until deadline: Duration) async throws {
+        let number: Int = lock.withLock {
+            nextNumber += 1
+            return nextNumber
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                lock.lock()
+                guard deadline > time, !Task.isCancelled else {
+                    lock.unlock()
+                    return Task.isCancelled ? continuation.resume(throwing: CancellationError()) : continuation.resume()
+                }
+                sleepers.append(Sleeper(deadline: deadline, number: number, continuation: continuation))
+                lock.unlock()
+            }
+        } onCancel: {
+            let woken: Sleeper? = lock.withLock {
+                guard let index = sleepers.firstIndex(where: { $0.number == number }) else { return nil }
+                return sleepers.remove(at: index)
+            }
+            woken?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time to the earliest deadline and wakes every sleeper due then (in the order they slept);
+    /// returns the new time, or nil when nobody sleeps.
+    func advance() -> Duration? {
+        let due: [Sleeper] = lock.withLock {
+            guard let earliest = sleepers.map(\.deadline).min() else { return [] }
+            time = earliest
+            let due = sleepers.filter { $0.deadline == earliest }.sorted { $0.number < $1.number }
+            sleepers.removeAll { $0.deadline == earliest }
+            return due
+        }
+        guard !due.isEmpty else { return nil }
+        for sleeper in due { sleeper.continuation.resume() }
+        return now
+    }
+
+    /// Wakes every sleeper with `error` (a world that ends or is abandoned leaves no task suspended).
+    func abandon(with error: any Error) {
+        let all: [Sleeper] = lock.withLock {
+            defer { sleepers.removeAll() }
+            return sleepers
+        }
+        for sleeper in all { sleeper.continuation.resume(throwing: error) }
+    }
+}
