@@ -109,12 +109,12 @@ let package = Package(
         .executableTarget(name: "simharness", dependencies: ["SimHarnessKit"]),
         // Seeded, one-thread schedules of async code with a virtual clock: the basis of simulating a user's
         // async service (docs/your-service.md).
-        .target(name: "ServiceSimulation"),
+        .target(name: "ServiceSimulation", dependencies: ["PaymentsCore"]),
         .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Scenarios", "Datasets", "Parquet"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
-        .testTarget(name: "ServiceSimulationTests", dependencies: ["ServiceSimulation"]),
+        .testTarget(name: "ServiceSimulationTests", dependencies: ["ServiceSimulation", "PaymentsCore"]),
         .testTarget(name: "ParquetTests", dependencies: ["Parquet"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SimulatedDiskTests", dependencies: ["SimulatedDisk", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),

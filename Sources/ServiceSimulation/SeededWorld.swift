@@ -49,15 +49,18 @@ public enum SeededWorld {
     ///   - expectedSteps: PCT's horizon for its change points (about the jobs a world runs).
     ///   - escapeGrace: how long (real time) an idle world waits for a job from outside before it calls
     ///     the wait a deadlock.
+    ///   - onStep: called on the world's thread after each job with the jobs run so far (a fault injector's hook).
     public static func run<Value: Sendable>(
         seed: UInt64, schedule: ScheduleStrategy = .random, stepLimit: Int = 10_000_000, expectedSteps: Int = 2_000,
-        escapeGrace: Duration = .milliseconds(100), _ body: @escaping @Sendable (VirtualClock) async throws -> Value
+        escapeGrace: Duration = .milliseconds(100), onStep: (@Sendable (Int) -> Void)? = nil,
+        _ body: @escaping @Sendable (VirtualClock) async throws -> Value
     ) throws(SeededWorldFailure) -> SeededRun<Value> {
         let outcome = Outcome<Value>()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            outcome.result = Driver(seed: seed, schedule: schedule, stepLimit: stepLimit, expectedSteps: expectedSteps, escapeGrace: escapeGrace)
-                .run(body)
+            outcome.result = Driver(
+                seed: seed, schedule: schedule, stepLimit: stepLimit, expectedSteps: expectedSteps, escapeGrace: escapeGrace, onStep: onStep
+            ).run(body)
             done.signal()
         }
         thread.stackSize = 8 << 20
@@ -84,6 +87,7 @@ private struct Driver {
     var stepLimit: Int
     var expectedSteps: Int
     var escapeGrace: Duration
+    var onStep: (@Sendable (Int) -> Void)?
 
     func run<Value: Sendable>(_ body: @escaping @Sendable (VirtualClock) async throws -> Value) -> Result<SeededRun<Value>, SeededWorldFailure> {
         let executor = SeededExecutor(seed: seed, strategy: schedule, expectedSteps: expectedSteps)
@@ -98,6 +102,7 @@ private struct Driver {
             if executor.escaped > 0 { return .failure(escaped(executor, timers)) }
             if executor.runNext() {
                 if executor.steps >= stepLimit { return .failure(.stepLimit(executor.steps)) }
+                onStep?(executor.steps)
                 continue
             }
             if let time = timers.advance() {

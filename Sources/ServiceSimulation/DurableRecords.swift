@@ -1,0 +1,116 @@
+import Foundation
+import PaymentsCore
+
+/// A durable key-value store a service's repository is built on: records survive a crash once `write`
+/// has returned; a write the crash interrupts is lost. Each call takes virtual time, so a crash can land
+/// between any two of them (and a service that answers before it saves is caught).
+public final class DurableRecords: @unchecked Sendable {
+    let world: WorldState
+    private var records: [String: Data] = [:]
+
+    init(world: WorldState) { self.world = world }
+
+    /// The record under `key`, nil when there is none.
+    public func read(_ key: String) async throws -> Data? {
+        let incarnation = try world.check()
+        try await world.clock.sleep(for: world.latency(storage: true))
+        try world.check(incarnation)
+        return records[key]
+    }
+
+    /// Writes `value` under `key`: durable when this returns.
+    public func write(_ key: String, _ value: Data) async throws {
+        let incarnation = try world.check()
+        try await world.clock.sleep(for: world.latency(storage: true))
+        try world.check(incarnation)
+        records[key] = value
+        world.log("store write \(key)")
+    }
+
+    /// Removes the record under `key`: durable when this returns.
+    public func remove(_ key: String) async throws {
+        let incarnation = try world.check()
+        try await world.clock.sleep(for: world.latency(storage: true))
+        try world.check(incarnation)
+        records[key] = nil
+    }
+
+    /// Every key that starts with `prefix`, in byte order.
+    public func keys(withPrefix prefix: String = "") async throws -> [String] {
+        let incarnation = try world.check()
+        try await world.clock.sleep(for: world.latency(storage: true))
+        try world.check(incarnation)
+        return records.keys.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+}
+
+/// The state a world's gateway, store and checkers share. It is touched only from the world's thread.
+final class WorldState: @unchecked Sendable {
+    let configuration: ServiceWorldConfiguration
+    let clock: VirtualClock
+    private(set) var incarnation = 0
+    var acts: [String: GatewayAct] = [:]
+    private var attempts: [String: Int] = [:]
+    private var generator: SplitMix
+    private(set) var history: [String] = []
+
+    init(configuration: ServiceWorldConfiguration, clock: VirtualClock) {
+        self.configuration = configuration
+        self.clock = clock
+        generator = SplitMix(seed: configuration.seed ^ 0x6A7E_3A11)
+    }
+
+    /// The calling task's incarnation; throws when it is not the live one.
+    @discardableResult
+    func check(_ expected: Int? = nil) throws -> Int {
+        let mine = expected ?? Incarnation.current
+        guard mine == incarnation else { throw ServiceCrashed(incarnation: mine) }
+        return mine
+    }
+
+    /// Ends the live incarnation: its tasks' calls throw from now on.
+    func crash() {
+        incarnation += 1
+        log("crash: incarnation \(incarnation - 1) is gone")
+    }
+
+    /// A call's latency: 1–20 ms for the gateway, 0.1–2 ms for the store; one gateway call in 20 is slow (0.2–1 s).
+    func latency(storage: Bool = false) -> Duration {
+        let draw = generator.next()
+        if storage { return .microseconds(100 + Int(draw % 1_900)) }
+        let slow = configuration.faults && draw % 20 == 0
+        return slow ? .milliseconds(200 + Int((draw >> 8) % 800)) : .milliseconds(1 + Int((draw >> 8) % 20))
+    }
+
+    /// The token the gateway follows for the next call with `key`: its script, drawn from the seed and the
+    /// key, one token a call, the last repeated.
+    func nextToken(for key: String) -> GatewayResponse {
+        let attempt = attempts[key, default: 0]
+        attempts[key] = attempt + 1
+        guard configuration.faults else { return .approved }
+        var script = SplitMix(seed: configuration.seed ^ fnv1a(key))
+        let length = 1 + Int(script.next() % 3)
+        var token = GatewayResponse.approved
+        for _ in 0...min(attempt, length - 1) {
+            let draw = script.next() % 100
+            token = draw < 70 ? .approved : draw < 80 ? .declined : draw < 92 ? .timedOut : .lost
+        }
+        return token
+    }
+
+    /// Adds a line to the world's history (kept whole: a world is small).
+    func log(_ line: String) {
+        history.append("\(Self.format(clock.now.offset))  \(line)")
+    }
+
+    /// `12.345 ms`.
+    static func format(_ time: Duration) -> String {
+        let micros = time.components.seconds * 1_000_000 + time.components.attoseconds / 1_000_000_000_000
+        return String(format: "%9.3f ms", Double(micros) / 1_000)
+    }
+}
+
+/// FNV-1a of `text`'s UTF-8 bytes.
+func fnv1a(_ text: String) -> UInt64 {
+    text.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+}

@@ -1,0 +1,97 @@
+import PaymentsCore
+
+/// SPEC §4's invariants for a world of a user's service, judged at its end against the gateway's ground
+/// truth: every request answered; the gateway acted at most once per client payment, with its values; no
+/// answer contradicts what the gateway did (captured but never charged, failed but charged: the
+/// acknowledged payment lost, the timeout taken for a failure); refunds within their charges; and the
+/// ledger the service reads back after a restart equals what the gateway did.
+struct ServiceInvariants {
+    let workload: ClientWorkload
+    let record: ClientRecord
+    let acts: [String: GatewayAct]
+
+    func firstViolation(ledger: [ServiceLedgerLine]) -> ServiceViolation? {
+        if let index = record.unanswered.first {
+            return ServiceViolation(kind: "never answered", detail: "\(request(index)): no answer after \(10) tries")
+        }
+        var actsOf: [Int: [GatewayAct]] = [:]
+        for act in acts.values.sorted(by: { $0.at < $1.at || ($0.at == $1.at && $0.payment.idempotencyKey < $1.payment.idempotencyKey) }) {
+            guard let index = record.issued[act.payment.paymentID] else {
+                return ServiceViolation(kind: "unknown payment", detail: "the gateway acted for \(act.payment.paymentID), which no client sent")
+            }
+            actsOf[index, default: []].append(act)
+        }
+        for (index, acted) in actsOf.sorted(by: { $0.key < $1.key }) {
+            let base = workload.payments[index].base
+            if acted.count > 1 {
+                return ServiceViolation(
+                    kind: base.kind == .charge ? "charged twice" : "refunded twice",
+                    detail: "\(request(index)): the gateway acted for keys \(acted.map(\.payment.idempotencyKey).joined(separator: ", "))")
+            }
+            let act = acted[0].payment
+            if act.kind != base.kind || act.amountMinor != base.amountMinor || act.currency != base.currency || act.userID != base.userID {
+                return ServiceViolation(kind: "gateway values", detail: "\(request(index)): the gateway was sent \(act.kind.name) \(act.amountMinor) \(act.currency.code) for \(act.userID)")
+            }
+        }
+        for (index, answers) in record.answers.sorted(by: { $0.key < $1.key }) {
+            let acted = actsOf[index] != nil
+            if let told = answers.first(where: { [.captured, .refunded].contains($0.state) }), !acted {
+                return ServiceViolation(kind: "answered without charging", detail: "\(request(index)) was answered \(told), but the gateway never acted")
+            }
+            if let told = answers.first(where: { [.declined, .failed].contains($0.state) }), acted {
+                return ServiceViolation(kind: "charged but answered \(told.state.rawValue)", detail: "\(request(index)) was answered \(told), but the gateway acted")
+            }
+        }
+        if let violation = refundViolation(actsOf) { return violation }
+        return ledgerViolation(ledger, actsOf)
+    }
+
+    private func refundViolation(_ actsOf: [Int: [GatewayAct]]) -> ServiceViolation? {
+        var refunded: [Int: Int64] = [:]
+        for (index, acted) in actsOf.sorted(by: { $0.key < $1.key }) where workload.payments[index].base.kind == .refund {
+            guard let of = acted[0].payment.refundOf, let charge = record.issued[of], let chargeActs = actsOf[charge],
+                  workload.payments[charge].base.kind == .charge
+            else {
+                return ServiceViolation(kind: "refund of nothing", detail: "\(request(index)) was refunded, but the gateway never took its charge")
+            }
+            refunded[charge, default: 0] += acted[0].payment.amountMinor
+            if refunded[charge]! > chargeActs[0].payment.amountMinor {
+                return ServiceViolation(
+                    kind: "refunded more than charged",
+                    detail: "\(request(charge)): \(refunded[charge]!) refunded of \(chargeActs[0].payment.amountMinor), the last by \(request(index))")
+            }
+        }
+        return nil
+    }
+
+    private func ledgerViolation(_ ledger: [ServiceLedgerLine], _ actsOf: [Int: [GatewayAct]]) -> ServiceViolation? {
+        struct Line: Hashable { var user: String; var currency: Currency }
+        var truth: [Line: (captured: Int64, refunded: Int64)] = [:]
+        for acted in actsOf.values {
+            let payment = acted[0].payment
+            let line = Line(user: payment.userID, currency: payment.currency)
+            if payment.kind == .charge { truth[line, default: (0, 0)].captured += payment.amountMinor }
+            else { truth[line, default: (0, 0)].refunded += payment.amountMinor }
+        }
+        var told: [Line: (captured: Int64, refunded: Int64)] = [:]
+        for line in ledger where line.capturedMinor != 0 || line.refundedMinor != 0 {
+            let key = Line(user: line.userID, currency: line.currency)
+            told[key, default: (0, 0)].captured += line.capturedMinor
+            told[key, default: (0, 0)].refunded += line.refundedMinor
+        }
+        let lines = Set(truth.keys).union(told.keys).sorted { ($0.user, $0.currency.code) < ($1.user, $1.currency.code) }
+        for line in lines {
+            let expected = truth[line] ?? (0, 0)
+            let said = told[line] ?? (0, 0)
+            if expected != said {
+                return ServiceViolation(
+                    kind: "ledger differs",
+                    detail: "\(line.user) \(line.currency.code): the service says captured \(said.captured) refunded \(said.refunded), "
+                        + "the gateway captured \(expected.captured) refunded \(expected.refunded)")
+            }
+        }
+        return nil
+    }
+
+    private func request(_ index: Int) -> String { workload.payments[index].base.description }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import PaymentsCore
+
+/// The clients' payments of a world, drawn from its seed: users, charges and refunds of earlier charges,
+/// each payment given to one client, and (with faults) some also sent by a second client at the same time.
+struct ClientWorkload: Sendable {
+    struct Payment: Sendable {
+        var base: ServiceRequest
+        /// Sent by a second client too, at the same time.
+        var duplicated: Bool
+    }
+
+    let payments: [Payment]
+    /// The payments each client sends, in order (a duplicated payment appears in two clients' lists).
+    let perClient: [[Int]]
+
+    init(configuration: ServiceWorldConfiguration) {
+        var generator = SplitMix(seed: configuration.seed ^ 0x10AD)
+        let users = max(1, configuration.payments / 8)
+        let currencies: [Currency] = [.usd, .eur, .jpy]
+        var payments: [Payment] = []
+        var chargesOf: [Int: [Int]] = [:]
+        for index in 0..<configuration.payments {
+            let user = Int(generator.next() % UInt64(users))
+            let id = String(format: "p%04d", index)
+            let userID = String(format: "u%03d", user)
+            var request: ServiceRequest
+            if let charges = chargesOf[user], generator.next() % 5 == 0 {
+                let charge = payments[charges[Int(generator.next() % UInt64(charges.count))]].base
+                request = ServiceRequest(
+                    paymentID: id, idempotencyKey: "k" + id.dropFirst(), userID: userID, kind: .refund,
+                    amountMinor: 1 + Int64(generator.next() % UInt64(charge.amountMinor)), currency: charge.currency,
+                    refundOf: charge.paymentID + "-1"
+                )
+            } else {
+                request = ServiceRequest(
+                    paymentID: id, idempotencyKey: "k" + id.dropFirst(), userID: userID, kind: .charge,
+                    amountMinor: 100 + Int64(generator.next() % 49_900), currency: currencies[Int(generator.next() % 3)]
+                )
+                chargesOf[user, default: []].append(index)
+            }
+            payments.append(Payment(base: request, duplicated: configuration.faults && generator.next() % 10 == 0))
+        }
+        var perClient = [[Int]](repeating: [], count: max(1, configuration.clients))
+        for (index, payment) in payments.enumerated() {
+            perClient[index % perClient.count].append(index)
+            if payment.duplicated, perClient.count > 1 { perClient[(index + 1) % perClient.count].append(index) }
+        }
+        self.payments = payments
+        self.perClient = perClient
+    }
+
+    /// The request of `index`'s try `attempt` from its `copy` (0: the first client, 1: the duplicate).
+    func request(_ index: Int, attempt: Int, copy: Int) -> ServiceRequest {
+        var request = payments[index].base
+        request.paymentID += copy == 0 ? "-\(attempt)" : "-d\(attempt)"
+        return request
+    }
+}
+
+/// Drives one world: starts the service, runs the clients in a task group, crashes and restarts the
+/// service, then restarts it once more and checks what it says against what the gateway did.
+final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unchecked Sendable {
+    let state: WorldState
+    let workload: ClientWorkload
+    private let environment: ServiceEnvironment
+    private var service: Service?
+    private var restarting = false
+    private(set) var crashes = 0
+    private(set) var requests = 0
+    private var record = ClientRecord()
+    private var startFailure: String?
+
+    init(state: WorldState, workload: ClientWorkload) {
+        self.state = state
+        self.workload = workload
+        environment = ServiceEnvironment(gateway: VirtualGateway(world: state), store: DurableRecords(world: state), clock: state.clock)
+    }
+
+    /// Runs the world; the first broken invariant, or nil.
+    func run() async throws -> ServiceViolation? {
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for client in workload.perClient.indices {
+                    group.addTask { try await self.runClient(client) }
+                }
+                try await group.waitForAll()
+            }
+            state.crash()
+            service = nil
+            state.log("final restart, to read the ledger from what is durable")
+            let (live, incarnation) = try await liveService()
+            let ledger = try await Incarnation.$current.withValue(incarnation) { try await live.ledger() }
+            return ServiceInvariants(workload: workload, record: record, acts: state.acts).firstViolation(ledger: ledger)
+        } catch is StartFailed {
+            return ServiceViolation(kind: "start threw", detail: startFailure ?? "?")
+        }
+    }
+
+    func crash() {
+        guard service != nil || restarting else { return }
+        state.crash()
+        service = nil
+        crashes += 1
+    }
+
+    private func runClient(_ client: Int) async throws {
+        for index in workload.perClient[client] {
+            try await send(index, copy: index % workload.perClient.count == client ? 0 : 1, client: client)
+        }
+    }
+
+    /// Sends payment `index` until an answer comes back from a live service, or the tries run out.
+    private func send(_ index: Int, copy: Int, client: Int) async throws {
+        for attempt in 1...state.configuration.clientTries {
+            let request = workload.request(index, attempt: attempt, copy: copy)
+            requests += 1
+            record.issued[request.paymentID] = index
+            let (live, incarnation) = try await liveService()
+            state.log("client \(client) sends \(request)")
+            do {
+                let answer = try await Incarnation.$current.withValue(incarnation) { try await live.submit(request) }
+                if incarnation == state.incarnation {
+                    record.answers[index, default: []].append(answer)
+                    state.log("client \(client) gets \(request.paymentID): \(answer)")
+                    return
+                }
+                state.log("client \(client) lost the answer to \(request.paymentID): the service crashed")
+            } catch {
+                state.log("client \(client): \(request.paymentID) failed: \(error)")
+            }
+            try await state.clock.sleep(for: .milliseconds(10 << min(attempt, 6)))
+        }
+        record.unanswered.append(index)
+    }
+
+    /// The live service and its incarnation; after a crash the first caller restarts it, the others wait.
+    private func liveService() async throws -> (Service, Int) {
+        while true {
+            if let service { return (service, state.incarnation) }
+            if restarting {
+                try await state.clock.sleep(for: .milliseconds(1))
+                continue
+            }
+            restarting = true
+            defer { restarting = false }
+            let incarnation = state.incarnation
+            do {
+                let started = try await Incarnation.$current.withValue(incarnation) { try await Service.start(in: environment) }
+                if incarnation == state.incarnation {
+                    service = started
+                    state.log("service started (incarnation \(incarnation))")
+                }
+            } catch is ServiceCrashed {
+                continue
+            } catch {
+                startFailure = "\(error)"
+                throw StartFailed()
+            }
+        }
+    }
+}
+
+private struct StartFailed: Error {}
+
+/// What the clients sent and heard.
+struct ClientRecord {
+    /// Every payment id sent, to the payment it belongs to.
+    var issued: [String: Int] = [:]
+    /// The answers each payment got (one a client that sent it, more when duplicated).
+    var answers: [Int: [ServiceAnswer]] = [:]
+    /// Payments whose client gave up.
+    var unanswered: [Int] = []
+}

@@ -1,0 +1,147 @@
+import Foundation
+import PaymentsCore
+
+/// One simulated world of a user's service: what the seed draws from.
+public struct ServiceWorldConfiguration: Hashable, Sendable {
+    /// The seed: the workload, the gateway's scripts and latencies, the crash points and the interleaving.
+    public var seed: UInt64
+    /// Client payments (each sent until it gets an answer).
+    public var payments: Int
+    /// Concurrent clients.
+    public var clients: Int
+    /// Gateway faults (declines, timeouts, lost answers, slow answers) and duplicate concurrent submissions.
+    public var faults: Bool
+    /// Crashes of the service, at jobs the seed chooses.
+    public var crashes: Int
+    /// How the next job is chosen.
+    public var schedule: ScheduleStrategy
+    /// How long the gateway keeps a caller waiting before a timeout.
+    public var gatewayTimeout: Duration = .seconds(2)
+    /// Tries a client makes before it gives up (a request never answered is a violation).
+    public var clientTries = 10
+
+    /// A world; the defaults are the issue's: 100 payments, 8 clients, faults on, 2 crashes, uniform schedule.
+    public init(seed: UInt64, payments: Int = 100, clients: Int = 8, faults: Bool = true, crashes: Int = 2, schedule: ScheduleStrategy = .random) {
+        self.seed = seed
+        self.payments = payments
+        self.clients = clients
+        self.faults = faults
+        self.crashes = crashes
+        self.schedule = schedule
+    }
+}
+
+/// What a world of a user's service did, and the first invariant it broke.
+public struct ServiceWorldReport: Sendable {
+    /// The world.
+    public var configuration: ServiceWorldConfiguration
+    /// Jobs run.
+    public var steps = 0
+    /// The schedule's hash: the same for the same configuration on every run.
+    public var traceHash: UInt64 = 0
+    /// Virtual time at the end.
+    public var virtualTime = Duration.zero
+    /// Crashes and restarts of the service.
+    public var crashes = 0
+    /// Keys the gateway acted for.
+    public var gatewayActs = 0
+    /// Client requests sent, retries included.
+    public var requests = 0
+    /// The broken invariant, nil when all held.
+    public var violation: ServiceViolation?
+    /// The world's events (virtual time, then what happened), for the lines around a violation.
+    public var history: [String] = []
+}
+
+/// A broken invariant of SPEC §4, or a world that could not run to its end.
+public struct ServiceViolation: Hashable, Sendable, CustomStringConvertible {
+    /// A short name: `charged twice`, `ledger differs`, `deadlock`, ...
+    public var kind: String
+    /// What broke, with the payments concerned.
+    public var detail: String
+
+    /// `ledger differs: u01 USD captured 2500, the gateway captured 1250`.
+    public var description: String { "\(kind): \(detail)" }
+}
+
+/// Runs worlds of a user's service.
+public enum ServiceWorld {
+    /// Runs one world of `service` under `configuration`.
+    public static func run<Service: ServiceUnderSimulation>(_ service: Service.Type, _ configuration: ServiceWorldConfiguration) -> ServiceWorldReport {
+        let workload = ClientWorkload(configuration: configuration)
+        let crashPoints = CrashPoints(configuration: configuration, expectedSteps: 60 * configuration.payments)
+        var report = ServiceWorldReport(configuration: configuration)
+        let holder = StateHolder()
+        do {
+            let run = try SeededWorld.run(
+                seed: configuration.seed, schedule: configuration.schedule, stepLimit: 2_000 * max(1, configuration.payments),
+                expectedSteps: crashPoints.horizon, onStep: { step in if crashPoints.contains(step) { holder.runner?.crash() } }
+            ) { clock in
+                let runner = ServiceRunner<Service>(state: WorldState(configuration: configuration, clock: clock), workload: workload)
+                holder.runner = runner
+                return try await runner.run()
+            }
+            (report.steps, report.traceHash, report.virtualTime) = (run.steps, run.traceHash, run.virtualTime)
+            switch run.value {
+            case .success(let violation): report.violation = violation
+            case .failure(let error): report.violation = ServiceViolation(kind: "harness error", detail: "\(error)")
+            }
+        } catch {
+            report.violation = ServiceViolation(kind: error.kindName, detail: error.detail)
+        }
+        if let runner = holder.runner {
+            report.crashes = runner.crashes
+            report.gatewayActs = runner.state.acts.count
+            report.requests = runner.requests
+            report.history = runner.state.history
+        }
+        return report
+    }
+}
+
+/// The runner of the world in progress, for the step hook (both on the world's thread).
+private final class StateHolder: @unchecked Sendable {
+    var runner: (any CrashableWorld)?
+}
+
+/// A world whose service can be crashed between two jobs, and what it counted.
+protocol CrashableWorld: AnyObject {
+    var state: WorldState { get }
+    var crashes: Int { get }
+    var requests: Int { get }
+    func crash()
+}
+
+/// The jobs after which the service crashes: `crashes` of them, drawn from the seed below a horizon of
+/// about the jobs a world runs.
+struct CrashPoints: Sendable {
+    let points: Set<Int>
+    let horizon: Int
+
+    init(configuration: ServiceWorldConfiguration, expectedSteps: Int) {
+        let horizon = max(10, expectedSteps)
+        var generator = SplitMix(seed: configuration.seed ^ 0xC4A5_0000)
+        points = Set((0..<configuration.crashes).map { _ in 1 + Int(generator.next() % UInt64(horizon)) })
+        self.horizon = horizon
+    }
+
+    func contains(_ step: Int) -> Bool { points.contains(step) }
+}
+
+extension SeededWorldFailure {
+    /// What failed, without its kind.
+    var detail: String {
+        switch self {
+        case .escaped(let text), .deadlock(let text): text
+        case .stepLimit: String(description.drop { $0 != ":" }.dropFirst(2))
+        }
+    }
+
+    var kindName: String {
+        switch self {
+        case .escaped: "nondeterminism escaped"
+        case .deadlock: "deadlock"
+        case .stepLimit: "step limit"
+        }
+    }
+}
