@@ -82,6 +82,31 @@ public enum FaultKind: String, CaseIterable, Sendable, Comparable {
     /// The most a mix may ask for, in thousandths.
     var maximumPermille: Int { self == .crash || self == .power ? 100 : 900 }
 
+    /// What the kind does, in one line (`simulate --help` lists them; docs/simulate.md and
+    /// docs/simulated-disk.md say it at length).
+    public var summary: String {
+        switch self {
+        case .timeout: "per attempt: the gateway does nothing (T)"
+        case .lost: "per attempt: the gateway acts but its answer is lost (L)"
+        case .late: "per answer: it arrives after the attempt's deadline, when the service has given up on it"
+        case .decline: "per attempt: the gateway declines (D)"
+        case .outage: "share of the time in windows where the gateway is down (every attempt times out)"
+        case .storm: "share of the time in windows where the gateway declines everything"
+        case .retry: "per message: a request or reply is lost; the client retries with the same key"
+        case .duplicate: "per request: a client sends two copies at once, or asks again after its answer"
+        case .reorder: "per message: up to 300 ms more network delay, so messages overtake each other"
+        case .crash: "per service step: the service crashes before it and restarts from its store"
+        case .storage: "per transaction: it fails midway and rolls back"
+        case .clock: "per service step: the service stalls 0.3-3 s (a clock jump); every timer due fires at once"
+        case .reuse: "per payment: it reuses an earlier key of its user, with the same or other values"
+        case .power: "disk: the machine loses power before a step or at a sync; a seeded share of unsynced writes survives"
+        case .torn: "disk: power is lost at a transaction's sync and the last surviving write is torn"
+        case .fsync: "disk: a transaction's sync fails (EIO); the store is dead, the service restarts"
+        case .full: "disk: the disk is full for the next 1-3 writes; the transaction rolls back and is retried"
+        case .read: "disk: a read fails (EIO); the store is dead, the service restarts"
+        }
+    }
+
     /// Whether the kind strikes a simulated disk (only worlds on one inject it).
     package var isDisk: Bool {
         switch self {

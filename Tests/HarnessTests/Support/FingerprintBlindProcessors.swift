@@ -1,0 +1,85 @@
+import PaymentsCore
+import SpecKernel
+import UserAlgorithms
+
+/// A field of the idempotency fingerprint.
+enum FingerprintField: Sendable {
+    case kind, amount, currency, refundOf
+}
+
+/// One field of the idempotency fingerprint `(kind, amount_minor, currency, refund_of)` (SPEC §4
+/// step 2) that a planted processor leaves out of its comparison, for keys first used by one kind
+/// of payment.
+protocol FingerprintBlindSpot: Sendable {
+    /// The field the comparison leaves out.
+    static var field: FingerprintField { get }
+    /// The kind of payment whose key is compared without it.
+    static var kind: PaymentKind { get }
+    /// How the test names it.
+    static var name: String { get }
+}
+
+extension FingerprintBlindSpot {
+    /// The reference, but with this blind spot in its payment processor.
+    static var implementations: Implementations {
+        Implementations(fasting: UserKernel.self, steps: UserKernel.self, payments: FingerprintBlindProcessor<Self>.self)
+    }
+}
+
+enum ChargeKindBlind: FingerprintBlindSpot {
+    static let field = FingerprintField.kind, kind = PaymentKind.charge, name = "kind of a charge's key"
+}
+enum RefundKindBlind: FingerprintBlindSpot {
+    static let field = FingerprintField.kind, kind = PaymentKind.refund, name = "kind of a refund's key"
+}
+enum ChargeAmountBlind: FingerprintBlindSpot {
+    static let field = FingerprintField.amount, kind = PaymentKind.charge, name = "amount of a charge's key"
+}
+enum RefundAmountBlind: FingerprintBlindSpot {
+    static let field = FingerprintField.amount, kind = PaymentKind.refund, name = "amount of a refund's key"
+}
+enum ChargeCurrencyBlind: FingerprintBlindSpot {
+    static let field = FingerprintField.currency, kind = PaymentKind.charge, name = "currency of a charge's key"
+}
+enum RefundCurrencyBlind: FingerprintBlindSpot {
+    static let field = FingerprintField.currency, kind = PaymentKind.refund, name = "currency of a refund's key"
+}
+enum RefundOfBlind: FingerprintBlindSpot {
+    static let field = FingerprintField.refundOf, kind = PaymentKind.refund, name = "refund_of of a refund's key"
+}
+
+/// The reference processor, except that a retry of a key first used by a `Spot.kind` payment which
+/// differs from that payment in `Spot.field` alone is taken for the same payment (deduplicated,
+/// where SPEC §4 step 2 says `idempotency_conflict`): a processor written from the SPEC that
+/// compares only some of the fingerprint's fields.
+struct FingerprintBlindProcessor<Spot: FingerprintBlindSpot>: PaymentProcessing {
+    let reference: UserKernel
+
+    init(settings: AlgorithmSettings) { reference = UserKernel(settings: settings) }
+
+    mutating func process(_ payments: UserPayments, onOutcome: (Int, PaymentOutcome) -> Void) -> UserLedger {
+        var first: [UInt32: PaymentRequest] = [:]
+        for i in payments.indices where PaymentRules.validationFailure(of: payments[i]) == nil {
+            guard let recorded = first[payments[i].key] else {
+                first[payments[i].key] = payments[i]
+                continue
+            }
+            let blind = Self.copying(Spot.field, from: recorded, to: payments[i])
+            guard recorded.kind == Spot.kind, blind.fingerprint == recorded.fingerprint else { continue }
+            payments[i] = blind
+        }
+        return reference.process(payments, onOutcome: onOutcome)
+    }
+
+    /// `payment` with `field` set to `recorded`'s.
+    private static func copying(_ field: FingerprintField, from recorded: PaymentRequest, to payment: PaymentRequest) -> PaymentRequest {
+        var copy = payment
+        switch field {
+        case .kind: copy.kind = recorded.kind
+        case .amount: copy.amountMinor = recorded.amountMinor
+        case .currency: copy.currency = recorded.currency
+        case .refundOf: copy.refundOf = recorded.refundOf
+        }
+        return copy
+    }
+}
