@@ -15,8 +15,9 @@ struct StepAccumulatorInfiniteRateTests {
     @Test(
         "a phone of infinite count fully under watches counts nothing; the watches' counts stay finite",
         arguments: [
-            // ends with the watch: the closing branch sees firstPhoneEnd == uncoveredFrom (mutant `>` -> `>=`)
-            ([(StepSource.watch, 0, 1_000, 2.0), (.phone, 100, 1_000, .infinity)], 2.0),
+            // ends with the watch, and the next sample that day starts there: the fast path closing the phone sees
+            // firstPhoneEnd == uncoveredFrom (mutant `firstPhoneEnd > uncoveredFrom` -> `>=`)
+            ([(StepSource.watch, 0, 1_000, 2.0), (.phone, 100, 1_000, .infinity), (.watch, 1_000, 1_100, 1)], 3.0),
             // under two watches that abut: the second starts where the first stops, at time == uncoveredFrom
             // while the phone is open (mutant `time <= uncoveredFrom` -> `<`), and the phone ends with it
             ([(.watch, 0, 1_000, 2), (.phone, 100, 2_000, .infinity), (.watch, 1_000, 2_000, 3)], 5),

@@ -73,7 +73,7 @@ import Testing
         // Then no mutant is the original, and every mutant here changes some result
         #expect(unmutated == expected)
         #expect(mutants.count >= 15)
-        #expect(Set(MutationKind.allCases).isSubset(of: Set(mutants.map(\.kind))))
+        #expect(Set(MutationKind.allCases).subtracting([.equality]).isSubset(of: Set(mutants.map(\.kind))))  // equality: the test below
         let unchanged = zip(mutants, outputs).filter { $0.1 == expected }.map(\.0.key)
         #expect(unchanged.isEmpty)
     }
