@@ -17,9 +17,13 @@ protocol FingerprintBlindSpot: Sendable {
     static var kind: PaymentKind { get }
     /// How the test names it.
     static var name: String { get }
+    /// The retries of each accepted boundary user that differ in `field` alone from a `kind` payment.
+    static var retriesPerBoundaryUser: Int { get }
 }
 
 extension FingerprintBlindSpot {
+    static var retriesPerBoundaryUser: Int { 1 }
+
     /// The reference, but with this blind spot in its payment processor.
     static var implementations: Implementations {
         Implementations(fasting: UserKernel.self, steps: UserKernel.self, payments: FingerprintBlindProcessor<Self>.self)
@@ -46,6 +50,7 @@ enum RefundCurrencyBlind: FingerprintBlindSpot {
 }
 enum RefundOfBlind: FingerprintBlindSpot {
     static let field = FingerprintField.refundOf, kind = PaymentKind.refund, name = "refund_of of a refund's key"
+    static let retriesPerBoundaryUser = 2  // naming another charge, and naming none
 }
 
 /// The reference processor, except that a retry of a key first used by a `Spot.kind` payment which
