@@ -45,8 +45,9 @@ enum EqualitySchema {
         return """
 
             extension \(name) {
-                // Equality field by field: mutant `id` leaves one stored field out.
-                static func == (\(lhs): \(name), \(rhs): \(name)) -> Bool {
+                // Equality field by field: mutant `id` leaves one stored field out. (`@usableFromInline`: the
+                // copies that call it are `@inlinable`.)
+                @usableFromInline static func == (\(lhs): \(name), \(rhs): \(name)) -> Bool {
             \(lines.joined(separator: "\n"))\(original)
                 }
             }

@@ -146,6 +146,7 @@ import Testing
         #expect(sut.map(\.line) == [2, 3, 5])
         #expect(text.contains("if mutant(1) { return lhs.amount == rhs.amount && lhs.refundOf == rhs.refundOf }"))
         #expect(text.contains("return lhs.kind == rhs.kind && lhs.amount == rhs.amount && lhs.refundOf == rhs.refundOf"))
+        #expect(text.contains("@usableFromInline static func == (lhs: Fingerprint, rhs: Fingerprint) -> Bool {"))  // called from @inlinable copies
     }
 
     @Test func aHandWrittenEqualityKeepsItsBodyAndItsOwnMutants() throws {

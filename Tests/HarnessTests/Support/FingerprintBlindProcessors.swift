@@ -1,3 +1,4 @@
+import Synchronization
 import PaymentsCore
 import SpecKernel
 import UserAlgorithms
@@ -86,5 +87,42 @@ struct FingerprintBlindProcessor<Spot: FingerprintBlindSpot>: PaymentProcessing 
         case .refundOf: copy.refundOf = recorded.refundOf
         }
         return copy
+    }
+}
+
+/// The reference processor fed only valid rows: a processor written from "it receives the user's
+/// valid payments", which takes every row as past SPEC §4 step 1 (an empty or too long key, an
+/// unsupported currency, a bad amount and an amount over the limit are made valid before the
+/// reference sees them).
+struct TrustingProcessor: PaymentProcessing {
+    let reference: UserKernel
+
+    init(settings: AlgorithmSettings) { reference = UserKernel(settings: settings) }
+
+    mutating func process(_ payments: UserPayments, onOutcome: (Int, PaymentOutcome) -> Void) -> UserLedger {
+        for i in payments.indices where PaymentRules.validationFailure(of: payments[i]) != nil {
+            var payment = payments[i]
+            payment.keyLength = min(max(payment.keyLength, 1), PaymentRejection.maximumKeyLength)
+            let currency = payment.currency ?? .usd
+            payment.currency = currency
+            payment.amountMinor = min(max(payment.amountMinor ?? 1, 1), currency.limitMinor)
+            payments[i] = payment
+        }
+        return reference.process(payments, onOutcome: onOutcome)
+    }
+}
+
+/// The reference processor, recording which SPEC §4 step-1 reasons the rows it receives fail.
+struct RecordingProcessor: PaymentProcessing {
+    /// Every reason seen, by any instance.
+    static let seen = Mutex<Set<PaymentRejection>>([])
+    let reference: UserKernel
+
+    init(settings: AlgorithmSettings) { reference = UserKernel(settings: settings) }
+
+    mutating func process(_ payments: UserPayments, onOutcome: (Int, PaymentOutcome) -> Void) -> UserLedger {
+        let reasons = Set(payments.compactMap { PaymentRules.validationFailure(of: $0) })
+        Self.seen.withLock { $0.formUnion(reasons) }
+        return reference.process(payments, onOutcome: onOutcome)
     }
 }
