@@ -82,6 +82,31 @@ public enum FaultKind: String, CaseIterable, Sendable, Comparable {
     /// The most a mix may ask for, in thousandths.
     var maximumPermille: Int { self == .crash || self == .power ? 100 : 900 }
 
+    /// What the kind does, in one line (`simulate --help` lists them; docs/simulate.md and
+    /// docs/simulated-disk.md say it at length).
+    public var summary: String {
+        switch self {
+        case .timeout: "per attempt: the gateway does nothing (T)"
+        case .lost: "per attempt: the gateway acts, its answer is lost (L)"
+        case .late: "per answer: it comes after the attempt's deadline"
+        case .decline: "per attempt: the gateway declines (D)"
+        case .outage: "time share in windows where the gateway is down"
+        case .storm: "time share in windows where the gateway declines everything"
+        case .retry: "per message: lost; the client retries with the same key"
+        case .duplicate: "per request: sent twice at once, or again after its answer"
+        case .reorder: "per message: up to 300 ms more delay, so messages overtake"
+        case .crash: "per service step: a crash before it, a restart from the store"
+        case .storage: "per transaction: it fails midway and rolls back"
+        case .clock: "per service step: a 0.3-3 s stall; every timer due fires at once"
+        case .reuse: "per payment: an earlier key of its user, same or other values"
+        case .power: "disk: power lost before a step or at a sync; some writes survive"
+        case .torn: "disk: power lost at a sync, the last surviving write torn"
+        case .fsync: "disk: a sync fails (EIO); restart from what is durable"
+        case .full: "disk: full for 1-3 writes; the transaction rolls back"
+        case .read: "disk: a read fails (EIO); restart from what is durable"
+        }
+    }
+
     /// Whether the kind strikes a simulated disk (only worlds on one inject it).
     package var isDisk: Bool {
         switch self {

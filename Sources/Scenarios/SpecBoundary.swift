@@ -14,6 +14,7 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
         case stepsAverageFirstDay, stepsAverageAfterGap
         case paymentsLimitExponent0, paymentsLimitExponent2, paymentsLimitExponent3, paymentsSmallestAmount
         case paymentsLastAttempt, paymentsReconcile, paymentsRefundBalance, paymentsIdempotentRetry
+        case paymentsFingerprintKind, paymentsFingerprintAmount, paymentsFingerprintCurrency, paymentsFingerprintRefundOf
         case timeLastLocalDay
     }
 
@@ -57,6 +58,7 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
         "steps.avg7_first_day", "steps.avg7_after_gap",
         "payments.limit_exponent_0", "payments.limit_exponent_2", "payments.limit_exponent_3", "payments.smallest_amount",
         "payments.last_attempt", "payments.reconcile", "payments.refund_balance", "payments.idempotent_retry",
+        "payments.fingerprint_kind", "payments.fingerprint_amount", "payments.fingerprint_currency", "payments.fingerprint_refund_of",
         "time.last_local_day",
     ]
 
@@ -121,6 +123,19 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
               "one minor unit more: refund_exceeds"),
         .init(.paymentsIdempotentRetry, "§4.2", "a recorded key with the same values is deduplicated, else idempotency_conflict",
               "same values: deduplicated", "different values: idempotency_conflict"),
+        .init(.paymentsFingerprintKind, "§4.2", "a recorded key whose kind alone differs is idempotency_conflict",
+              "a charge's key retried as a refund (refund_of empty): idempotency_conflict",
+              "a refund's key (refund_of empty) retried as a charge: idempotency_conflict"),
+        .init(.paymentsFingerprintAmount, "§4.2", "a recorded key whose amount_minor alone differs is idempotency_conflict",
+              "a charge's key retried with one minor unit more: idempotency_conflict",
+              "a refund's key retried with one minor unit more: idempotency_conflict"),
+        .init(.paymentsFingerprintCurrency, "§4.2", "a recorded key whose currency alone differs is idempotency_conflict",
+              "a charge's key retried in another currency: idempotency_conflict",
+              "a refund's key retried in another currency: idempotency_conflict"),
+        .init(.paymentsFingerprintRefundOf, "§0, §4.2",
+              "a recorded key whose refund_of alone differs is idempotency_conflict (a charge's refund_of is always empty)",
+              "a refund's key retried naming another charge: idempotency_conflict",
+              "a refund's key retried with refund_of empty: idempotency_conflict"),
         .init(.timeLastLocalDay, "§0, §2.4, §3", "a time is any signed 64-bit integer: local days run to the end of that range",
               "a step sample across the start of the last local day (east of UTC): split at that start",
               "two episodes on that day, whose end lies past the range: one day"),

@@ -13,8 +13,22 @@ struct SimulateCommand: AsyncParsableCommand {
             violation prints the line that reproduces it (for a resumed --db world, its whole history of kills). Exit \
             status: 0 no violation, 1 a violation, 2 bad options, or a --db store of another world or that cannot be trusted, \
             3 the --json file cannot be written.
+
+            Fault kinds, for --faults NAME=RATE,… (rates in 0…1; a bare NAME or 'all' takes a default rate). The \
+            "disk" ones strike only worlds on the simulated disk (--store disk, or every 8th world of --store mixed); \
+            docs/simulate.md and docs/simulated-disk.md say more.
+
+            \(faultKinds)
             """
     )
+
+    /// One line per fault kind: its name and what it does.
+    static var faultKinds: String {
+        let width = FaultKind.allCases.map(\.rawValue.count).max() ?? 0
+        return FaultKind.allCases.map { kind in
+            "  " + kind.rawValue + String(repeating: " ", count: width - kind.rawValue.count + 2) + kind.summary
+        }.joined(separator: "\n")
+    }
 
     @Option(help: "Run the one world of this seed (decimal or 0x hex).", transform: OptionValue.seed)
     var seed: UInt64?

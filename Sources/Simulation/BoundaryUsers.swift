@@ -191,7 +191,8 @@ extension UserGenerator {
         }
     }
 
-    /// A boundary user's payments (SPEC §4), on days 0-3; one key has exactly the maximum length.
+    /// A boundary user's payments (SPEC §4), on days 0-3; one key has exactly the maximum length, and
+    /// retries of a charge's key and of refunds' keys each change one field of the fingerprint alone.
     func boundaryPayments(into batch: inout SimulationBatch) {
         guard profile.row.isAccepted else { return }
         let user = profile.row.index
@@ -227,6 +228,22 @@ extension UserGenerator {
         let original = add(3, 0, 2500, .chf)
         add(3, 5, 2500, .chf, key: original)
         add(3, 10, 2501, .chf, key: original, fault: .idempotencyConflict)
+        // Retries whose key matches while exactly one field of the fingerprint (kind, amount_minor, currency,
+        // refund_of) differs: each is idempotency_conflict (SPEC §4 step 2). The charge's amount changed alone
+        // above; here its kind (a refund naming nothing) and its currency. A charge's refund_of is always
+        // empty (SPEC §0), so only a refund's differs alone.
+        add(3, 15, 2500, .chf, kind: .refund, key: original, fault: .idempotencyConflict)
+        add(3, 20, 2500, .eur, key: original, fault: .idempotencyConflict)
+        // A refund of a captured charge, then its key with the amount, the currency or refund_of changed alone.
+        let first = add(3, 25, 3000, .chf), second = add(3, 30, 3000, .chf)
+        let refund = add(3, 35, 1000, .chf, kind: .refund, refundOf: first)
+        add(3, 40, 1001, .chf, kind: .refund, key: refund, refundOf: first, fault: .idempotencyConflict)
+        add(3, 45, 1000, .eur, kind: .refund, key: refund, refundOf: first, fault: .idempotencyConflict)
+        add(3, 50, 1000, .chf, kind: .refund, key: refund, refundOf: second, fault: .idempotencyConflict)
+        add(3, 55, 1000, .chf, kind: .refund, key: refund, fault: .idempotencyConflict)
+        // A refund naming nothing (unknown_charge: its key is recorded all the same), then its key as a charge.
+        let orphan = add(3, 60, 700, .chf, kind: .refund, fault: .unknownCharge)
+        add(3, 65, 700, .chf, key: orphan, fault: .idempotencyConflict)
     }
 }
 

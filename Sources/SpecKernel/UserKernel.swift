@@ -66,7 +66,7 @@ public final class UserKernel: FastingAnalyzing, StepAggregating, PaymentProcess
         stepAccumulator = accumulator
     }
 
-    /// Starts the next user's payments: add each valid one with `addPayment`, then call `processPayments`.
+    /// Starts the next user's payments: add each one that is neither `malformed` nor `unknown_user` with `addPayment`, then call `processPayments`.
     public func beginPayments() { order.removeAll() }
 
     /// A payment that passed the engine's text checks (`malformed`, `unknown_user`): its

@@ -21,7 +21,9 @@ public struct AlgorithmSettings: Hashable, Sendable {
     }
 }
 
-/// A fasting analyzer (SPEC §2), one user at a time.
+/// A fasting analyzer (SPEC §2), one user at a time. The harness has made every row check of SPEC
+/// §2 (`malformed`, `unknown_user`, `end_before_start`, `too_long`, `negative_value`, `duplicate`)
+/// and counts those rejections itself: an implementation sees only the accepted meals.
 public protocol FastingAnalyzing: SendableMetatype {
     /// An analyzer for one task; it is reused for every user that task analyzes.
     init(settings: AlgorithmSettings)
@@ -31,7 +33,9 @@ public protocol FastingAnalyzing: SendableMetatype {
     mutating func analyze(_ meals: inout UserMeals, onDay: (FastingDay) -> Void) -> FastingSummary
 }
 
-/// A step aggregator (SPEC §3), one user at a time.
+/// A step aggregator (SPEC §3), one user at a time. The harness has made every row check of SPEC §3
+/// (`malformed`, `unknown_user`, `bad_interval`, `negative_value`, `duplicate`): an implementation
+/// sees only the accepted samples.
 public protocol StepAggregating: SendableMetatype {
     /// An aggregator for one task; it is reused for every user that task aggregates.
     init(settings: AlgorithmSettings)
@@ -46,10 +50,20 @@ public protocol PaymentProcessing: SendableMetatype {
     /// A processor for one task; it is reused for every user that task processes.
     init(settings: AlgorithmSettings)
 
-    /// Processes one user's valid payments (at least one) in the order given — `(created_at,
-    /// payment_id)` — with a fresh gateway, store and ledger for the user: calls `onOutcome` with
-    /// each payment's position in `payments` and its outcome, and returns the user's ledger.
-    /// Each request carries the gateway's answers to its attempts (`script`).
+    /// Processes one user's payments (at least one) in the order given — `(created_at, payment_id)`
+    /// — with a fresh gateway, store and ledger for the user: calls `onOutcome` with each payment's
+    /// position in `payments` and its outcome, and returns the user's ledger. Each request carries
+    /// the gateway's answers to its attempts (`script`).
+    ///
+    /// What the harness has done before: of SPEC §4 step 1, only the first two checks. Rows that are
+    /// `malformed` (SPEC §0) or name no accepted user (`unknown_user`) never reach `process`; the
+    /// harness rejects them itself. Everything else is the implementation's, so `payments` holds rows
+    /// that fail the rest of step 1, and each must be reported `rejected` with its reason, in SPEC's
+    /// order: `missing_key` (`keyLength` 0 or over 255), `unsupported_currency` (`currency` nil),
+    /// `invalid_amount` (`amountMinor` nil or `<= 0`), `over_limit` (`amountMinor` over the
+    /// currency's `limitMinor`). Such a row records no key, calls no gateway and leaves the ledger
+    /// as it is (`attempts` 0). Every row that passes step 1 records its key, and then steps 2–5
+    /// (idempotency, refund checks, gateway, final state) are the implementation's too.
     mutating func process(_ payments: UserPayments, onOutcome: (Int, PaymentOutcome) -> Void) -> UserLedger
 
     /// SPEC §4 invariants the last user's processing broke, as the implementation checked them

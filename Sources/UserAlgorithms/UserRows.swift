@@ -62,5 +62,8 @@ public struct UserRows<Row>: RandomAccessCollection, MutableCollection {
 public typealias UserMeals = UserRows<Meal>
 /// One user's accepted step samples (SPEC §3).
 public typealias UserSteps = UserRows<StepSample>
-/// One user's valid payment requests (SPEC §4), already in processing order `(created_at, payment_id)`.
+/// One user's payment requests (SPEC §4), already in processing order `(created_at, payment_id)`:
+/// every row but the `malformed` and `unknown_user` ones, so also rows that fail the rest of SPEC §4
+/// step 1 (`missing_key`, `unsupported_currency`, `invalid_amount`, `over_limit`), which the
+/// implementation rejects (`PaymentProcessing`).
 public typealias UserPayments = UserRows<PaymentRequest>

@@ -14,6 +14,29 @@ private let systemRead = Darwin.read
 
 @Suite("simharness simulate from the command line", .budget(minutes: 3))
 struct SimulateCLITests {
+    /// Every fault kind `--faults` takes, as docs/simulate.md lists them; the last five strike the simulated disk only.
+    static let faultKinds = [
+        "timeout", "lost", "late", "decline", "outage", "storm", "retry", "duplicate", "reorder", "crash", "storage", "clock", "reuse",
+        "power", "torn", "fsync", "full", "read",
+    ]
+
+    @Test("--help lists every fault kind, one line each with what it does; the disk's five say so")
+    func helpNamesTheFaultKinds() throws {
+        // Given the simulate command
+        // When its help is asked for
+        let sut = try SimHarnessProcess.run(["simulate", "--help"])
+        // Then each kind starts a line of its own with its description, the disk's kinds marked, and no line is
+        // wrapped (a wrapped description would break the table)
+        #expect(sut.status == 0, "\(sut.stderr)")
+        let lines = sut.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let kindLines = Self.faultKinds.map { kind in lines.first { $0.hasPrefix("  \(kind) ") } }
+        #expect(kindLines.map { $0 != nil } == Array(repeating: true, count: Self.faultKinds.count))
+        #expect(kindLines.suffix(5).map { $0?.contains(" disk: ") } == Array(repeating: true, count: 5))
+        #expect(kindLines.prefix(13).map { $0?.contains(" disk: ") } == Array(repeating: false, count: 13))
+        #expect(kindLines.map { ($0?.split(separator: " ").count ?? 0) > 3 } == Array(repeating: true, count: Self.faultKinds.count))
+        #expect(lines.allSatisfy { $0.count <= 80 })
+    }
+
     @Test("a swarm with no violation exits 0 and sums up its worlds")
     func quietSwarm() throws {
         // Given a small swarm

@@ -12,6 +12,8 @@ public enum MutationKind: String, CaseIterable, Sendable {
     case returnRemoval = "return"
     /// `min(…)`↔`max(…)`.
     case minMax = "minmax"
+    /// One stored field left out of a struct's `==` (synthesized or hand-written).
+    case equality
 }
 
 /// One mutant: a single change at one place of one file.

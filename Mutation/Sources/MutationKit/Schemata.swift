@@ -44,6 +44,10 @@ public enum Schemata {
         for (type, copies) in extensions.sorted(by: { $0.key < $1.key }) {
             pieces.append("\nextension \(type) {\(copies.joined())\n}\n")
         }
+        for type in plan.equalities {
+            guard !plan.types.contains(type) else { throw MutationError("\(plan.file): \(type) is copied whole; its own `==` is mutated there") }
+            pieces.append(try EqualitySchema.extensionText(of: type, in: tree, rewriter: rewriter, file: plan.file))
+        }
         let wanted = Set(plan.types + plan.members.flatMap { type, names in names.map { "\(type).\($0)" } })
         let missing = wanted.subtracting(found)
         guard missing.isEmpty else { throw MutationError("\(plan.file): no declaration \(missing.sorted().joined(separator: ", "))") }

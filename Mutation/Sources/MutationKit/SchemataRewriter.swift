@@ -37,6 +37,20 @@ final class SchemataRewriter: SyntaxRewriter {
         return mutant.id
     }
 
+    /// Records the `equality` mutant of struct `type` that leaves `field` (declared on `line`) out of its `==`.
+    func recordDroppedField(type: String, field: String, line: Int) -> Int {
+        let function = "\(type).=="
+        let counter = "\(function) \(field) dropped"
+        let occurrence = occurrences[counter, default: 0]
+        occurrences[counter] = occurrence + 1
+        let mutant = Mutant(
+            id: nextID, file: file, line: line, function: function, kind: .equality, original: field, replacement: "dropped", occurrence: occurrence
+        )
+        nextID += 1
+        mutants.append(mutant)
+        return mutant.id
+    }
+
     // MARK: Operators
 
     static let flips: [String: String] = ["<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "&&": "||", "||": "&&"]

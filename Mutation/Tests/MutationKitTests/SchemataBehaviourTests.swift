@@ -73,8 +73,35 @@ import Testing
         // Then no mutant is the original, and every mutant here changes some result
         #expect(unmutated == expected)
         #expect(mutants.count >= 15)
-        #expect(Set(MutationKind.allCases).isSubset(of: Set(mutants.map(\.kind))))
+        #expect(Set(MutationKind.allCases).subtracting([.equality]).isSubset(of: Set(mutants.map(\.kind))))  // equality: the test below
         let unchanged = zip(mutants, outputs).filter { $0.1 == expected }.map(\.0.key)
         #expect(unchanged.isEmpty)
+    }
+
+    @Test func anEqualitySchemaIsTheSynthesizedEqualityUntilAMutantDropsAField() throws {
+        // Given a struct with synthesized Equatable, and the same with its equality schema (an extension in the same file)
+        let directory = FileManager.default.temporaryDirectory.appending(path: "schemata-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let snippet = "struct Key: Hashable {\n    var kind: Int\n    var amount: Int\n    var currency: String\n}\n"
+        let driver = """
+
+            let base = Key(kind: 0, amount: 5, currency: "CHF")
+            let others = [base, Key(kind: 1, amount: 5, currency: "CHF"), Key(kind: 0, amount: 6, currency: "CHF"), Key(kind: 0, amount: 5, currency: "EUR")]
+            print(others.map { $0 == base ? "same" : "conflict" }.joined(separator: " "))
+
+            """
+        let (schemata, mutants) = try Schemata.rewrite(snippet, plan: CopyPlan(file: "Snippet.swift", equalities: ["Key"]), firstID: 1, imports: "")
+        let original = try build(snippet + driver, named: "original", in: directory)
+        let sut = try build(Schemata.switchSource + snippet + schemata + driver, named: "schemata", in: directory)
+
+        // When it runs with no mutant, then with each mutant active
+        let unmutated = try sut(0)
+        let outputs = try mutants.map { try sut($0.id) }
+
+        // Then no mutant is the original, and each mutant takes the retry differing in its field alone for the same key
+        #expect(unmutated == (try original(0)))
+        #expect(unmutated == "same conflict conflict conflict\n")
+        #expect(outputs == ["same same conflict conflict\n", "same conflict same conflict\n", "same conflict conflict same\n"])
     }
 }

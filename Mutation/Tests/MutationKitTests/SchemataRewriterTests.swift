@@ -122,6 +122,71 @@ import Testing
         #expect(sut.map(\.original) == ["0", "0", "0", "0", "0", "0"])
     }
 
+    @Test func aSynthesizedEqualityLosesEachStoredFieldInTurn() throws {
+        // Given a struct with synthesized Equatable: three stored fields, a computed one and a static one
+        let source = """
+            struct Fingerprint: Hashable {
+                var kind: Int
+                var amount: Int64
+                static let empty = 0
+                var refundOf: UInt32? { didSet {} }
+                var twice: Int64 { amount * 2 }
+            }
+            """
+
+        // When its equality's schemata are made
+        let (text, sut) = try Schemata.rewrite(source, plan: CopyPlan(file: "Snippet/Snippet.swift", equalities: ["Fingerprint"]), firstID: 1)
+
+        // Then each stored field is one mutant, keyed by the field, and the original compares them all
+        #expect(changes(sut) == ["equality kind -> dropped", "equality amount -> dropped", "equality refundOf -> dropped"])
+        #expect(sut.map(\.key) == [
+            "Snippet/Snippet.swift Fingerprint.== kind -> dropped #0", "Snippet/Snippet.swift Fingerprint.== amount -> dropped #0",
+            "Snippet/Snippet.swift Fingerprint.== refundOf -> dropped #0",
+        ])
+        #expect(sut.map(\.line) == [2, 3, 5])
+        #expect(text.contains("if mutant(1) { return lhs.amount == rhs.amount && lhs.refundOf == rhs.refundOf }"))
+        #expect(text.contains("return lhs.kind == rhs.kind && lhs.amount == rhs.amount && lhs.refundOf == rhs.refundOf"))
+        #expect(text.contains("@usableFromInline static func == (lhs: Fingerprint, rhs: Fingerprint) -> Bool {"))  // called from @inlinable copies
+    }
+
+    @Test func aHandWrittenEqualityKeepsItsBodyAndItsOwnMutants() throws {
+        // Given a struct whose `==` is written by hand (in an extension) and ignores a field
+        let source = """
+            struct Pair: Equatable {
+                var a: Int
+                var b: Int
+                var note: String
+            }
+            extension Pair {
+                static func == (x: Pair, y: Pair) -> Bool { x.a == y.a && x.b == y.b }
+            }
+            """
+
+        // When its equality's schemata are made
+        let (text, sut) = try Schemata.rewrite(source, plan: CopyPlan(file: "Snippet/Snippet.swift", equalities: ["Pair"]), firstID: 1)
+
+        // Then its operators are mutated as in any copied code, each field is dropped in turn with its parameter names,
+        // and the body stays the original
+        #expect(changes(sut) == [
+            "logical && -> ||", "relational == -> !=", "relational == -> !=",
+            "equality a -> dropped", "equality b -> dropped", "equality note -> dropped",
+        ])
+        #expect(text.contains("static func == (x: Pair, y: Pair) -> Bool {"))
+        #expect(text.contains("if mutant(4) { return x.b == y.b && x.note == y.note }"))
+        #expect(text.contains("(mutant(1) ?"))
+    }
+
+    @Test func anEqualityOfAStructTheFileLacksOrOfACopiedTypeIsAnError() throws {
+        // Given a plan naming a struct the file does not declare, and one naming a type it also copies
+        // When their schemata are made, then each is an error
+        #expect(throws: MutationError.self) {
+            try Schemata.rewrite("struct S { var a: Int }", plan: CopyPlan(file: "S.swift", equalities: ["T"]), firstID: 1)
+        }
+        #expect(throws: MutationError.self) {
+            try Schemata.rewrite("struct S { var a: Int }", plan: CopyPlan(file: "S.swift", types: ["S"], equalities: ["S"]), firstID: 1)
+        }
+    }
+
     @Test func aMissingDeclarationIsAnError() throws {
         // Given a plan naming a type the file does not declare
         // When its schemata are made, then the error names the file and the type

@@ -20,6 +20,8 @@ struct BoundaryProbe {
     private var order: [PaymentRow] = []
     private var outcomes: [PaymentOutcome?] = []
     private var charges: [(amount: Int64, refunded: Int64)?] = []
+    /// What each idempotency key of the user was first recorded for (SPEC §4 step 2).
+    private var fingerprints: [UInt32: PaymentFingerprint] = [:]
 
     init(minimumFastSeconds: Int64, maxAttempts: Int) {
         self.minimumFastSeconds = minimumFastSeconds
@@ -199,6 +201,7 @@ struct BoundaryProbe {
         order.removeAll(keepingCapacity: true)
         for row in rows where row.textRejection(userAccepted: true) == nil && Int(row.ordinal) < outcomes.count { order.append(row) }
         order.sort { ($0.createdAt, $0.ordinal) < ($1.createdAt, $1.ordinal) }
+        fingerprints.removeAll(keepingCapacity: true)
         for row in order {
             guard let result = outcomes[Int(row.ordinal)] else { continue }
             let request = row.request
@@ -212,9 +215,32 @@ struct BoundaryProbe {
             }
             if result.state == .deduplicated { coverage.record(.paymentsIdempotentRetry, atLimit: true) }
             if result.reason == .idempotencyConflict { coverage.record(.paymentsIdempotentRetry, atLimit: false) }
+            if failure == nil, let fingerprint = request.fingerprint { retry(of: row.keyOrdinal, fingerprint, result, &coverage) }
             if result.attempts > 0 { attempts(request.script, &coverage) }
             refunds(row, result, &coverage)
         }
+    }
+
+    /// A payment past step 1 records its key's fingerprint, or, when the key was recorded before and the
+    /// reference rejected it `idempotency_conflict`, reaches the entry of the one field that differs (if
+    /// one alone does): the inside side when the key was first a charge's, the outside when a refund's
+    /// (for `refund_of`, which only a refund's differs in: inside when it names another charge).
+    private mutating func retry(of key: UInt32, _ fingerprint: PaymentFingerprint, _ result: PaymentOutcome,
+                                _ coverage: inout BoundaryCoverage) {
+        guard let recorded = fingerprints[key] else {
+            fingerprints[key] = fingerprint
+            return
+        }
+        guard result.reason == .idempotencyConflict else { return }
+        let differs: [(SpecBoundary.Key, Bool)] = [
+            (.paymentsFingerprintKind, recorded.kind != fingerprint.kind),
+            (.paymentsFingerprintAmount, recorded.amountMinor != fingerprint.amountMinor),
+            (.paymentsFingerprintCurrency, recorded.currency != fingerprint.currency),
+            (.paymentsFingerprintRefundOf, recorded.refundOf != fingerprint.refundOf),
+        ].filter(\.1)
+        guard differs.count == 1, let field = differs.first?.0 else { return }
+        let atLimit = field == .paymentsFingerprintRefundOf ? fingerprint.refundOf != nil : recorded.kind == .charge
+        coverage.record(field, atLimit: atLimit)
     }
 
     /// The gateway's first answer that is not a plain timeout, at the last allowed attempt or one later.
