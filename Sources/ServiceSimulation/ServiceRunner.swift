@@ -70,6 +70,8 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
     private(set) var requests = 0
     private var record = ClientRecord()
     private var startFailure: String?
+    /// The clients are done: no more crashes, the final restart reads the ledger.
+    private var finishing = false
 
     init(state: WorldState, workload: ClientWorkload) {
         self.state = state
@@ -86,6 +88,7 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
                 }
                 try await group.waitForAll()
             }
+            finishing = true
             state.crash()
             service = nil
             state.log("final restart, to read the ledger from what is durable")
@@ -98,7 +101,7 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
     }
 
     func crash() {
-        guard service != nil || restarting else { return }
+        guard !finishing, service != nil || restarting else { return }
         state.crash()
         service = nil
         crashes += 1

@@ -60,6 +60,12 @@ public struct ServiceViolation: Hashable, Sendable, CustomStringConvertible {
     /// What broke, with the payments concerned.
     public var detail: String
 
+    /// A violation of `kind`, saying `detail`.
+    public init(kind: String, detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
+
     /// `ledger differs: u01 USD captured 2500, the gateway captured 1250`.
     public var description: String { "\(kind): \(detail)" }
 }

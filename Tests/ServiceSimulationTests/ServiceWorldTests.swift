@@ -1,0 +1,103 @@
+import Foundation
+import PaymentsCore
+import ServiceSimulation
+import Testing
+
+/// A service whose start always fails.
+private struct FailingStart: ServiceUnderSimulation {
+    struct Broken: Error, CustomStringConvertible { var description: String { "the database is locked" } }
+    static func start(in environment: ServiceEnvironment) async throws -> FailingStart { throw Broken() }
+    func submit(_ request: ServiceRequest) async throws -> ServiceAnswer { ServiceAnswer(state: .failed) }
+    func ledger() async throws -> [ServiceLedgerLine] { [] }
+}
+
+/// A service that never answers: each submit waits on a continuation nobody resumes.
+private struct NeverAnswers: ServiceUnderSimulation {
+    static func start(in environment: ServiceEnvironment) async throws -> NeverAnswers { NeverAnswers() }
+    func submit(_ request: ServiceRequest) async throws -> ServiceAnswer {
+        await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+        return ServiceAnswer(state: .captured)
+    }
+    func ledger() async throws -> [ServiceLedgerLine] { [] }
+}
+
+/// The first failing seed of `seeds` for `Service`, with its report.
+private func firstFailure<Service: ServiceUnderSimulation>(
+    _ service: Service.Type, seeds: Range<UInt64>, schedule: ScheduleStrategy, payments: Int = 40, clients: Int = 6
+) -> ServiceWorldReport? {
+    for seed in seeds {
+        let report = ServiceWorld.run(service, ServiceWorldConfiguration(seed: seed, payments: payments, clients: clients, schedule: schedule))
+        if report.violation != nil { return report }
+    }
+    return nil
+}
+
+@Suite("Worlds of a user's async service")
+struct ServiceWorldTests {
+    @Test("the correct service holds in every world, with crashes, faults and duplicates", arguments: [
+        ScheduleStrategy.random, .pct(changePoints: 3),
+    ])
+    func correctServiceHolds(schedule: ScheduleStrategy) {
+        // Given the correct service; When 60 seeded worlds run
+        let failure = firstFailure(LedgerService<Correct>.self, seeds: 0..<60, schedule: schedule)
+
+        // Then none breaks an invariant
+        #expect(failure?.violation == nil, "\(failure.map { "seed \($0.configuration.seed): \($0.violation!)\n" + $0.history.suffix(20).joined(separator: "\n") } ?? "")")
+    }
+
+    @Test("each planted bug is caught within 200 seeds, as the invariant it breaks", arguments: [
+        (PlantedFlaw.reentrancy, "ledger differs"),
+        (.checkThenAct, "charged twice"),
+        (.saveAfterAnswer, "charged twice"),
+        (.timeoutIsFailure, "charged but answered failed"),
+        (.newKeyOnRetry, "charged twice"),
+    ])
+    func plantedBugsAreCaught(flaw: PlantedFlaw, kind: String) throws {
+        // Given the service with one bug planted
+        // When seeds run until one fails
+        let report = try #require(Self.failure(flaw, seeds: 0..<200, schedule: .random))
+
+        // Then the violation names what broke
+        #expect(report.violation?.kind == kind, "\(report.violation!)")
+    }
+
+    @Test("a failing world runs again the same: the same trace hash, steps, violation and history")
+    func failingWorldReproduces() throws {
+        // Given the first failing seed of a planted bug
+        let failing = try #require(Self.failure(.saveAfterAnswer, seeds: 0..<200, schedule: .random))
+
+        // When its configuration runs again, twice
+        let again = ServiceWorld.run(LedgerService<SaveAfterAnswer>.self, failing.configuration)
+        let thrice = ServiceWorld.run(LedgerService<SaveAfterAnswer>.self, failing.configuration)
+
+        // Then everything is the same
+        #expect(again.traceHash == failing.traceHash)
+        #expect(again.steps == failing.steps)
+        #expect(again.violation == failing.violation)
+        #expect(again.history == failing.history)
+        #expect(thrice.traceHash == failing.traceHash)
+    }
+
+    @Test("a service whose start throws is a violation naming the error")
+    func startThrows() {
+        let report = ServiceWorld.run(FailingStart.self, ServiceWorldConfiguration(seed: 1, payments: 5, clients: 2))
+        #expect(report.violation == ServiceViolation(kind: "start threw", detail: "the database is locked"))
+    }
+
+    @Test("a service that never answers is a deadlock, reported, not a hang")
+    func neverAnswers() {
+        let report = ServiceWorld.run(NeverAnswers.self, ServiceWorldConfiguration(seed: 1, payments: 5, clients: 2, crashes: 0))
+        #expect(report.violation?.kind == "deadlock")
+    }
+
+    private static func failure(_ flaw: PlantedFlaw, seeds: Range<UInt64>, schedule: ScheduleStrategy) -> ServiceWorldReport? {
+        switch flaw {
+        case .none: firstFailure(LedgerService<Correct>.self, seeds: seeds, schedule: schedule)
+        case .reentrancy: firstFailure(LedgerService<Reentrancy>.self, seeds: seeds, schedule: schedule)
+        case .checkThenAct: firstFailure(LedgerService<CheckThenAct>.self, seeds: seeds, schedule: schedule)
+        case .saveAfterAnswer: firstFailure(LedgerService<SaveAfterAnswer>.self, seeds: seeds, schedule: schedule)
+        case .timeoutIsFailure: firstFailure(LedgerService<TimeoutIsFailure>.self, seeds: seeds, schedule: schedule)
+        case .newKeyOnRetry: firstFailure(LedgerService<NewKeyOnRetry>.self, seeds: seeds, schedule: schedule)
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import PaymentsCore
+import ServiceSimulation
+
+/// A bug planted in `LedgerService`, each one a way payment services go wrong in production.
+enum PlantedFlaw: String, CaseIterable, Sendable {
+    /// None: the correct service.
+    case none
+    /// The ledger kept as a record updated by read, await, write, with no lock: actor reentrancy.
+    case reentrancy
+    /// No per-user lock: two concurrent submissions of one key both find no record and both charge.
+    case checkThenAct = "check-then-act"
+    /// The intent is not durable before the gateway call: a crash between the call and the save charges
+    /// again on the retry (under a new gateway key).
+    case saveAfterAnswer = "save-after-answer"
+    /// Every attempt timed out: answered failed without asking the gateway whether it acted.
+    case timeoutIsFailure = "timeout-is-failure"
+    /// Each attempt after a timeout uses a new gateway key.
+    case newKeyOnRetry = "new-key-on-retry"
+}
+
+/// Chooses the flaw of a `LedgerService` type.
+protocol FlawChoice: Sendable {
+    static var flaw: PlantedFlaw { get }
+}
+
+enum Correct: FlawChoice { static var flaw: PlantedFlaw { .none } }
+enum Reentrancy: FlawChoice { static var flaw: PlantedFlaw { .reentrancy } }
+enum CheckThenAct: FlawChoice { static var flaw: PlantedFlaw { .checkThenAct } }
+enum SaveAfterAnswer: FlawChoice { static var flaw: PlantedFlaw { .saveAfterAnswer } }
+enum TimeoutIsFailure: FlawChoice { static var flaw: PlantedFlaw { .timeoutIsFailure } }
+enum NewKeyOnRetry: FlawChoice { static var flaw: PlantedFlaw { .newKeyOnRetry } }
+
+/// A payment as the service stores it.
+struct StoredPayment: Codable, Hashable {
+    var paymentID: String
+    var key: String
+    var userID: String
+    var kind: String
+    var amountMinor: Int64
+    var currency: String
+    var refundOf: String?
+    /// `pending` until the gateway answered, then a `PaymentState`.
+    var state: String
+    var reason: String?
+    /// The key the gateway is sent: minted when the payment is first processed, kept in the intent.
+    var gatewayKey: String
+
+    func same(as request: ServiceRequest) -> Bool {
+        kind == request.kind.name && amountMinor == request.amountMinor && currency == request.currency.code && refundOf == request.refundOf
+    }
+}
+
+/// A SPEC §4 payment service written as teams write one: an actor, a repository over the durable
+/// store, the gateway behind it; `Flaw` plants one bug.
+struct LedgerService<Flaw: FlawChoice>: ServiceUnderSimulation {
+    let core: PaymentCore
+
+    static func start(in environment: ServiceEnvironment) async throws -> LedgerService {
+        LedgerService(core: PaymentCore(environment: environment, flaw: Flaw.flaw))
+    }
+
+    func submit(_ request: ServiceRequest) async throws -> ServiceAnswer {
+        try await core.submit(request)
+    }
+
+    func ledger() async throws -> [ServiceLedgerLine] {
+        try await core.ledger()
+    }
+}
+
+/// The service's state: per-user locks (which the correct service takes around each payment).
+actor PaymentCore {
+    let environment: ServiceEnvironment
+    let flaw: PlantedFlaw
+    private var busy: Set<String> = []
+    private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+    init(environment: ServiceEnvironment, flaw: PlantedFlaw) {
+        self.environment = environment
+        self.flaw = flaw
+    }
+
+    func submit(_ request: ServiceRequest) async throws -> ServiceAnswer {
+        let locking = flaw != .checkThenAct && flaw != .reentrancy
+        if locking { await lock(request.userID) }
+        do {
+            let answer = try await process(request)
+            if locking { unlock(request.userID) }
+            return answer
+        } catch {
+            if locking { unlock(request.userID) }
+            throw error
+        }
+    }
+
+    private func process(_ request: ServiceRequest) async throws -> ServiceAnswer {
+        let store = environment.store
+        let recordKey = "payment/\(request.userID)/\(request.idempotencyKey)"
+        if let data = try await store.read(recordKey) {
+            var stored = try JSONDecoder().decode(StoredPayment.self, from: data)
+            guard stored.same(as: request) else { return ServiceAnswer(state: .rejected, reason: .idempotencyConflict) }
+            guard stored.state == "pending" else { return ServiceAnswer(state: .deduplicated) }
+            return try await charge(&stored, recordKey)
+        }
+        var stored = StoredPayment(
+            paymentID: request.paymentID, key: request.idempotencyKey, userID: request.userID, kind: request.kind.name,
+            amountMinor: request.amountMinor, currency: request.currency.code, refundOf: request.refundOf, state: "pending",
+            gatewayKey: "gw-\(request.paymentID)")
+        if request.kind == .refund, let rejection = try await refundRejection(request) {
+            stored.state = PaymentState.rejected.rawValue
+            stored.reason = rejection.rawValue
+            try await store.write(recordKey, try JSONEncoder().encode(stored))
+            return ServiceAnswer(state: .rejected, reason: rejection)
+        }
+        if flaw != .saveAfterAnswer { try await store.write(recordKey, try JSONEncoder().encode(stored)) }
+        if request.kind == .charge { try await store.write("charge/\(request.paymentID)", Data(recordKey.utf8)) }
+        return try await charge(&stored, recordKey)
+    }
+
+    /// Sends the stored payment to the gateway (at most 3 attempts, then reconciles) and saves its end.
+    private func charge(_ stored: inout StoredPayment, _ recordKey: String) async throws -> ServiceAnswer {
+        let done: PaymentState = stored.kind == "charge" ? .captured : .refunded
+        var state = PaymentState.failed
+        attempts: for attempt in 0..<3 {
+            let key = flaw == .newKeyOnRetry && attempt > 0 ? "\(stored.gatewayKey)-\(attempt)" : stored.gatewayKey
+            do {
+                _ = try await environment.gateway.process(gatewayPayment(stored, key: key))
+                state = done
+                break attempts
+            } catch GatewayError.declined {
+                state = .declined
+                break attempts
+            } catch GatewayError.timedOut {
+                continue
+            }
+        }
+        if state == .failed, flaw != .timeoutIsFailure, try await environment.gateway.hasActed(idempotencyKey: stored.gatewayKey) {
+            state = done
+        }
+        stored.state = state.rawValue
+        let data = try JSONEncoder().encode(stored)
+        if flaw == .reentrancy, state == done {
+            let ledgerKey = "ledger/\(stored.userID)/\(stored.currency)/\(stored.kind)"
+            let before = try await environment.store.read(ledgerKey).flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
+            try await environment.store.write(recordKey, data)
+            try await environment.store.write(ledgerKey, Data(String(before + stored.amountMinor).utf8))
+        } else {
+            try await environment.store.write(recordKey, data)
+        }
+        return ServiceAnswer(state: state)
+    }
+
+    private func gatewayPayment(_ stored: StoredPayment, key: String) -> GatewayPayment {
+        GatewayPayment(
+            idempotencyKey: key, paymentID: stored.paymentID, userID: stored.userID, kind: stored.kind == "charge" ? .charge : .refund,
+            amountMinor: stored.amountMinor, currency: Currency(code: stored.currency)!, refundOf: stored.refundOf)
+    }
+
+    /// SPEC §4 step 3 for a refund: its charge captured, same user and currency, refunds within it.
+    private func refundRejection(_ request: ServiceRequest) async throws -> PaymentRejection? {
+        let store = environment.store
+        guard let of = request.refundOf, let pointer = try await store.read("charge/\(of)"),
+              let data = try await store.read(String(decoding: pointer, as: UTF8.self)),
+              let charge = try? JSONDecoder().decode(StoredPayment.self, from: data),
+              charge.state == PaymentState.captured.rawValue, charge.userID == request.userID
+        else { return .unknownCharge }
+        guard charge.currency == request.currency.code else { return .currencyMismatch }
+        var refunded: Int64 = 0
+        for key in try await store.keys(withPrefix: "payment/\(request.userID)/") {
+            guard let data = try await store.read(key), let other = try? JSONDecoder().decode(StoredPayment.self, from: data),
+                  other.kind == "refund", other.refundOf == of, other.state == "pending" || other.state == PaymentState.refunded.rawValue
+            else { continue }
+            refunded += other.amountMinor
+        }
+        return refunded + request.amountMinor > charge.amountMinor ? .refundExceeds : nil
+    }
+
+    /// The ledger: from the ledger records under the reentrancy flaw, else summed from the payments.
+    func ledger() async throws -> [ServiceLedgerLine] {
+        var lines: [String: ServiceLedgerLine] = [:]
+        let store = environment.store
+        if flaw == .reentrancy {
+            for key in try await store.keys(withPrefix: "ledger/") {
+                let parts = key.split(separator: "/").map(String.init)
+                let amount = try await store.read(key).flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
+                let id = parts[1] + "/" + parts[2]
+                var line = lines[id] ?? ServiceLedgerLine(userID: parts[1], currency: Currency(code: parts[2])!, capturedMinor: 0, refundedMinor: 0)
+                if parts[3] == "charge" { line.capturedMinor += amount } else { line.refundedMinor += amount }
+                lines[id] = line
+            }
+            return Array(lines.values)
+        }
+        for key in try await store.keys(withPrefix: "payment/") {
+            guard let data = try await store.read(key) else { continue }
+            let payment = try JSONDecoder().decode(StoredPayment.self, from: data)
+            let id = payment.userID + "/" + payment.currency
+            var line = lines[id] ?? ServiceLedgerLine(userID: payment.userID, currency: Currency(code: payment.currency)!, capturedMinor: 0, refundedMinor: 0)
+            if payment.state == PaymentState.captured.rawValue { line.capturedMinor += payment.amountMinor }
+            if payment.state == PaymentState.refunded.rawValue { line.refundedMinor += payment.amountMinor }
+            lines[id] = line
+        }
+        return Array(lines.values)
+    }
+
+    private func lock(_ user: String) async {
+        guard busy.contains(user) else {
+            busy.insert(user)
+            return
+        }
+        await withCheckedContinuation { waiting[user, default: []].append($0) }
+    }
+
+    private func unlock(_ user: String) {
+        if var queue = waiting[user], !queue.isEmpty {
+            let next = queue.removeFirst()
+            waiting[user] = queue
+            next.resume()
+        } else {
+            busy.remove(user)
+        }
+    }
+}
