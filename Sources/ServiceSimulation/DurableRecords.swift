@@ -1,46 +1,63 @@
 import Foundation
 import PaymentsCore
 
-/// A durable key-value store a service's repository is built on: records survive a crash once `write`
-/// has returned; a write the crash interrupts is lost. Each call takes virtual time, so a crash can land
-/// between any two of them (and a service that answers before it saves is caught).
+/// A durable key-value store a service's repository is built on, with a disk's crash semantics: a `write`
+/// reaches the operating system's cache at once and the disk at the next `sync`. When the service's
+/// process crashes, what it wrote survives (the cache is the kernel's); when the power goes, what was not
+/// synced is lost. Each call takes virtual time, so a crash can land between any two of them: a service
+/// that answers before it saves, or saves without syncing, is caught.
 public final class DurableRecords: @unchecked Sendable {
     let world: WorldState
-    private var records: [String: Data] = [:]
+    /// What a reader sees: synced records and the writes since.
+    private var cached: [String: Data] = [:]
+    /// What is on the disk.
+    private var synced: [String: Data] = [:]
 
     init(world: WorldState) { self.world = world }
 
     /// The record under `key`, nil when there is none.
     public func read(_ key: String) async throws -> Data? {
-        let incarnation = try world.check()
-        try await world.clock.sleep(for: world.latency(storage: true))
-        try world.check(incarnation)
-        return records[key]
+        try await call()
+        return cached[key]
     }
 
-    /// Writes `value` under `key`: durable when this returns.
+    /// Writes `value` under `key`: seen by every read at once, on the disk after the next `sync`.
     public func write(_ key: String, _ value: Data) async throws {
-        let incarnation = try world.check()
-        try await world.clock.sleep(for: world.latency(storage: true))
-        try world.check(incarnation)
-        records[key] = value
+        try await call()
+        cached[key] = value
         world.log("store write \(key)")
     }
 
-    /// Removes the record under `key`: durable when this returns.
+    /// Removes the record under `key` (on the disk after the next `sync`).
     public func remove(_ key: String) async throws {
-        let incarnation = try world.check()
-        try await world.clock.sleep(for: world.latency(storage: true))
-        try world.check(incarnation)
-        records[key] = nil
+        try await call()
+        cached[key] = nil
+    }
+
+    /// Puts every write so far on the disk (fsync): they survive a power loss once this returns.
+    public func sync() async throws {
+        try await call()
+        synced = cached
+        world.log("store sync")
     }
 
     /// Every key that starts with `prefix`, in byte order.
     public func keys(withPrefix prefix: String = "") async throws -> [String] {
+        try await call()
+        return cached.keys.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// The power went: the writes not synced are gone.
+    func losePower() {
+        cached = synced
+        world.log("power loss: the store is back to its last sync")
+    }
+
+    /// One call's time, in a live incarnation (a call the crash interrupts does nothing).
+    private func call() async throws {
         let incarnation = try world.check()
         try await world.clock.sleep(for: world.latency(storage: true))
         try world.check(incarnation)
-        return records.keys.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 }
 

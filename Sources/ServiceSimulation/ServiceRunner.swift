@@ -59,7 +59,7 @@ struct ClientWorkload: Sendable {
 }
 
 /// Drives one world: starts the service, runs the clients in a task group, crashes and restarts the
-/// service, then restarts it once more and checks what it says against what the gateway did.
+/// service, then cuts the power once more, restarts it and checks what it says against what the gateway did.
 final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unchecked Sendable {
     let state: WorldState
     let workload: ClientWorkload
@@ -90,8 +90,9 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
             }
             finishing = true
             state.crash()
+            environment.store.losePower()
             service = nil
-            state.log("final restart, to read the ledger from what is durable")
+            state.log("final restart after a power loss, to read the ledger from what is on the disk")
             let (live, incarnation) = try await liveService()
             let ledger = try await Incarnation.$current.withValue(incarnation) { try await live.ledger() }
             return ServiceInvariants(workload: workload, record: record, acts: state.acts).firstViolation(ledger: ledger)
@@ -100,9 +101,10 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
         }
     }
 
-    func crash() {
+    func crash(powerLoss: Bool) {
         guard !finishing, service != nil || restarting else { return }
         state.crash()
+        if powerLoss { environment.store.losePower() }
         service = nil
         crashes += 1
     }

@@ -11,7 +11,8 @@ public struct ServiceWorldConfiguration: Hashable, Sendable {
     public var clients: Int
     /// Gateway faults (declines, timeouts, lost answers, slow answers) and duplicate concurrent submissions.
     public var faults: Bool
-    /// Crashes of the service, at jobs the seed chooses.
+    /// Crashes of the service, at jobs the seed chooses; with `faults`, every other one (by the seed) is a
+    /// power loss, which also loses the store's writes since its last sync.
     public var crashes: Int
     /// How the next job is chosen.
     public var schedule: ScheduleStrategy
@@ -81,7 +82,7 @@ public enum ServiceWorld {
         do {
             let run = try SeededWorld.run(
                 seed: configuration.seed, schedule: configuration.schedule, stepLimit: 2_000 * max(1, configuration.payments),
-                expectedSteps: crashPoints.horizon, onStep: { step in if crashPoints.contains(step) { holder.runner?.crash() } }
+                expectedSteps: crashPoints.horizon, onStep: { step in if let power = crashPoints.points[step] { holder.runner?.crash(powerLoss: power) } }
             ) { clock in
                 let runner = ServiceRunner<Service>(state: WorldState(configuration: configuration, clock: clock), workload: workload)
                 holder.runner = runner
@@ -115,23 +116,27 @@ protocol CrashableWorld: AnyObject {
     var state: WorldState { get }
     var crashes: Int { get }
     var requests: Int { get }
-    func crash()
+    func crash(powerLoss: Bool)
 }
 
 /// The jobs after which the service crashes: `crashes` of them, drawn from the seed below a horizon of
-/// about the jobs a world runs.
+/// about the jobs a world runs, each a power loss or not.
 struct CrashPoints: Sendable {
-    let points: Set<Int>
+    /// The job after which a crash comes, and whether it is a power loss.
+    let points: [Int: Bool]
     let horizon: Int
 
     init(configuration: ServiceWorldConfiguration, expectedSteps: Int) {
         let horizon = max(10, expectedSteps)
         var generator = SplitMix(seed: configuration.seed ^ 0xC4A5_0000)
-        points = Set((0..<configuration.crashes).map { _ in 1 + Int(generator.next() % UInt64(horizon)) })
+        var points: [Int: Bool] = [:]
+        for _ in 0..<configuration.crashes {
+            let step = 1 + Int(generator.next() % UInt64(horizon))
+            points[step] = configuration.faults && generator.next() % 2 == 0
+        }
+        self.points = points
         self.horizon = horizon
     }
-
-    func contains(_ step: Int) -> Bool { points.contains(step) }
 }
 
 extension SeededWorldFailure {

@@ -51,6 +51,7 @@ struct ServiceWorldTests {
         (.saveAfterAnswer, "charged twice"),
         (.timeoutIsFailure, "charged but answered failed"),
         (.newKeyOnRetry, "charged twice"),
+        (.answerBeforeSync, "ledger differs"),
     ])
     func plantedBugsAreCaught(flaw: PlantedFlaw, kind: String) throws {
         // Given the service with one bug planted
@@ -98,6 +99,7 @@ struct ServiceWorldTests {
         case .saveAfterAnswer: firstFailure(LedgerService<SaveAfterAnswer>.self, seeds: seeds, schedule: schedule)
         case .timeoutIsFailure: firstFailure(LedgerService<TimeoutIsFailure>.self, seeds: seeds, schedule: schedule)
         case .newKeyOnRetry: firstFailure(LedgerService<NewKeyOnRetry>.self, seeds: seeds, schedule: schedule)
+        case .answerBeforeSync: firstFailure(LedgerService<AnswerBeforeSync>.self, seeds: seeds, schedule: schedule)
         }
     }
 }

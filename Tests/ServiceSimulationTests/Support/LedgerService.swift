@@ -6,7 +6,7 @@ import ServiceSimulation
 enum PlantedFlaw: String, CaseIterable, Sendable {
     /// None: the correct service.
     case none
-    /// The ledger kept as a record updated by read, await, write, with no lock: actor reentrancy.
+    /// The ledger kept as a record updated by read, await, write, locked per key but not per user: actor reentrancy.
     case reentrancy
     /// No per-user lock: two concurrent submissions of one key both find no record and both charge.
     case checkThenAct = "check-then-act"
@@ -17,6 +17,8 @@ enum PlantedFlaw: String, CaseIterable, Sendable {
     case timeoutIsFailure = "timeout-is-failure"
     /// Each attempt after a timeout uses a new gateway key.
     case newKeyOnRetry = "new-key-on-retry"
+    /// Answers before its writes are synced: a power loss after the answer loses the payment.
+    case answerBeforeSync = "answer-before-sync"
 }
 
 /// Chooses the flaw of a `LedgerService` type.
@@ -30,6 +32,7 @@ enum CheckThenAct: FlawChoice { static var flaw: PlantedFlaw { .checkThenAct } }
 enum SaveAfterAnswer: FlawChoice { static var flaw: PlantedFlaw { .saveAfterAnswer } }
 enum TimeoutIsFailure: FlawChoice { static var flaw: PlantedFlaw { .timeoutIsFailure } }
 enum NewKeyOnRetry: FlawChoice { static var flaw: PlantedFlaw { .newKeyOnRetry } }
+enum AnswerBeforeSync: FlawChoice { static var flaw: PlantedFlaw { .answerBeforeSync } }
 
 /// A payment as the service stores it.
 struct StoredPayment: Codable, Hashable {
@@ -82,14 +85,19 @@ actor PaymentCore {
     }
 
     func submit(_ request: ServiceRequest) async throws -> ServiceAnswer {
-        let locking = flaw != .checkThenAct && flaw != .reentrancy
-        if locking { await lock(request.userID) }
+        // One payment of a user at a time (the reentrancy flaw: one of a key at a time; check-then-act: none).
+        let lockKey: String? = switch flaw {
+        case .checkThenAct: nil
+        case .reentrancy: request.userID + "/" + request.idempotencyKey
+        default: request.userID
+        }
+        if let lockKey { await lock(lockKey) }
         do {
             let answer = try await process(request)
-            if locking { unlock(request.userID) }
+            if let lockKey { unlock(lockKey) }
             return answer
         } catch {
-            if locking { unlock(request.userID) }
+            if let lockKey { unlock(lockKey) }
             throw error
         }
     }
@@ -111,10 +119,12 @@ actor PaymentCore {
             stored.state = PaymentState.rejected.rawValue
             stored.reason = rejection.rawValue
             try await store.write(recordKey, try JSONEncoder().encode(stored))
+            try await store.sync()
             return ServiceAnswer(state: .rejected, reason: rejection)
         }
         if flaw != .saveAfterAnswer { try await store.write(recordKey, try JSONEncoder().encode(stored)) }
         if request.kind == .charge { try await store.write("charge/\(request.paymentID)", Data(recordKey.utf8)) }
+        try await store.sync()
         return try await charge(&stored, recordKey)
     }
 
@@ -148,6 +158,7 @@ actor PaymentCore {
         } else {
             try await environment.store.write(recordKey, data)
         }
+        if flaw != .answerBeforeSync { try await environment.store.sync() }
         return ServiceAnswer(state: state)
     }
 

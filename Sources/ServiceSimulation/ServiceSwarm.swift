@@ -1,0 +1,134 @@
+import Foundation
+
+/// A swarm of worlds of one service: consecutive seeds on several threads, each world alone on its own.
+public struct ServiceSwarm: Sendable {
+    /// The worlds' shape; each world takes its seed from the range.
+    public var template: ServiceWorldConfiguration
+    /// The first seed.
+    public var from: UInt64
+    /// How many worlds.
+    public var count: Int
+    /// Of seed `from + i`, only those with `i % shards.count == shards.index` run.
+    public var shard: (index: Int, count: Int)
+    /// `mixed`: even seeds run uniformly at random, odd ones under PCT with 3 change points.
+    public var mixedSchedules: Bool
+    /// Worlds run side by side; the results do not depend on it.
+    public var tasks: Int
+
+    /// A swarm of `count` worlds shaped like `template`, from seed `from`.
+    public init(template: ServiceWorldConfiguration, from: UInt64, count: Int, shard: (index: Int, count: Int) = (0, 1), mixedSchedules: Bool, tasks: Int) {
+        self.template = template
+        self.from = from
+        self.count = count
+        self.shard = shard
+        self.mixedSchedules = mixedSchedules
+        self.tasks = max(1, tasks)
+    }
+
+    /// The configuration of seed `seed`.
+    public func configuration(seed: UInt64) -> ServiceWorldConfiguration {
+        var configuration = template
+        configuration.seed = seed
+        if mixedSchedules { configuration.schedule = seed.isMultiple(of: 2) ? .random : .pct(changePoints: 3) }
+        return configuration
+    }
+
+    /// Runs every world of the swarm (`world` runs one; `starting` and `finished` hear each worker's seed
+    /// before and after its world runs, on the worker's thread) and adds them up.
+    public func run(
+        _ world: @escaping @Sendable (ServiceWorldConfiguration) -> ServiceWorldReport,
+        starting: @escaping @Sendable (Int, UInt64) -> Void = { _, _ in }, finished: @escaping @Sendable (Int) -> Void = { _ in }
+    ) -> ServiceSwarmSummary {
+        let seeds = (0..<count).filter { $0 % shard.count == shard.index }.map { from &+ UInt64($0) }
+        let reports = Reports(count: seeds.count)
+        DispatchQueue.concurrentPerform(iterations: tasks) { worker in
+            for slot in stride(from: worker, to: seeds.count, by: tasks) {
+                starting(worker, seeds[slot])
+                reports.set(slot, world(configuration(seed: seeds[slot])))
+                finished(worker)
+            }
+        }
+        return ServiceSwarmSummary(reports: reports.all)
+    }
+}
+
+/// The sum of a swarm's worlds, and its first failing world (the lowest seed).
+public struct ServiceSwarmSummary: Sendable {
+    /// Worlds run.
+    public var worlds = 0
+    /// Jobs run in all.
+    public var steps = 0
+    /// Crashes of the service.
+    public var crashes = 0
+    /// Client requests, retries included.
+    public var requests = 0
+    /// Keys the gateway acted for.
+    public var gatewayActs = 0
+    /// Worlds that broke an invariant.
+    public var failed = 0
+    /// The failing world of the lowest seed.
+    public var firstFailure: ServiceWorldReport?
+    /// A hash of every world's trace hash, in seed order: the same whatever `tasks` is.
+    public var traceHash: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    init(reports: [ServiceWorldReport]) {
+        for report in reports {
+            worlds += 1
+            steps += report.steps
+            crashes += report.crashes
+            requests += report.requests
+            gatewayActs += report.gatewayActs
+            traceHash = (traceHash ^ report.traceHash) &* 0x0000_0100_0000_01B3
+            guard report.violation != nil else { continue }
+            failed += 1
+            if firstFailure == nil { firstFailure = report }
+        }
+    }
+}
+
+/// The reports of a swarm, written by its threads, each into its own slot.
+private final class Reports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [ServiceWorldReport?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ slot: Int, _ report: ServiceWorldReport) { lock.withLock { slots[slot] = report } }
+    var all: [ServiceWorldReport] { lock.withLock { slots.compactMap { $0 } } }
+}
+
+extension ServiceWorld {
+    /// The smallest world found that still fails like `failing`'s does (the same kind of violation): fewer
+    /// payments, then fewer clients, then fewer crashes, each halved while the seed still fails.
+    public static func shrink(
+        _ failing: ServiceWorldReport, running world: (ServiceWorldConfiguration) -> ServiceWorldReport
+    ) -> ServiceWorldReport {
+        guard let kind = failing.violation?.kind else { return failing }
+        var best = failing
+        func tryShrinking(_ change: (inout ServiceWorldConfiguration) -> Bool) {
+            while true {
+                var smaller = best.configuration
+                guard change(&smaller) else { return }
+                let report = world(smaller)
+                guard report.violation?.kind == kind else { return }
+                best = report
+            }
+        }
+        tryShrinking { configuration in
+            guard configuration.payments > 1 else { return false }
+            configuration.payments /= 2
+            return true
+        }
+        tryShrinking { configuration in
+            guard configuration.clients > 1 else { return false }
+            configuration.clients /= 2
+            return true
+        }
+        tryShrinking { configuration in
+            guard configuration.crashes > 0 else { return false }
+            configuration.crashes /= 2
+            return true
+        }
+        return best
+    }
+}

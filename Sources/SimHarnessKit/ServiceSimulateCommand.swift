@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+
+extension SimHarness {
+    /// A command line that puts your async payment service under deterministic simulation: `simulate`
+    /// runs seeded worlds of concurrent clients, gateway faults and crashes at any job, each interleaving
+    /// chosen by the seed, and checks SPEC §4's invariants against the gateway's ground truth
+    /// (docs/your-service.md).
+    ///
+    /// ```swift
+    /// @main struct Simulate {
+    ///     static func main() async { await SimHarness.main(service: MyServiceAdapter.self) }
+    /// }
+    /// ```
+    public static func main<Service: ServiceUnderSimulation>(service: Service.Type) async {
+        await ServiceSession.$world.withValue(ServiceWorldRunner { ServiceWorld.run(Service.self, $0) }) {
+            await ServiceHarnessCommand.mainWithHarnessExits()
+        }
+    }
+}
+
+/// Runs one world of the service the command line was started with.
+struct ServiceWorldRunner: Sendable {
+    let run: @Sendable (ServiceWorldConfiguration) -> ServiceWorldReport
+}
+
+/// What `SimHarness.main(service:)` was started with.
+enum ServiceSession {
+    @TaskLocal static var world: ServiceWorldRunner?
+}
+
+/// The command line of a user's service executable.
+struct ServiceHarnessCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: URL(fileURLWithPath: CommandLine.arguments.first ?? "simharness").lastPathComponent,
+        abstract: "Puts your async payment service under deterministic simulation (simharness \(toolVersion)).",
+        version: toolVersionLine,
+        subcommands: [ServiceSimulateCommand.self]
+    )
+}
+
+struct ServiceSimulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Runs your service in seeded worlds of concurrent clients, gateway faults and crashes, and checks SPEC §4's invariants.",
+        discussion: """
+            Each seed is one world: its payments, the gateway's answers (A, D, T, L) and latencies, the clients' \
+            retries and duplicate submissions, the jobs at which the service crashes (it is started again from what \
+            is durable), and the interleaving of every task and default actor, which a one-thread executor chooses \
+            by the seed. A violation prints the line that reproduces it, shrunk, with the world's events before it. \
+            Exit status: 0 no violation, 1 a violation, 2 bad options.
+            """
+    )
+
+    @Option(help: "Run the one world of this seed, with its trace hash and events (decimal or 0x hex).", transform: OptionValue.seed)
+    var seed: UInt64?
+
+    @Option(help: "Run this many worlds, of consecutive seeds (default 1000).", transform: OptionValue.integer(in: 1...Int(Int32.max)))
+    var seeds = 1_000
+
+    @Option(help: "The first seed of --seeds (default 0).", transform: OptionValue.seed)
+    var from: UInt64 = 0
+
+    @Option(help: Shard.help("the worlds of --seeds whose index i (seed = from + i) has i mod n == k"), transform: OptionValue.shard)
+    var shard: Shard?
+
+    @Option(help: "Payments per world (default 100).", transform: OptionValue.integer(in: 1...100_000))
+    var payments = 100
+
+    @Option(help: "Concurrent clients per world (default 8).", transform: OptionValue.integer(in: 1...10_000))
+    var clients = 8
+
+    @Option(help: "Crashes of the service per world, at jobs the seed chooses (default 2).", transform: OptionValue.integer(in: 0...1_000))
+    var crashes = 2
+
+    @Flag(name: .customLong("no-faults"), help: "No gateway faults, slow answers or duplicate submissions: every call approved.")
+    var noFaults = false
+
+    @Option(help: "How the next job is chosen: random, pct, pct:D (D change points), or mixed (even seeds random, odd pct:3; the default).")
+    var schedule = "mixed"
+
+    @Option(help: "Worlds run side by side (default: the number of cores); results do not depend on it.", transform: OptionValue.tasks)
+    var tasks: Int?
+
+    func run() async throws {
+        guard let world = ServiceSession.world else { throw failure("simulate", "no service: start it with SimHarness.main(service:)", status: .internalError) }
+        let mixed = schedule == "mixed"
+        guard mixed || ScheduleStrategy(schedule) != nil else {
+            throw failure("simulate", "--schedule must be random, pct, pct:D (D in 0...64) or mixed, not '\(schedule)'", status: .invalidInput)
+        }
+        guard seed == nil || shard == nil else { throw failure("simulate", "--shard splits --seeds; it does not go with --seed", status: .invalidInput) }
+        let template = ServiceWorldConfiguration(
+            seed: 0, payments: payments, clients: clients, faults: !noFaults, crashes: crashes, schedule: ScheduleStrategy(schedule) ?? .random)
+        let swarm = ServiceSwarm(
+            template: template, from: seed ?? from, count: seed == nil ? seeds : 1, shard: shard.map { ($0.index, $0.count) } ?? (0, 1),
+            mixedSchedules: mixed, tasks: tasks ?? ProcessInfo.processInfo.activeProcessorCount)
+        if let seed { return try single(world, swarm.configuration(seed: seed)) }
+        let traps = TrapReporter(workers: swarm.tasks, line: { reproduceLine(swarm.configuration(seed: $0)) })
+        let clock = ContinuousClock()
+        let start = clock.now
+        let summary = swarm.run(world.run, starting: traps.starting, finished: traps.finished)
+        let elapsed = (clock.now - start).seconds
+        print("simulated \(summary.worlds) worlds of \(payments) payments and \(clients) clients in \(String(format: "%.2f", elapsed)) s: "
+            + "\(summary.steps) jobs, \(summary.requests) requests, \(summary.crashes) crashes, \(summary.gatewayActs) gateway acts; "
+            + "trace hash \(hex(summary.traceHash))")
+        guard let failing = summary.firstFailure else {
+            print("no violation")
+            return
+        }
+        let shrunk = ServiceWorld.shrink(failing, running: world.run)
+        print("\(summary.failed) of \(summary.worlds) worlds broke an invariant; the first, seed \(failing.configuration.seed): \(failing.violation!)")
+        report(shrunk)
+        throw HarnessExit.failed.code
+    }
+
+    /// One world, with its trace hash and its events.
+    private func single(_ world: ServiceWorldRunner, _ configuration: ServiceWorldConfiguration) throws {
+        let report = world.run(configuration)
+        print("world \(configuration.seed) (\(configuration.schedule)): \(report.steps) jobs, \(report.requests) requests, "
+            + "\(report.crashes) crashes, virtual time \(report.virtualTime); trace hash \(hex(report.traceHash))")
+        guard report.violation != nil else {
+            print("no violation")
+            return
+        }
+        self.report(report)
+        throw HarnessExit.failed.code
+    }
+
+    /// The violation, its reproduce line and the events before it.
+    private func report(_ report: ServiceWorldReport) {
+        print("violation: \(report.violation!)")
+        print("reproduce: \(reproduceLine(report.configuration))")
+        print("its last events (virtual time, what happened):")
+        for line in report.history.suffix(40) { print("  " + line) }
+    }
+}
+
+/// The command that runs exactly `configuration`'s world again.
+func reproduceLine(_ configuration: ServiceWorldConfiguration) -> String {
+    let program = URL(fileURLWithPath: CommandLine.arguments.first ?? "simharness").lastPathComponent
+    return "\(program) simulate --seed \(configuration.seed) --payments \(configuration.payments) --clients \(configuration.clients) "
+        + "--crashes \(configuration.crashes) --schedule \(configuration.schedule)\(configuration.faults ? "" : " --no-faults")"
+}
+
+private func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
