@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
-        .testTarget(name: "ServiceSimulationTests", dependencies: ["ServiceSimulation", "PaymentsCore"]),
+        .testTarget(name: "ServiceSimulationTests", dependencies: ["ServiceSimulation", "PaymentsCore", "SimHarnessKit"]),
         .testTarget(name: "ParquetTests", dependencies: ["Parquet"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SimulatedDiskTests", dependencies: ["SimulatedDisk", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),

@@ -27,7 +27,12 @@ struct ServiceWorldRunner: Sendable {
 /// What `SimHarness.main(service:)` was started with.
 enum ServiceSession {
     @TaskLocal static var world: ServiceWorldRunner?
+    /// Where the command's lines go (standard output; a test's sink).
+    @TaskLocal static var output: @Sendable (String) -> Void = { print($0) }
 }
+
+/// A line of the command's output.
+private func say(_ line: String) { ServiceSession.output(line) }
 
 /// The command line of a user's service executable.
 struct ServiceHarnessCommand: AsyncParsableCommand {
@@ -100,15 +105,15 @@ struct ServiceSimulateCommand: AsyncParsableCommand {
         let start = clock.now
         let summary = swarm.run(world.run, starting: traps.starting, finished: traps.finished)
         let elapsed = (clock.now - start).seconds
-        print("simulated \(summary.worlds) worlds of \(payments) payments and \(clients) clients in \(String(format: "%.2f", elapsed)) s: "
+        say("simulated \(summary.worlds) worlds of \(payments) payments and \(clients) clients in \(String(format: "%.2f", elapsed)) s: "
             + "\(summary.steps) jobs, \(summary.requests) requests, \(summary.crashes) crashes, \(summary.gatewayActs) gateway acts; "
             + "trace hash \(hex(summary.traceHash))")
         guard let failing = summary.firstFailure else {
-            print("no violation")
+            say("no violation")
             return
         }
         let shrunk = ServiceWorld.shrink(failing, running: world.run)
-        print("\(summary.failed) of \(summary.worlds) worlds broke an invariant; the first, seed \(failing.configuration.seed): \(failing.violation!)")
+        say("\(summary.failed) of \(summary.worlds) worlds broke an invariant; the first, seed \(failing.configuration.seed): \(failing.violation!)")
         report(shrunk)
         throw HarnessExit.failed.code
     }
@@ -116,10 +121,10 @@ struct ServiceSimulateCommand: AsyncParsableCommand {
     /// One world, with its trace hash and its events.
     private func single(_ world: ServiceWorldRunner, _ configuration: ServiceWorldConfiguration) throws {
         let report = world.run(configuration)
-        print("world \(configuration.seed) (\(configuration.schedule)): \(report.steps) jobs, \(report.requests) requests, "
+        say("world \(configuration.seed) (\(configuration.schedule)): \(report.steps) jobs, \(report.requests) requests, "
             + "\(report.crashes) crashes, virtual time \(report.virtualTime); trace hash \(hex(report.traceHash))")
         guard report.violation != nil else {
-            print("no violation")
+            say("no violation")
             return
         }
         self.report(report)
@@ -128,10 +133,10 @@ struct ServiceSimulateCommand: AsyncParsableCommand {
 
     /// The violation, its reproduce line and the events before it.
     private func report(_ report: ServiceWorldReport) {
-        print("violation: \(report.violation!)")
-        print("reproduce: \(reproduceLine(report.configuration))")
-        print("its last events (virtual time, what happened):")
-        for line in report.history.suffix(40) { print("  " + line) }
+        say("violation: \(report.violation!)")
+        say("reproduce: \(reproduceLine(report.configuration))")
+        say("its last events (virtual time, what happened):")
+        for line in report.history.suffix(40) { say("  " + line) }
     }
 }
 
