@@ -14,7 +14,7 @@ let package = Package(
             name: "_SimHarnessTooling",
             targets: [
                 "HealthCore", "PaymentsCore", "Datasets", "Parquet", "SpecKernel", "Analysis", "Scenarios", "Simulation", "ProcessMetrics",
-                "RunResults", "Harness", "BenchmarkWorkloads", "PaymentSimulation", "Reports",
+                "RunResults", "Harness", "BenchmarkWorkloads", "PaymentSimulation", "Reports", "ServiceSimulation",
             ]
         ),
     ],
@@ -86,7 +86,7 @@ let package = Package(
             dependencies: ["Scenarios", "HealthCore", "PaymentsCore", "ProcessMetrics", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .target(name: "Reports", dependencies: ["RunResults", "ProcessMetrics", "PaymentsCore", "CZlib"]),
-        .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Simulation"]),
+        .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Simulation", "ServiceSimulation"]),
         .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads", "Harness", "Scenarios", "Simulation"]),
         .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),
         .target(
@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
-        .testTarget(name: "ServiceSimulationTests", dependencies: ["ServiceSimulation", "PaymentsCore", "SimHarnessKit"]),
+        .testTarget(name: "ServiceSimulationTests", dependencies: ["ServiceSimulation", "PaymentsCore", "SimHarnessKit", "BenchmarkWorkloads"]),
         .testTarget(name: "ParquetTests", dependencies: ["Parquet"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SimulatedDiskTests", dependencies: ["SimulatedDisk", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),

@@ -42,6 +42,13 @@ let package = Package(
             path: "Benchmarks/ReportRendering",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Seeded worlds of a user's async service, and the seeded executor's job switches.
+        .executableTarget(
+            name: "ServiceWorlds",
+            dependencies: benchmarkDependencies,
+            path: "Benchmarks/ServiceWorlds",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Peak resident memory, apart: its sampling thread allocates and would spoil the malloc counts.
         .executableTarget(
             name: "PeakMemory",

@@ -6,6 +6,7 @@ import Foundation
 import PaymentSimulation
 import Reports
 import RunResults
+import ServiceSimulation
 
 /// The suite's workloads by name; each is built on first use (a benchmark runs in a process of its own).
 public enum Suite {
@@ -34,6 +35,23 @@ public enum Suite {
         return html.utf8.count
     }
 
+    /// Ten worlds of the fixture service (100 payments, 8 clients, faults and 2 crashes each; seeds 0-9,
+    /// even ones uniform, odd ones PCT). Goal (docs/your-service.md): >= 5,000 worlds a CPU-minute.
+    public static func serviceWorlds(count: Int = 10) -> UInt64 {
+        let swarm = ServiceSwarm(template: ServiceWorldConfiguration(seed: 0), from: 0, count: count, mixedSchedules: true, tasks: 1)
+        return swarm.run { ServiceWorld.run(LedgerService<Correct>.self, $0) }.traceHash
+    }
+
+    /// Job switches of the seeded executor: 8 tasks that each yield `yields` times (goal: <= 300 ns a switch).
+    public static func jobSwitches(yields: Int = 10_000) -> UInt64 {
+        let run = try! SeededWorld.run(seed: 7) { _ in
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 { group.addTask { for _ in 0..<yields { await Task.yield() } } }
+            }
+        }
+        return UInt64(run.steps) ^ run.traceHash
+    }
+
     /// Every timed workload, `Target:Benchmark` as package-benchmark names them, with one iteration's work.
     public static let timed: [(name: String, run: @Sendable () throws -> UInt64)] = [
         ("CoreAlgorithms:FastingAccumulator", { fasting.run(injecting: regression) }),
@@ -46,6 +64,8 @@ public enum Suite {
         }),
         ("SimulatedWorlds:World500Disk", { UInt64(truncatingIfNeeded: try PaymentWorldSimulator.run(diskWorld).hashValue) }),
         ("ReportRendering:SoakReportHTML", { UInt64(try renderSoakReport()) }),
+        ("ServiceWorlds:TenWorlds", { serviceWorlds() }),
+        ("ServiceWorlds:JobSwitches", { jobSwitches() }),
     ]
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BenchmarkWorkloads
 import ServiceSimulation
 @testable import SimHarnessKit
 import Testing

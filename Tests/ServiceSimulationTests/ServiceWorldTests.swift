@@ -1,5 +1,6 @@
 import Foundation
 import PaymentsCore
+import BenchmarkWorkloads
 import ServiceSimulation
 import Testing
 

@@ -38,4 +38,11 @@ let benchmarks: @Sendable () -> Void = {
         closure: { _ in blackHole(Suite.payments.run(injecting: Suite.regression)) },
         setup: { blackHole(Suite.payments.eventCount) }
     )
+    Benchmark(
+        "ServiceWorlds memory",
+        // 500 worlds of a user's service an iteration: a crash abandons the service's suspended tasks, and
+        // what a world leaves behind would add up here (docs/your-service.md: memory stays flat).
+        configuration: memoryConfiguration(),
+        closure: { _ in blackHole(Suite.serviceWorlds(count: 500)) }
+    )
 }

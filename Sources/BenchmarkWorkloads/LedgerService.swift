@@ -2,8 +2,11 @@ import Foundation
 import PaymentsCore
 import ServiceSimulation
 
+// A SPEC §4 payment service on ServiceSimulation's async API, with bugs to plant: the fixture that the
+// service-simulation tests and benchmarks run (the user-facing gallery is Examples/PaymentServiceUnderTest).
+
 /// A bug planted in `LedgerService`, each one a way payment services go wrong in production.
-enum PlantedFlaw: String, CaseIterable, Sendable {
+public enum PlantedFlaw: String, CaseIterable, Sendable {
     /// None: the correct service.
     case none
     /// The ledger kept as a record updated by read, await, write, locked per key but not per user: actor reentrancy.
@@ -22,17 +25,25 @@ enum PlantedFlaw: String, CaseIterable, Sendable {
 }
 
 /// Chooses the flaw of a `LedgerService` type.
-protocol FlawChoice: Sendable {
+public protocol FlawChoice: Sendable {
+    /// The flaw planted.
     static var flaw: PlantedFlaw { get }
 }
 
-enum Correct: FlawChoice { static var flaw: PlantedFlaw { .none } }
-enum Reentrancy: FlawChoice { static var flaw: PlantedFlaw { .reentrancy } }
-enum CheckThenAct: FlawChoice { static var flaw: PlantedFlaw { .checkThenAct } }
-enum SaveAfterAnswer: FlawChoice { static var flaw: PlantedFlaw { .saveAfterAnswer } }
-enum TimeoutIsFailure: FlawChoice { static var flaw: PlantedFlaw { .timeoutIsFailure } }
-enum NewKeyOnRetry: FlawChoice { static var flaw: PlantedFlaw { .newKeyOnRetry } }
-enum AnswerBeforeSync: FlawChoice { static var flaw: PlantedFlaw { .answerBeforeSync } }
+/// No flaw.
+public enum Correct: FlawChoice { public static var flaw: PlantedFlaw { .none } }
+/// `PlantedFlaw.reentrancy`.
+public enum Reentrancy: FlawChoice { public static var flaw: PlantedFlaw { .reentrancy } }
+/// `PlantedFlaw.checkThenAct`.
+public enum CheckThenAct: FlawChoice { public static var flaw: PlantedFlaw { .checkThenAct } }
+/// `PlantedFlaw.saveAfterAnswer`.
+public enum SaveAfterAnswer: FlawChoice { public static var flaw: PlantedFlaw { .saveAfterAnswer } }
+/// `PlantedFlaw.timeoutIsFailure`.
+public enum TimeoutIsFailure: FlawChoice { public static var flaw: PlantedFlaw { .timeoutIsFailure } }
+/// `PlantedFlaw.newKeyOnRetry`.
+public enum NewKeyOnRetry: FlawChoice { public static var flaw: PlantedFlaw { .newKeyOnRetry } }
+/// `PlantedFlaw.answerBeforeSync`.
+public enum AnswerBeforeSync: FlawChoice { public static var flaw: PlantedFlaw { .answerBeforeSync } }
 
 /// A payment as the service stores it.
 struct StoredPayment: Codable, Hashable {
@@ -56,18 +67,21 @@ struct StoredPayment: Codable, Hashable {
 
 /// A SPEC §4 payment service written as teams write one: an actor, a repository over the durable
 /// store, the gateway behind it; `Flaw` plants one bug.
-struct LedgerService<Flaw: FlawChoice>: ServiceUnderSimulation {
+public struct LedgerService<Flaw: FlawChoice>: ServiceUnderSimulation {
     let core: PaymentCore
 
-    static func start(in environment: ServiceEnvironment) async throws -> LedgerService {
+    /// A service over `environment` (no state survives but the store's).
+    public static func start(in environment: ServiceEnvironment) async throws -> LedgerService {
         LedgerService(core: PaymentCore(environment: environment, flaw: Flaw.flaw))
     }
 
-    func submit(_ request: ServiceRequest) async throws -> ServiceAnswer {
+    /// Processes one request (SPEC §4) under the user's lock.
+    public func submit(_ request: ServiceRequest) async throws -> ServiceAnswer {
         try await core.submit(request)
     }
 
-    func ledger() async throws -> [ServiceLedgerLine] {
+    /// The ledger from the stored payments.
+    public func ledger() async throws -> [ServiceLedgerLine] {
         try await core.ledger()
     }
 }

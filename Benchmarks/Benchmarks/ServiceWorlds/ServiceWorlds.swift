@@ -1,0 +1,30 @@
+// Deterministic simulation of a user's async service (ServiceSimulation): ten worlds of the fixture
+// service of 100 payments and 8 clients, and the seeded executor's job switches. Goals
+// (docs/your-service.md): >= 5,000 worlds a CPU-minute, <= 300 ns a job switch. The gate judges their
+// malloc counts here (Benchmarks/Thresholds) and their times with TimeRatios.
+import Benchmark
+import Suite
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark(
+        "TenWorlds",
+        configuration: .init(
+            metrics: [.wallClock, .cpuTotal, .mallocCountTotal], timeUnits: .milliseconds, warmupIterations: 1,
+            maxDuration: .seconds(3), maxIterations: 50,
+            // The worlds allocate the same in every run but for the threads that run them (5 %).
+            thresholds: [.mallocCountTotal: .init(relative: [.p90: 5])]
+        )
+    ) { _ in
+        blackHole(Suite.serviceWorlds())
+    }
+    Benchmark(
+        "JobSwitches",
+        configuration: .init(
+            metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput], timeUnits: .nanoseconds, warmupIterations: 1,
+            scalingFactor: .kilo, maxDuration: .seconds(2), maxIterations: 50,
+            thresholds: [.mallocCountTotal: .init(relative: [.p90: 5])]
+        )
+    ) { _ in
+        blackHole(Suite.jobSwitches())
+    }
+}

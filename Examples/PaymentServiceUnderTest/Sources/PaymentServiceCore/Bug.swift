@@ -1,0 +1,18 @@
+/// A bug planted in `PaymentService`, each one a way payment services go wrong in production. The
+/// service is correct without one (`bug: nil`).
+public enum Bug: String, CaseIterable, Sendable {
+    /// Actor reentrancy: running balances updated by read, `await`, write, and the lock taken per
+    /// payment instead of per user, so two payments of one user interleave and one update is lost.
+    case reentrancy
+    /// No lock: two concurrent retries of one payment both find no finished payment and both reach the gateway.
+    case checkThenAct = "check-then-act"
+    /// The intent is saved only after the gateway answered: a crash between the call and the save charges
+    /// again on the retry (under a new gateway key).
+    case saveAfterAnswer = "save-after-answer"
+    /// Every attempt timed out: answered `failed` without asking the gateway whether it acted.
+    case timeoutIsFailure = "timeout-is-failure"
+    /// Each attempt after a timeout is sent under a new gateway key.
+    case newKeyOnRetry = "new-key-on-retry"
+    /// Answers before the final save is flushed: a power loss after the answer loses the captured payment.
+    case answerBeforeSync = "answer-before-sync"
+}

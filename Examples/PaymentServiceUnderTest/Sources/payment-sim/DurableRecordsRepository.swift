@@ -1,0 +1,57 @@
+import Foundation
+import PaymentServiceCore
+import SimHarnessKit
+
+/// The service's repository over SimHarness's simulated disk: a payment is a JSON record under
+/// `payment/<userId>/<idempotencyKey>`, a running balance one under `balance/<account>`. `save` writes
+/// (it survives a crash of the process), `flush` syncs (it survives a power loss).
+struct DurableRecordsRepository: PaymentRepository {
+    let store: DurableRecords
+
+    func findById(_ id: String) async throws -> Payment? {
+        guard let data = try await store.read("payment/" + id) else { return nil }
+        return try JSONDecoder().decode(Payment.self, from: data)
+    }
+
+    func save(_ payment: Payment) async throws {
+        try await store.write("payment/" + payment.id, try JSONEncoder().encode(payment))
+    }
+
+    func findAll() async throws -> [Payment] {
+        try await payments(under: "payment/")
+    }
+
+    func findAll(userId: String) async throws -> [Payment] {
+        try await payments(under: "payment/\(userId)/")
+    }
+
+    func flush() async throws {
+        try await store.sync()
+    }
+
+    func balance(_ account: String) async throws -> Int64 {
+        try await store.read("balance/" + account).flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
+    }
+
+    func saveBalance(_ value: Int64, for account: String) async throws {
+        try await store.write("balance/" + account, Data(String(value).utf8))
+    }
+
+    func allBalances() async throws -> [String: Int64] {
+        var balances: [String: Int64] = [:]
+        for key in try await store.keys(withPrefix: "balance/") {
+            let account = String(key.dropFirst("balance/".count))
+            balances[account] = try await balance(account)
+        }
+        return balances
+    }
+
+    private func payments(under prefix: String) async throws -> [Payment] {
+        var payments: [Payment] = []
+        for key in try await store.keys(withPrefix: prefix) {
+            guard let data = try await store.read(key) else { continue }
+            payments.append(try JSONDecoder().decode(Payment.self, from: data))
+        }
+        return payments
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+import PaymentServiceCore
+import SimHarnessKit
+
+// `payment-sim simulate …` puts the service under SimHarness's deterministic simulation. `BUG=<name>`
+// plants one of `Bug`'s mistakes in it; without `BUG` (or with it empty) the service is the correct one.
+if let name = ProcessInfo.processInfo.environment["BUG"], !name.isEmpty {
+    guard let bug = Bug(rawValue: name) else {
+        FileHandle.standardError.write(Data(
+            "payment-sim: BUG=\(name) is not a planted bug; use one of \(Bug.allCases.map(\.rawValue).joined(separator: ", ")), or no BUG\n".utf8))
+        exit(2)
+    }
+    FileHandle.standardError.write(Data("payment-sim: the service has the planted bug \(bug.rawValue) (run a reproduce line with BUG=\(bug.rawValue) too)\n".utf8))
+}
+await SimHarness.main(service: SimulatedPaymentService.self)
