@@ -102,14 +102,33 @@ public struct ByteCursor {
         position = NumberWriter.milli(thousandths, at: position)
     }
 
-    /// Millionths printed with 3 decimals, rounded half away from zero.
+    /// Millionths printed with 3 decimals, rounded half away from zero: any `Int64`, `.min` and
+    /// `.max` included (the quotient is taken first, so nothing overflows).
     @inlinable @inline(__always) package mutating func micros3(_ micros: Int64) {
-        milli(micros >= 0 ? (micros + 500) / 1000 : (micros - 500) / 1000)
+        let (quotient, remainder) = micros.quotientAndRemainder(dividingBy: 1000)
+        milli(remainder >= 500 ? quotient + 1 : remainder <= -500 ? quotient - 1 : quotient)
     }
 
-    /// A `Double` printed with 3 decimals.
+    /// The most bytes `decimal3` writes: a sign, the 309 digits of `Double.greatestFiniteMagnitude`
+    /// and `.000`.
+    package static let decimal3Bytes = 320
+
+    /// A `Double` printed with 3 decimals (rounded half away from zero). Any value: one whose
+    /// thousandths pass the 64-bit range is a whole number and is printed with all its digits, exactly
+    /// (`decimal3Wide`); an infinity is `inf` or `-inf`, a NaN `nan`. Writes at most `decimal3Bytes`.
     @inlinable @inline(__always) package mutating func decimal3(_ value: Double) {
-        milli(Int64((value * 1000).rounded()))
+        let thousandths = (value * 1000).rounded()
+        // NaN fails the comparison too.
+        if thousandths.magnitude < 9.2e18 { milli(Int64(thousandths)) } else { decimal3Wide(value) }
+    }
+
+    /// `decimal3` of a value past ±9.2 × 10¹⁵ or not finite.
+    @usableFromInline mutating func decimal3Wide(_ value: Double) {
+        if value.isNaN { return bytes("nan") }
+        if value.sign == .minus { byte(UInt8(ascii: "-")) }
+        if value.isInfinite { return bytes("inf") }
+        position = NumberWriter.wholeDouble(value.magnitude, at: position)
+        bytes(".000")
     }
 }
 
