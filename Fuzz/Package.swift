@@ -25,6 +25,7 @@ let package = Package(
         .executableTarget(name: "FuzzBaselineJSON", dependencies: ["FuzzSupport", simharness]),
         .executableTarget(name: "FuzzParquet", dependencies: ["FuzzSupport", simharness]),
         .executableTarget(name: "FuzzStoreLoading", dependencies: ["FuzzSupport", simharness]),
+        .executableTarget(name: "FuzzTypedParquet", dependencies: ["FuzzSupport", simharness]),
     ],
     swiftLanguageModes: [.v6]
 )

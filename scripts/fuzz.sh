@@ -7,12 +7,15 @@
 # (Fuzz/Corpus/TARGET, so the committed one stays small), prints executions, executions per second
 # and coverage, and saves a crashing, leaking or hanging input to Fuzz/Crashes/TARGET/. Exit status 1
 # when any target found one (a crash, a sanitizer report, a hang over 10 s, or a differential mismatch,
-# which the targets turn into a crash).
+# which the targets turn into a crash). Fuzz/Dictionaries/values.dict (magnitudes at the ends of the SPEC
+# grammar, Int64's extremes, -0, tiny fractions) is every target's libFuzzer dictionary. A differential target
+# with a planted defect (FuzzTypedParquet, SIMHARNESS_FUZZ_PLANT=typed-kcal) must crash with "differential
+# mismatch" on its seed corpus: the check that it bites runs whenever the target is fuzzed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 which=${1:-all}
 seconds=${2:-60}
-targets=(FuzzCSVRows FuzzNDJSONRows FuzzGzip FuzzDataset FuzzSQLite FuzzParquet FuzzAlgorithms FuzzScenario FuzzResultJSON FuzzBaselineJSON FuzzStoreLoading)
+targets=(FuzzCSVRows FuzzNDJSONRows FuzzGzip FuzzDataset FuzzSQLite FuzzParquet FuzzTypedParquet FuzzAlgorithms FuzzScenario FuzzResultJSON FuzzBaselineJSON FuzzStoreLoading)
 [ "$which" = all ] || targets=("$which")
 
 config=${CONFIG:-release}
@@ -34,6 +37,7 @@ fuzz_target() {
   mkdir -p "$corpus" "$crashes"
   cp -r "Fuzz/Corpus/$target/." "$corpus/" 2>/dev/null
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -dict=Fuzz/Dictionaries/values.dict \
     -artifact_prefix="$crashes/" -print_final_stats=1 > "$log" 2>&1
   result=$?
   runs=$(grep -ao "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$")
@@ -49,6 +53,28 @@ fuzz_target() {
   fi
   rmdir "$crashes" 2>/dev/null
   rm -rf "$corpus" "$log"
+  bites "$target"
+}
+
+# The planted disagreement of a differential target: its seed corpus, run once with the defect planted,
+# must end in a "differential mismatch" crash, else the target is marked failed.
+planted=(FuzzTypedParquet:typed-kcal)
+bites() {
+  local target=$1 entry plant log="$work/$1.bites.log"
+  for entry in "${planted[@]}"; do
+    [ "${entry%%:*}" = "$target" ] || continue
+    plant=${entry#*:}
+    SIMHARNESS_FUZZ_PLANT=$plant SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin/$target" \
+      Fuzz/Corpus/"$target"/* -artifact_prefix="$work/" > "$log" 2>&1
+    if grep -aq "differential mismatch" "$log"; then
+      echo "fuzz: $target bites: the planted $plant disagreement was caught (differential mismatch)"
+    else
+      echo "fuzz: FAIL: $target did not catch the planted $plant disagreement"
+      tail -5 "$log"
+      touch "$work/$target.failed"
+    fi
+    rm -f "$log"
+  done
 }
 
 # JOBS targets at a time (default 2, one a core: each fuzzer is a single process).

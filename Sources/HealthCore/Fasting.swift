@@ -167,16 +167,18 @@ public struct FastingAccumulator: Sendable {
         }
         if meal.start <= episodeEnd {
             episodeEnd = max(episodeEnd, meal.end)
-            episodeKcal &+= meal.kcalMicros
+            episodeKcal = Self.saturating(episodeKcal, plus: meal.kcalMicros)
             return
         }
-        let gap = meal.start - episodeEnd
+        // A gap past Int64's range (a meal near Int64.min, the next near .max) counts as Int64.max seconds.
+        let (difference, gapOverflow) = meal.start.subtractingReportingOverflow(episodeEnd)
+        let gap = gapOverflow ? Int64.max : difference
         closeEpisode(onDay: onDay)
         var fast: Int64 = -1
         if gap >= configuration.minimumFastSeconds {
             fast = gap
             totals.fasts += 1
-            totals.totalFastSeconds += gap
+            totals.totalFastSeconds = Self.saturating(totals.totalFastSeconds, plus: gap)
             totals.longestFastSeconds = max(totals.longestFastSeconds, gap)
         }
         openEpisode(with: meal, fastBefore: fast)
@@ -204,8 +206,9 @@ public struct FastingAccumulator: Sendable {
         totals.episodes += 1
         if episodeStart < daySpan.start || episodeStart >= daySpan.end { moveToEpisodeDay(onDay: onDay) }
         day.episodes += 1
-        day.kcalMicros &+= episodeKcal
-        day.eatingWindowSeconds = episodeEnd - dayFirstStart
+        day.kcalMicros = Self.saturating(day.kcalMicros, plus: episodeKcal)
+        let (window, windowOverflow) = episodeEnd.subtractingReportingOverflow(dayFirstStart)
+        day.eatingWindowSeconds = windowOverflow ? .max : window
         if episodeFastBefore >= 0 {
             day.fastsEnded += 1
             day.longestFastEndedSeconds = max(day.longestFastEndedSeconds, episodeFastBefore)
@@ -224,6 +227,13 @@ public struct FastingAccumulator: Sendable {
         day = FastingDay(day: episodeDay, episodes: 0, kcalMicros: 0, eatingWindowSeconds: 0, fastsEnded: 0, longestFastEndedSeconds: 0, compliant: nil)
         dayFirstStart = episodeStart
         daySpan = episodeDay.instants(utcOffsetMinutes: offset) ?? (1, 0)
+    }
+
+    /// `a + b`, or the end of Int64's range it passes: kcal past 2^63 − 1 millionths (9.2 × 10¹²
+    /// kcal) and seconds past 2^63 − 1 stay at the largest value rather than wrap or trap.
+    @inlinable @inline(__always) static func saturating(_ a: Int64, plus b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b < 0 ? .min : .max) : sum
     }
 
     @inlinable @inline(__always) mutating func emit(_ finished: FastingDay, onDay: (FastingDay) -> Void) {

@@ -37,11 +37,12 @@ struct CanonicalRowsTests {
          Candidate.step(start: 0, count: 0.1, idHash: hashOf("s1"), user: 1, duration: 86_400, source: .phone)),
         ("s000000003,u0000001,phone,1772380851,1772382989,0.0",
          Candidate.step(start: 1_772_380_851, count: 0, idHash: hashOf("s000000003"), user: 0, duration: 2_138, source: .phone)),
-        // 18 digits: all of them enter the mantissa, as in FieldParsing.decimal; the nearest Double ends in 680
-        ("s,u0000002,watch,5,6,123456789012345678",
-         Candidate.step(start: 5, count: 123_456_789_012_345_680, idHash: hashOf("s"), user: 1, duration: 1, source: .watch)),
-        ("s,u0000002,watch,5,6,1234567890.12345678",
-         Candidate.step(start: 5, count: 1_234_567_890.123_456_78, idHash: hashOf("s"), user: 1, duration: 1, source: .watch)),
+        // Digits below 2^53: all of them enter the mantissa, divided once, as in FieldParsing.decimal (more go
+        // to the general path, which rounds them once)
+        ("s,u0000002,watch,5,6,9007199254740991",
+         Candidate.step(start: 5, count: 9_007_199_254_740_991, idHash: hashOf("s"), user: 1, duration: 1, source: .watch)),
+        ("s,u0000002,watch,5,6,1234567.12345678",
+         Candidate.step(start: 5, count: 1_234_567.123_456_78, idHash: hashOf("s"), user: 1, duration: 1, source: .watch)),
     ])
     func acceptedStep(line: String, expected: Candidate) throws {
         // Given a plainly valid step line of a canonical file, followed by another line
@@ -140,6 +141,7 @@ struct CanonicalRowsTests {
     @Test("a valid step in a shape the fast path does not cover gets nil, and the general path accepts it", arguments: [
         CSVRowBuilder.step.with("count", "-0"), CSVRowBuilder.step.with("count", "-0.0"),
         CSVRowBuilder.step.with("count", "12345678901234567890"), CSVRowBuilder.step.with("count", "0.1234567890123456789"),
+        CSVRowBuilder.step.with("count", "9007199254740993"), CSVRowBuilder.step.with("count", "1234567890.12345678"),
         CSVRowBuilder.step.with("start", "-100").with("end", "100"), CSVRowBuilder.step.with("sample_id", "s0000001-00000001"),
     ])
     func uncoveredStep(row: CSVRowBuilder) throws {

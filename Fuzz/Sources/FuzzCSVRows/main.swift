@@ -1,5 +1,6 @@
 // CSV rows of meals and steps through the one-pass fast path and the general tokenizer and
-// decoders: whatever the fast path accepts, the general path must accept with the same values.
+// decoders: whatever the fast path accepts, the general path must accept with the same values; every
+// accepted value is rendered by the output writers (FuzzSupport.render).
 import Datasets
 import FuzzSupport
 import HealthCore
@@ -28,8 +29,12 @@ func fuzz(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                   general == fast, generalHash == hash
             else { fatalError("differential mismatch: the fast path accepted a step row the general path reads otherwise: \(Array(line))") }
         }
-        _ = meals.tokenize(line)
-        _ = steps.tokenize(line)
+        if case .row = meals.tokenize(line), case .accepted(let meal, _) = RowDecoders.meal(meals.fields, users: FuzzSupport.users) {
+            FuzzSupport.render(kcalMicros: meal.kcalMicros, count: nil)
+        }
+        if case .row = steps.tokenize(line), case .accepted(let step, _) = RowDecoders.step(steps.fields, users: FuzzSupport.users) {
+            FuzzSupport.render(kcalMicros: 0, count: step.count)
+        }
     }
     return 0
 }

@@ -13,8 +13,14 @@ func fuzz(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             guard case .row = tokenizer.tokenize(line) else { continue }
             switch tokenizer.kind {
             case .users: _ = RowDecoders.user(tokenizer.fields)
-            case .meals: _ = RowDecoders.meal(tokenizer.fields, users: FuzzSupport.users)
-            case .steps: _ = RowDecoders.step(tokenizer.fields, users: FuzzSupport.users)
+            case .meals:
+                if case .accepted(let meal, _) = RowDecoders.meal(tokenizer.fields, users: FuzzSupport.users) {
+                    FuzzSupport.render(kcalMicros: meal.kcalMicros, count: nil)
+                }
+            case .steps:
+                if case .accepted(let step, _) = RowDecoders.step(tokenizer.fields, users: FuzzSupport.users) {
+                    FuzzSupport.render(kcalMicros: 0, count: step.count)
+                }
             case .payments:
                 var decoder = PaymentRowDecoder(users: FuzzSupport.users, file: "payments.ndjson")
                 _ = try? decoder.decode(line: 1, malformedColumn: nil, fields: tokenizer.fields, tokenized: true)

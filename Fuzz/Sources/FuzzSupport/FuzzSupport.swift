@@ -98,3 +98,37 @@ nonisolated(unsafe) private var target: FuzzTest?
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     target?(data, size) ?? 0
 }
+
+extension FuzzSupport {
+    /// Renders the output rows an accepted meal or step sample feeds (`fasting_daily`'s kcal, one
+    /// day's `steps` and `avg7`) with the writer of the SPEC files, and checks each number's text: what
+    /// turns results into text is fuzzed with every value the readers let through.
+    public static func render(kcalMicros: Int64, count: Double?) {
+        var writer = SpecRowWriter(capacity: 64)
+        let day = FastingDay(
+            day: LocalDay(index: 0), episodes: 1, kcalMicros: kcalMicros, eatingWindowSeconds: 0, fastsEnded: 0, longestFastEndedSeconds: 0, compliant: nil
+        )
+        writer.fastingDayFields(day)
+        if let count {
+            writer.stepDayFields(StepDay(day: LocalDay(index: 0), steps: count, average7: count / 7))
+            writer.stepDayFields(StepDay(day: LocalDay(index: 1), steps: count * 1e300, average7: -count))
+        }
+        let text = Array(writer.buffer.bytes)
+        for line in text.split(separator: UInt8(ascii: "\n")) {
+            for field in line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).dropFirst(2).prefix(2) {
+                precondition(isNumberText(field), "output number not printed with 3 decimals: \(String(decoding: field, as: UTF8.self))")
+            }
+        }
+    }
+
+    /// `-?[0-9]+\.[0-9]{3}`, `inf` or `-inf` (a count is never NaN), or an integer.
+    static func isNumberText(_ field: ArraySlice<UInt8>) -> Bool {
+        var digits = field.drop { $0 == UInt8(ascii: "-") }
+        if digits.elementsEqual("inf".utf8) { return true }
+        if let point = digits.firstIndex(of: UInt8(ascii: ".")) {
+            guard digits.distance(from: point, to: digits.endIndex) == 4 else { return false }
+            digits.remove(at: point)
+        }
+        return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+}

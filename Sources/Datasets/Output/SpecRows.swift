@@ -101,7 +101,7 @@ public struct SpecRowWriter: Sendable {
     /// `,day,steps,avg7\n` of `steps_daily.csv`.
     public mutating func stepDayFields(_ day: StepDay) {
         let date = days.text(of: day.day)
-        buffer.row(maxBytes: 4 * ByteCursor.numberBytes) { row in
+        buffer.row(maxBytes: 2 * ByteCursor.numberBytes + 2 * ByteCursor.decimal3Bytes) { row in
             row.comma()
             row.day(day.day, text: date)
             row.comma()

@@ -102,14 +102,49 @@ public struct ByteCursor {
         position = NumberWriter.milli(thousandths, at: position)
     }
 
-    /// Millionths printed with 3 decimals, rounded half away from zero.
+    /// Millionths printed with 3 decimals, rounded half away from zero: any `Int64`, `.min` and
+    /// `.max` included (the quotient is taken first, so nothing overflows).
     @inlinable @inline(__always) package mutating func micros3(_ micros: Int64) {
-        milli(micros >= 0 ? (micros + 500) / 1000 : (micros - 500) / 1000)
+        let (quotient, remainder) = micros.quotientAndRemainder(dividingBy: 1000)
+        milli(remainder >= 500 ? quotient + 1 : remainder <= -500 ? quotient - 1 : quotient)
     }
 
-    /// A `Double` printed with 3 decimals.
+    /// The most bytes `decimal3` writes: a sign, the 309 digits of `Double.greatestFiniteMagnitude`
+    /// and `.000`.
+    package static let decimal3Bytes = 320
+
+    /// A `Double` printed with 3 decimals (rounded half away from zero). Any value: past 2⁵³
+    /// thousandths (9.007 × 10¹²), where `value × 1000` is no longer exact, its exact decimal digits
+    /// are printed, all of them (`decimal3Wide`); an infinity is `inf` or `-inf`, a NaN `nan`. Writes
+    /// at most `decimal3Bytes`.
     @inlinable @inline(__always) package mutating func decimal3(_ value: Double) {
-        milli(Int64((value * 1000).rounded()))
+        let thousandths = (value * 1000).rounded()
+        // NaN fails the comparison too.
+        if thousandths.magnitude < 0x1p53 { milli(Int64(thousandths)) } else { decimal3Wide(value) }
+    }
+
+    /// `decimal3` of a value past ±2⁵³ thousandths or not finite.
+    @usableFromInline mutating func decimal3Wide(_ value: Double) {
+        if value.isNaN { return bytes("nan") }
+        if value.sign == .minus { byte(UInt8(ascii: "-")) }
+        if value.isInfinite { return bytes("inf") }
+        let magnitude = value.magnitude
+        guard magnitude < 0x1p63 else {
+            // A whole number (its ulp is 2048 or more), past UInt64's digits.
+            position = NumberWriter.wholeDouble(magnitude, at: position)
+            return bytes(".000")
+        }
+        // Below 2⁶³ and past 2⁵³/1000 the fraction has at most 9 bits: × 1000 is exact.
+        let whole = magnitude.rounded(.towardZero)
+        var units = UInt64(whole)
+        var thousandths = UInt64(((magnitude - whole) * 1000).rounded())
+        if thousandths == 1000 {
+            units += 1
+            thousandths = 0
+        }
+        unsigned(units)
+        byte(UInt8(ascii: "."))
+        position = NumberWriter.threeDigits(thousandths, at: position)
     }
 }
 

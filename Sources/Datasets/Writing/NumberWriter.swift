@@ -127,4 +127,35 @@ public enum NumberWriter {
         p[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 100)
         return p + 2
     }
+
+    /// A finite, whole, non-negative `Double` with all its decimal digits, exactly (up to the 309 of
+    /// `Double.greatestFiniteMagnitude`; room for them must be reserved). For values past the 64-bit
+    /// range, so not on a hot path: its digits are made in an array of base-10⁹ limbs.
+    static func wholeDouble(_ value: Double, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        precondition(value.isFinite && value >= 0 && value == value.rounded(.towardZero), "wholeDouble of \(value)")
+        if value < 9.2e18 { return unsigned(UInt64(value), at: start) }
+        // value = significand × 2^shift, both whole: the significand's 53 bits, then doubled `shift` times.
+        let shift = Int(value.exponent) - Double.significandBitCount
+        let significand = (UInt64(1) << UInt64(Double.significandBitCount)) | value.significandBitPattern
+        var limbs: [UInt64] = [significand % 1_000_000_000, significand / 1_000_000_000 % 1_000_000_000, significand / 1_000_000_000_000_000_000]
+        var left = shift
+        while left > 0 {
+            let step = min(left, 30)
+            var carry: UInt64 = 0
+            for i in limbs.indices {
+                let product = limbs[i] << UInt64(step) + carry
+                limbs[i] = product % 1_000_000_000
+                carry = product / 1_000_000_000
+            }
+            while carry > 0 {
+                limbs.append(carry % 1_000_000_000)
+                carry /= 1_000_000_000
+            }
+            left -= step
+        }
+        while limbs.count > 1, limbs.last == 0 { limbs.removeLast() }
+        var p = unsigned(limbs[limbs.count - 1], at: start)
+        for limb in limbs.dropLast().reversed() { p = padded(limb, width: 9, at: p) }
+        return p
+    }
 }

@@ -131,6 +131,9 @@ private struct Compliance: Equatable, CustomStringConvertible {
 private struct Steps: Equatable, CustomStringConvertible {
     let value: Double
     init(_ value: Double) { self.value = value }
-    static func == (a: Steps, b: Steps) -> Bool { abs(a.value - b.value) <= 1e-6 * max(1, abs(a.value), abs(b.value)) }
+    /// (Two equal infinities are equal, as are two NaNs: the output file prints them alike.)
+    static func == (a: Steps, b: Steps) -> Bool {
+        a.value == b.value || (a.value.isNaN && b.value.isNaN) || abs(a.value - b.value) <= 1e-6 * max(1, abs(a.value), abs(b.value))
+    }
     var description: String { String(format: "%.3f", value) }
 }

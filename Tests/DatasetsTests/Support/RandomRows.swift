@@ -46,7 +46,7 @@ struct RandomRows {
         let start = Int64.random(in: 0..<100_000_000_000_000, using: &random)
         let end = start + Int64.random(in: 1...86_400, using: &random)
         let source = Bool.random(using: &random) ? "watch" : "phone"
-        return [id(), shortUserId(), Array(source.utf8), integer(start), integer(end), decimal(integerDigits: 1...10, fractionDigits: 0...8)]
+        return [id(), shortUserId(), Array(source.utf8), integer(start), integer(end), decimal(integerDigits: 1...8, fractionDigits: 0...7)]
     }
 
     /// The fields of a row of `kind` (meals, steps or users) the fast path accepts.

@@ -74,7 +74,8 @@ extension CanonicalFields {
     /// at most 18 digits, every digit is in its mantissa, divided once by the same exact power of ten.
     @inlinable @inline(__always)
     static func count(_ p: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Double? {
-        guard let number = decimal(&p, end) else { return nil }
+        // Digits past 2⁵³ would be rounded twice here: the general path rounds them once.
+        guard let number = decimal(&p, end), number.value < 1 << 53 else { return nil }
         let value = Double(number.value)
         return number.fractionDigits == 0 ? value : value / Double(powerOfTen(number.fractionDigits))
     }

@@ -105,7 +105,10 @@ public enum FieldParsing {
         return minus && nonZero
     }
 
-    /// A decimal `-?[0-9]+(\.[0-9]+)?` as a `Double`; `nil` when the grammar does not match.
+    /// A decimal `-?[0-9]+(\.[0-9]+)?` as a `Double`; `nil` when the grammar does not match. Any
+    /// number of digits: a value past `Double.greatestFiniteMagnitude` reads as infinity, one that
+    /// is not 0 but below the smallest `Double` as `±Double.leastNonzeroMagnitude` (so its sign
+    /// holds), `-0` as `-0.0`.
     @inlinable package static func decimal(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         let minus = b.count > 0 && b[0] == UInt8(ascii: "-")
@@ -137,6 +140,8 @@ public enum FieldParsing {
             i += 1
         }
         guard i > digitsStart, !sawPoint || fractionDigits > 0 else { return nil }
+        guard mantissa < 1 << 53, exponent >= -22, exponent <= 22 else { return roundedDecimal(b, nonZero: mantissa != 0) }
+        // Exact operands (the digits below 2⁵³, a power of ten up to 10²²): one rounding, the nearest Double.
         var value = Double(mantissa)
         if exponent < 0 {
             value /= powerOfTen(-exponent)
@@ -144,6 +149,19 @@ public enum FieldParsing {
             value *= powerOfTen(exponent)
         }
         return minus ? -value : value
+    }
+
+    /// `decimal` of a field with more digits, or a larger or smaller power of ten, than one exact
+    /// division takes: the nearest Double by `strtod` (correctly rounded; infinity past the largest
+    /// Double), on a copy of the field (such fields are rare). A value that is not 0 never reads as
+    /// 0: below a Double's range it is the smallest Double of its sign (a negative one stays below
+    /// zero, SPEC's `count < 0`).
+    @usableFromInline static func roundedDecimal(_ b: UnsafeBufferPointer<UInt8>, nonZero: Bool) -> Double {
+        var text = [CChar](repeating: 0, count: b.count + 1)
+        for i in b.indices { text[i] = CChar(bitPattern: b[i]) }
+        let value = strtod(text, nil)
+        guard value == 0, nonZero else { return value }
+        return b[0] == UInt8(ascii: "-") ? -.leastNonzeroMagnitude : .leastNonzeroMagnitude
     }
 
     @usableFromInline static func powerOfTen(_ n: Int) -> Double {
