@@ -6,7 +6,7 @@ struct GateSettings {
     /// Rounds a workload (one reference loop and one run each).
     var rounds = 15
     /// The CPU-time ratio may grow by this fraction before it fails.
-    var tolerance = 0.05
+    var tolerance = 0.07
     /// The wall-time ratio of a workload that waits may grow by this fraction before it fails.
     var wallTolerance = 0.25
     /// Workloads whose name contains one of these (all when empty).
