@@ -9,7 +9,8 @@ public enum Bug: String, CaseIterable, Sendable {
     /// The intent is saved only after the gateway answered: a crash between the call and the save charges
     /// again on the retry (under a new gateway key).
     case saveAfterAnswer = "save-after-answer"
-    /// Every attempt timed out: answered `failed` without asking the gateway whether it acted.
+    /// A timeout taken for a failure: answered `failed` at once, neither retried under its key nor
+    /// reconciled (asking the gateway whether it acted), though the gateway may have charged.
     case timeoutIsFailure = "timeout-is-failure"
     /// Each attempt after a timeout is sent under a new gateway key.
     case newKeyOnRetry = "new-key-on-retry"

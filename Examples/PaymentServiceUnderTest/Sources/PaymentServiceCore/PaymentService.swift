@@ -104,6 +104,8 @@ public actor PaymentService {
                 status = .declined
                 break attempts
             } catch PaymentGatewayError.timedOut {
+                // The gateway may have acted: try again under the same key (it is idempotent on it).
+                if bug == .timeoutIsFailure { break attempts }
                 continue attempts
             }
         }
