@@ -66,7 +66,8 @@ public struct ReportContext: Sendable {
         do {
             let before = try BaselineMeasurement(results: [other], deterministic: sameWork, calibration: calibration, machine: machine)
             let now = try BaselineMeasurement(results: [result], deterministic: sameWork, calibration: calibration, machine: machine)
-            reference = Reference(label: label, report: BaselineReport(baseline: before, current: now), run: other)
+            // Every metric judged: two runs compared figure for figure, as `baseline check --gate all` would.
+            reference = Reference(label: label, report: BaselineReport(baseline: before, current: now, gate: .all), run: other)
             reference?.counts = Self.countMetrics.compactMap { metric in
                 guard let value = MetricCatalog.value(of: metric, in: result), let theirs = MetricCatalog.value(of: metric, in: other) else { return nil }
                 return CountComparison(metric: metric, value: value, reference: theirs)
@@ -87,7 +88,7 @@ public struct ReportContext: Sendable {
                 results: [result], deterministic: baseline.outputDigest != nil, calibration: baseline.calibration,
                 machine: result.machines.first ?? baseline.machine
             )
-            reference = Reference(label: label, report: BaselineReport(baseline: baseline, current: now), run: nil)
+            reference = Reference(label: label, report: BaselineReport(baseline: baseline, current: now, gate: .all), run: nil)
         } catch {
             throw ReportError(message: error.message)
         }
