@@ -67,9 +67,11 @@ public actor PaymentService {
     private func process(_ request: PaymentRequest) async throws -> PaymentResult {
         let id = Payment.id(userId: request.userId, idempotencyKey: request.idempotencyKey)
         if let existing = try await repository.findById(id) {
-            guard existing.isSame(as: request) else { return .rejected(.idempotencyConflict) }
-            guard existing.status == .pending else { return .deduplicated }
-            return try await send(existing)
+            if existing.isSame(as: request), existing.status == .pending { return try await send(existing) }
+            // An answer read from a record that may not be on the disk yet (a crash of the process keeps
+            // unflushed saves, a power loss does not): flush it before the client hears it.
+            try await repository.flush()
+            return existing.isSame(as: request) ? .deduplicated : .rejected(.idempotencyConflict)
         }
         var payment = Payment(pendingFor: request)
         if request.kind == .refund, let rejection = try await refundRejection(request) {
