@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How a seeded world chooses the next job among the runnable ones.
 public enum ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
@@ -33,11 +34,12 @@ public enum ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
 
 /// The one-thread executor of a seeded world: every job of the world's tasks and of the default actors
 /// they call is queued here, and the world's thread runs them one at a time, in the order the seed chooses.
-/// A job enqueued from any other thread is nondeterminism escaping the world, and is reported.
+/// A job enqueued from any other thread is nondeterminism escaping the world: it is counted (never run),
+/// and the world fails. The queue is the world thread's alone, so the hot path takes no lock.
 final class SeededExecutor: TaskExecutor, @unchecked Sendable {
-    private let lock = NSLock()
     private var runnable: [Runnable] = []
-    private var escapedJobs = 0
+    /// Jobs that arrived from another thread (atomic: written there, read by the world's thread).
+    private let escapedJobs = Atomic<Int>(0)
     private var generator: SplitMix
     private let strategy: ScheduleStrategy
     private let thread: pthread_t
@@ -61,6 +63,7 @@ final class SeededExecutor: TaskExecutor, @unchecked Sendable {
         generator = SplitMix(seed: seed)
         self.strategy = strategy
         thread = pthread_self()
+        runnable.reserveCapacity(64)
         if case .pct(let d) = strategy {
             changeSteps = (0..<d).map { _ in 1 + Int(generator.next() % UInt64(max(1, expectedSteps))) }.sorted()
             nextLowPriority = -1
@@ -68,32 +71,27 @@ final class SeededExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
+        guard pthread_equal(thread, pthread_self()) != 0 else {
+            escapedJobs.add(1, ordering: .releasing)
+            return
+        }
         let task = strategy == .random ? 0 : Self.taskID(of: job)
-        let unowned = UnownedJob(job)
-        lock.lock()
-        defer { lock.unlock() }
-        if pthread_equal(thread, pthread_self()) == 0 { escapedJobs += 1 }
-        runnable.append(Runnable(job: unowned, task: task))
+        runnable.append(Runnable(job: UnownedJob(job), task: task))
     }
 
     /// Jobs enqueued from outside the world's thread so far.
-    var escaped: Int { lock.withLock { escapedJobs } }
+    var escaped: Int { escapedJobs.load(ordering: .acquiring) }
 
     /// Whether a job is waiting to run.
-    var hasRunnable: Bool { lock.withLock { !runnable.isEmpty } }
+    var hasRunnable: Bool { !runnable.isEmpty }
 
     /// Runs the job the seed chooses; false when none is runnable.
     func runNext() -> Bool {
-        lock.lock()
-        guard !runnable.isEmpty else {
-            lock.unlock()
-            return false
-        }
+        guard !runnable.isEmpty else { return false }
         let index = choose()
         let chosen = runnable[index]
         runnable[index] = runnable[runnable.count - 1]
         runnable.removeLast()
-        lock.unlock()
         steps += 1
         mix(UInt64(index) &+ UInt64(truncatingIfNeeded: steps) << 32)
         chosen.job.runSynchronously(on: asUnownedTaskExecutor())
@@ -105,7 +103,7 @@ final class SeededExecutor: TaskExecutor, @unchecked Sendable {
         traceHash = (traceHash ^ value) &* 0x0000_0100_0000_01B3
     }
 
-    /// The index of the next job (the lock is held).
+    /// The index of the next job.
     private func choose() -> Int {
         switch strategy {
         case .random:

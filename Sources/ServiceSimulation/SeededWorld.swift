@@ -124,10 +124,10 @@ private struct Driver {
         let clock = ContinuousClock()
         let until = clock.now + escapeGrace
         while clock.now < until {
-            if executor.hasRunnable { return true }
+            if executor.escaped > 0 { return true }
             usleep(1_000)
         }
-        return executor.hasRunnable
+        return executor.escaped > 0
     }
 
     private func escaped(_ executor: SeededExecutor, _ timers: Timers) -> SeededWorldFailure {
