@@ -4,6 +4,11 @@
 # (`.package(url: "file://…/SimHarness", from: "<toolVersion>")`, which SwiftPM refuses for a package with
 # unsafe build flags); the copy builds, its correct analyzer passes (exit 0, no mismatches) and its analyzer
 # with a planted bug fails (exit 1, the mismatching field named) on the example's CI scenario.
+# Then the gallery, Examples/PaymentServiceUnderTest (an async PaymentService actor behind repository and
+# gateway protocols, with six bugs planted by BUG), copied and rewritten the same way and built once, with
+# SimHarness's build shared: the correct service passes `simulate --seeds 2000`; each planted bug fails
+# `simulate --seeds 200` (exit 1) with a reproduce line, which, run twice, fails both times with the same
+# violation and the same trace hash.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=$(grep -rhoE 'toolVersion = "[0-9]+\.[0-9]+\.[0-9]+"' "$root/Sources" | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
@@ -23,9 +28,12 @@ cd "$work/CustomAnalyzer"
 # SimHarnessKit's, so CI builds SimHarness once for both).
 graph_flags=()
 [ -z "${SYMBOL_GRAPHS:-}" ] || graph_flags=(-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$SYMBOL_GRAPHS")
-(swift build "${graph_flags[@]}" > build.log 2>&1) || { tail -30 build.log; echo "example: the package did not build against SimHarness $version by URL"; exit 1; }
+# Both example packages build in one scratch folder, with the same flags: SimHarness and its dependencies
+# are compiled once, for the first.
+scratch=(--scratch-path "$work/build")
+(swift build "${scratch[@]}" "${graph_flags[@]}" > build.log 2>&1) || { tail -30 build.log; echo "example: the package did not build against SimHarness $version by URL"; exit 1; }
 echo "example: built against SimHarness $version by URL ($(grep -A6 '"identity" : "simharness"' Package.resolved | grep -oE '"version" : "[^"]+"'))"
-bin=$(swift build --show-bin-path)
+bin=$(swift build "${scratch[@]}" --show-bin-path)
 out=$work/out.txt
 "$bin/load-window" run --scenario Scenarios/ci.yaml > "$out" 2>&1
 status=$?
@@ -41,6 +49,58 @@ if [ "$status" -ne 1 ] || ! grep -aq "FAIL  mismatches == 0" "$out" || ! grep -a
 fi
 echo "example: the correct analyzer passed, the planted bug was caught and named"
 
+# The gallery: a payment service shaped like the testing guides' (Examples/PaymentServiceUnderTest), under
+# `simulate`. It comes before the unsafe-flags check below, which tags a planted release that `from:` would pick.
+cp -R "$root/Examples/PaymentServiceUnderTest/." "$work/PaymentServiceUnderTest/"
+rm -rf "$work/PaymentServiceUnderTest/.build" "$work/PaymentServiceUnderTest/Package.resolved"
+sed -i "s|\.package(name: \"SimHarness\", path: \"\.\./\.\.\")|.package(url: \"file://$work/SimHarness\", from: \"$version\")|" \
+  "$work/PaymentServiceUnderTest/Package.swift"
+grep -q "from: \"$version\"" "$work/PaymentServiceUnderTest/Package.swift" || { echo "example: the gallery's dependency line was not rewritten"; exit 1; }
+cd "$work/PaymentServiceUnderTest"
+built=$SECONDS
+(swift build "${scratch[@]}" "${graph_flags[@]}" > build.log 2>&1) || { tail -30 build.log; echo "example: the gallery did not build against SimHarness $version by URL"; exit 1; }
+echo "example: the gallery built against SimHarness $version by URL in $((SECONDS - built)) s"
+sim=$(swift build "${scratch[@]}" --show-bin-path)/payment-sim
+"$sim" simulate --seeds 2000 > "$out" 2>&1
+status=$?
+grep -a "^simulated" "$out"
+if [ "$status" -ne 0 ] || ! grep -aqx "no violation" "$out"; then
+  head -60 "$out"; echo "example: the correct payment service did not pass 2000 worlds (exit $status)"; exit 1
+fi
+# The planted bugs, as the binary names them when BUG is none of them (exit 2).
+BUG=no-such-bug "$sim" simulate --seeds 1 > "$out" 2>&1
+status=$?
+bugs=$(sed -n 's/.*use one of \(.*\), or no BUG$/\1/p' "$out" | tr -d ',')
+if [ "$status" -ne 2 ] || [ "$(echo $bugs | wc -w)" -lt 6 ]; then
+  cat "$out"; echo "example: an unknown BUG did not exit 2 naming the six planted bugs (exit $status)"; exit 1
+fi
+for bug in $bugs; do
+  BUG=$bug "$sim" simulate --seeds 200 > "$out" 2>&1
+  status=$?
+  line=$(grep -a "^reproduce: " "$out" | head -1 | sed 's/^reproduce: //')
+  violation=$(grep -a "^violation: " "$out" | head -1)
+  if [ "$status" -ne 1 ] || [ -z "$line" ] || [ "${line%% *}" != payment-sim ]; then
+    head -40 "$out"; echo "example: BUG=$bug was not caught within 200 seeds with a reproduce line (exit $status)"; exit 1
+  fi
+  first=$(grep -aoE "the first, seed [0-9]+: [^:]+" "$out")
+  hashes=()
+  for run in 1 2; do
+    # shellcheck disable=SC2086 # the line's words are its arguments
+    BUG=$bug "$sim" ${line#payment-sim } > "$out.$run" 2>&1
+    status=$?
+    hashes+=("$(grep -aoE "trace hash 0x[0-9a-f]+" "$out.$run" | head -1)")
+    if [ "$status" -ne 1 ] || ! grep -aqxF "$violation" "$out.$run"; then
+      head -20 "$out.$run"; echo "example: BUG=$bug: '$line' did not fail again with '$violation' (run $run, exit $status)"; exit 1
+    fi
+  done
+  if [ -z "${hashes[0]}" ] || [ "${hashes[0]}" != "${hashes[1]}" ]; then
+    echo "example: BUG=$bug: '$line' ran twice with trace hashes '${hashes[0]}' and '${hashes[1]}'"; exit 1
+  fi
+  echo "example: BUG=$bug caught ($first); '$line' fails twice, ${hashes[0]}"
+done
+echo "example: the correct payment service passed 2000 worlds; each planted bug was caught within 200 seeds and reproduced"
+cd "$work/CustomAnalyzer"
+
 # The check bites: a release of the dependency with an unsafe flag in one target (tagged as the next patch)
 # must be refused by the consumer's build, before anything compiles.
 cat >> "$work/SimHarness/Package.swift" <<'SWIFT'
@@ -51,8 +111,8 @@ SWIFT
 next=$(echo "$version" | awk -F. '{ print $1 "." $2 "." $3 + 1 }')
 git -C "$work/SimHarness" -c user.name=ci -c user.email=ci@localhost commit -qam "planted: unsafe flags" \
   && git -C "$work/SimHarness" tag "$next" || { echo "example: could not plant the unsafe flags"; exit 1; }
-swift package update > update.log 2>&1 || { tail -20 update.log; echo "example: could not resolve $next"; exit 1; }
-if swift build > planted.log 2>&1 || ! grep -q "contains unsafe build flags" planted.log; then
+swift package update "${scratch[@]}" > update.log 2>&1 || { tail -20 update.log; echo "example: could not resolve $next"; exit 1; }
+if swift build "${scratch[@]}" > planted.log 2>&1 || ! grep -q "contains unsafe build flags" planted.log; then
   tail -20 planted.log; echo "example: a release with unsafe flags was not refused (the check does not bite)"; exit 1
 fi
 echo "example: a planted release $next with unsafe flags is refused as a dependency, as it must be"
