@@ -46,21 +46,22 @@ struct ServiceWorldTests {
         #expect(failure?.violation == nil, "\(failure.map { "seed \($0.configuration.seed): \($0.violation!)\n" + $0.history.suffix(20).joined(separator: "\n") } ?? "")")
     }
 
-    @Test("each planted bug is caught within 200 seeds, as the invariant it breaks", arguments: [
-        (PlantedFlaw.reentrancy, "ledger differs"),
-        (.checkThenAct, "charged twice"),
-        (.saveAfterAnswer, "charged twice"),
-        (.timeoutIsFailure, "charged but answered failed"),
-        (.newKeyOnRetry, "charged twice"),
-        (.answerBeforeSync, "ledger differs"),
+    @Test("each planted bug is caught within 200 seeds, as an invariant it breaks", arguments: [
+        (PlantedFlaw.reentrancy, ["ledger differs"]),
+        // Two concurrent submissions of one key: both charge, or one is told declined while the other charged.
+        (.checkThenAct, ["charged twice", "charged but answered declined", "charged but answered failed"]),
+        (.saveAfterAnswer, ["charged twice"]),
+        (.timeoutIsFailure, ["charged but answered failed"]),
+        (.newKeyOnRetry, ["charged twice"]),
+        (.answerBeforeSync, ["ledger differs"]),
     ])
-    func plantedBugsAreCaught(flaw: PlantedFlaw, kind: String) throws {
+    func plantedBugsAreCaught(flaw: PlantedFlaw, kinds: [String]) throws {
         // Given the service with one bug planted
         // When seeds run until one fails
         let report = try #require(Self.failure(flaw, seeds: 0..<200, schedule: .random))
 
         // Then the violation names what broke
-        #expect(report.violation?.kind == kind, "\(report.violation!)")
+        #expect(kinds.contains(report.violation?.kind ?? ""), "\(report.violation!)")
     }
 
     @Test("a failing world runs again the same: the same trace hash, steps, violation and history")
