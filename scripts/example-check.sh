@@ -79,14 +79,14 @@ for bug in $bugs; do
   status=$?
   line=$(grep -a "^reproduce: " "$out" | head -1 | sed 's/^reproduce: //')
   violation=$(grep -a "^violation: " "$out" | head -1)
-  if [ "$status" -ne 1 ] || [ -z "$line" ] || [ "${line%% *}" != payment-sim ]; then
-    head -40 "$out"; echo "example: BUG=$bug was not caught within 200 seeds with a reproduce line (exit $status)"; exit 1
+  if [ "$status" -ne 1 ] || [ "${line%% payment-sim *}" != "BUG=$bug" ]; then
+    head -40 "$out"; echo "example: BUG=$bug was not caught within 200 seeds with a reproduce line that names it (exit $status)"; exit 1
   fi
   first=$(grep -aoE "the first, seed [0-9]+: [^:]+" "$out")
   hashes=()
   for run in 1 2; do
-    # shellcheck disable=SC2086 # the line's words are its arguments
-    BUG=$bug "$sim" ${line#payment-sim } > "$out.$run" 2>&1
+    # shellcheck disable=SC2086 # the line's words are its arguments; it sets BUG itself
+    env ${line%% payment-sim *} "$sim" ${line#* payment-sim } > "$out.$run" 2>&1
     status=$?
     hashes+=("$(grep -aoE "trace hash 0x[0-9a-f]+" "$out.$run" | head -1)")
     if [ "$status" -ne 1 ] || ! grep -aqxF "$violation" "$out.$run"; then

@@ -12,8 +12,13 @@ extension SimHarness {
     ///     static func main() async { await SimHarness.main(service: MyServiceAdapter.self) }
     /// }
     /// ```
-    public static func main<Service: ServiceUnderSimulation>(service: Service.Type) async {
-        await ServiceSession.$world.withValue(ServiceWorldRunner { ServiceWorld.run(Service.self, $0) }) {
+    ///
+    /// - Parameter environment: environment variables that choose what the service is (a planted bug, a
+    ///   feature flag): those set are written before the command in every reproduce line (`BUG=x payment-sim …`).
+    public static func main<Service: ServiceUnderSimulation>(service: Service.Type, reproducing environment: [String] = []) async {
+        let values = ProcessInfo.processInfo.environment
+        let prefix = environment.compactMap { name in values[name].map { "\(name)=\($0) " } }.joined()
+        await ServiceSession.$world.withValue(ServiceWorldRunner(run: { ServiceWorld.run(Service.self, $0) }, linePrefix: prefix)) {
             await ServiceHarnessCommand.mainWithHarnessExits()
         }
     }
@@ -22,6 +27,8 @@ extension SimHarness {
 /// Runs one world of the service the command line was started with.
 struct ServiceWorldRunner: Sendable {
     let run: @Sendable (ServiceWorldConfiguration) -> ServiceWorldReport
+    /// Written before the program in reproduce lines: the environment that chose the service (`BUG=x `).
+    var linePrefix = ""
 }
 
 /// What `SimHarness.main(service:)` was started with.
@@ -100,7 +107,7 @@ struct ServiceSimulateCommand: AsyncParsableCommand {
             template: template, from: seed ?? from, count: seed == nil ? seeds : 1, shard: shard.map { ($0.index, $0.count) } ?? (0, 1),
             mixedSchedules: mixed, tasks: tasks ?? ProcessInfo.processInfo.activeProcessorCount)
         if let seed { return try single(world, swarm.configuration(seed: seed)) }
-        let traps = TrapReporter(workers: swarm.tasks, line: { reproduceLine(swarm.configuration(seed: $0)) })
+        let traps = TrapReporter(workers: swarm.tasks, line: { world.linePrefix + reproduceLine(swarm.configuration(seed: $0)) })
         let clock = ContinuousClock()
         let start = clock.now
         let summary = swarm.run(world.run, starting: traps.starting, finished: traps.finished)
@@ -114,7 +121,7 @@ struct ServiceSimulateCommand: AsyncParsableCommand {
         }
         let shrunk = ServiceWorld.shrink(failing, running: world.run)
         say("\(summary.failed) of \(summary.worlds) worlds broke an invariant; the first, seed \(failing.configuration.seed): \(failing.violation!)")
-        report(shrunk)
+        report(shrunk, world)
         throw HarnessExit.failed.code
     }
 
@@ -127,14 +134,14 @@ struct ServiceSimulateCommand: AsyncParsableCommand {
             say("no violation")
             return
         }
-        self.report(report)
+        self.report(report, world)
         throw HarnessExit.failed.code
     }
 
     /// The violation, its reproduce line and the events before it.
-    private func report(_ report: ServiceWorldReport) {
+    private func report(_ report: ServiceWorldReport, _ world: ServiceWorldRunner) {
         say("violation: \(report.violation!)")
-        say("reproduce: \(reproduceLine(report.configuration))")
+        say("reproduce: \(world.linePrefix)\(reproduceLine(report.configuration))")
         say("its last events (virtual time, what happened):")
         for line in report.history.suffix(40) { say("  " + line) }
     }

@@ -10,6 +10,7 @@ if let name = ProcessInfo.processInfo.environment["BUG"], !name.isEmpty {
             "payment-sim: BUG=\(name) is not a planted bug; use one of \(Bug.allCases.map(\.rawValue).joined(separator: ", ")), or no BUG\n".utf8))
         exit(2)
     }
-    FileHandle.standardError.write(Data("payment-sim: the service has the planted bug \(bug.rawValue) (run a reproduce line with BUG=\(bug.rawValue) too)\n".utf8))
+    FileHandle.standardError.write(Data("payment-sim: the service has the planted bug \(bug.rawValue)\n".utf8))
 }
-await SimHarness.main(service: SimulatedPaymentService.self)
+// Reproduce lines start with `BUG=<name>` when it is set.
+await SimHarness.main(service: SimulatedPaymentService.self, reproducing: ["BUG"])
