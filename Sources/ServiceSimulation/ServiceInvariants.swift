@@ -12,34 +12,34 @@ struct ServiceInvariants {
 
     func firstViolation(ledger: [ServiceLedgerLine]) -> ServiceViolation? {
         if let index = record.unanswered.first {
-            return ServiceViolation(kind: "never answered", detail: "\(request(index)): no answer after \(10) tries")
+            return violation("never answered", "\(request(index)): no answer after \(10) tries", about: [index])
         }
         var actsOf: [Int: [GatewayAct]] = [:]
         for act in acts.values.sorted(by: { $0.at < $1.at || ($0.at == $1.at && $0.payment.idempotencyKey < $1.payment.idempotencyKey) }) {
             guard let index = record.issued[act.payment.paymentID] else {
-                return ServiceViolation(kind: "unknown payment", detail: "the gateway acted for \(act.payment.paymentID), which no client sent")
+                return ServiceViolation(kind: "unknown payment", detail: "the gateway acted for \(act.payment.paymentID), which no client sent", subjects: [act.payment.paymentID])
             }
             actsOf[index, default: []].append(act)
         }
         for (index, acted) in actsOf.sorted(by: { $0.key < $1.key }) {
             let base = workload.payments[index].base
             if acted.count > 1 {
-                return ServiceViolation(
-                    kind: base.kind == .charge ? "charged twice" : "refunded twice",
-                    detail: "\(request(index)): the gateway acted for keys \(acted.map(\.payment.idempotencyKey).joined(separator: ", "))")
+                return violation(
+                    base.kind == .charge ? "charged twice" : "refunded twice",
+                    "\(request(index)): the gateway acted for keys \(acted.map(\.payment.idempotencyKey).joined(separator: ", "))", about: [index])
             }
             let act = acted[0].payment
             if act.kind != base.kind || act.amountMinor != base.amountMinor || act.currency != base.currency || act.userID != base.userID {
-                return ServiceViolation(kind: "gateway values", detail: "\(request(index)): the gateway was sent \(act.kind.name) \(act.amountMinor) \(act.currency.code) for \(act.userID)")
+                return violation("gateway values", "\(request(index)): the gateway was sent \(act.kind.name) \(act.amountMinor) \(act.currency.code) for \(act.userID)", about: [index])
             }
         }
         for (index, answers) in record.answers.sorted(by: { $0.key < $1.key }) {
             let acted = actsOf[index] != nil
             if let told = answers.first(where: { [.captured, .refunded].contains($0.state) }), !acted {
-                return ServiceViolation(kind: "answered without charging", detail: "\(request(index)) was answered \(told), but the gateway never acted")
+                return violation("answered without charging", "\(request(index)) was answered \(told), but the gateway never acted", about: [index])
             }
             if let told = answers.first(where: { [.declined, .failed].contains($0.state) }), acted {
-                return ServiceViolation(kind: "charged but answered \(told.state.rawValue)", detail: "\(request(index)) was answered \(told), but the gateway acted")
+                return violation("charged but answered \(told.state.rawValue)", "\(request(index)) was answered \(told), but the gateway acted", about: [index])
             }
         }
         if let violation = refundViolation(actsOf) { return violation }
@@ -52,13 +52,14 @@ struct ServiceInvariants {
             guard let of = acted[0].payment.refundOf, let charge = record.issued[of], let chargeActs = actsOf[charge],
                   workload.payments[charge].base.kind == .charge
             else {
-                return ServiceViolation(kind: "refund of nothing", detail: "\(request(index)) was refunded, but the gateway never took its charge")
+                return violation("refund of nothing", "\(request(index)) was refunded, but the gateway never took its charge", about: [index])
             }
             refunded[charge, default: 0] += acted[0].payment.amountMinor
             if refunded[charge]! > chargeActs[0].payment.amountMinor {
-                return ServiceViolation(
-                    kind: "refunded more than charged",
-                    detail: "\(request(charge)): \(refunded[charge]!) refunded of \(chargeActs[0].payment.amountMinor), the last by \(request(index))")
+                return violation(
+                    "refunded more than charged",
+                    "\(request(charge)): \(refunded[charge]!) refunded of \(chargeActs[0].payment.amountMinor), the last by \(request(index))",
+                    about: [charge, index])
             }
         }
         return nil
@@ -84,14 +85,22 @@ struct ServiceInvariants {
             let expected = truth[line] ?? (0, 0)
             let said = told[line] ?? (0, 0)
             if expected != said {
+                let payments = workload.payments.filter { $0.base.userID == line.user && $0.base.currency == line.currency }
                 return ServiceViolation(
                     kind: "ledger differs",
                     detail: "\(line.user) \(line.currency.code): the service says captured \(said.captured) refunded \(said.refunded), "
-                        + "the gateway captured \(expected.captured) refunded \(expected.refunded)")
+                        + "the gateway captured \(expected.captured) refunded \(expected.refunded)",
+                    subjects: payments.map(\.base.paymentID) + payments.map(\.base.idempotencyKey))
             }
         }
         return nil
     }
 
     private func request(_ index: Int) -> String { workload.payments[index].base.description }
+
+    /// A violation about the payments at `indices`: their ids and keys are its subjects.
+    private func violation(_ kind: String, _ detail: String, about indices: [Int]) -> ServiceViolation {
+        let bases = indices.map { workload.payments[$0].base }
+        return ServiceViolation(kind: kind, detail: detail, subjects: bases.map(\.paymentID) + bases.map(\.idempotencyKey))
+    }
 }

@@ -52,6 +52,21 @@ public struct ServiceWorldReport: Sendable {
     public var violation: ServiceViolation?
     /// The world's events (virtual time, then what happened), for the lines around a violation.
     public var history: [String] = []
+
+    /// The events about the violation's payments, with every crash and restart (the last `limit`); the last
+    /// events of the world when the violation names no payment.
+    public func eventsAround(limit: Int = 40) -> [String] {
+        guard let subjects = violation?.subjects, !subjects.isEmpty else { return Array(history.suffix(limit)) }
+        let patterns = Set(subjects)
+        let relevant = history.filter { line in
+            line.contains("crash") || line.contains("power loss") || line.contains("started")
+                || line.split(whereSeparator: { " (,:".contains($0) }).contains { word in
+                    patterns.contains(String(word)) || patterns.contains(String(word.split(separator: "-").first ?? word))
+                        || (word.hasPrefix("gw-") && patterns.contains(String(word.dropFirst(3).split(separator: "-").first ?? "")))
+                }
+        }
+        return Array(relevant.suffix(limit))
+    }
 }
 
 /// A broken invariant of SPEC §4, or a world that could not run to its end.
@@ -60,11 +75,15 @@ public struct ServiceViolation: Hashable, Sendable, CustomStringConvertible {
     public var kind: String
     /// What broke, with the payments concerned.
     public var detail: String
+    /// The payment ids and keys concerned: the world's events that name one (with its crashes and
+    /// restarts) are the interleaving around the violation.
+    public var subjects: [String]
 
-    /// A violation of `kind`, saying `detail`.
-    public init(kind: String, detail: String) {
+    /// A violation of `kind`, saying `detail`, about `subjects`.
+    public init(kind: String, detail: String, subjects: [String] = []) {
         self.kind = kind
         self.detail = detail
+        self.subjects = subjects
     }
 
     /// `ledger differs: u01 USD captured 2500, the gateway captured 1250`.

@@ -142,8 +142,8 @@ struct ServiceSimulateCommand: AsyncParsableCommand {
     private func report(_ report: ServiceWorldReport, _ world: ServiceWorldRunner) {
         say("violation: \(report.violation!)")
         say("reproduce: \(world.linePrefix)\(reproduceLine(report.configuration))")
-        say("its last events (virtual time, what happened):")
-        for line in report.history.suffix(40) { say("  " + line) }
+        say("the events around it: the payments concerned, crashes and restarts (virtual time, what happened):")
+        for line in report.eventsAround() { say("  " + line) }
     }
 }
 

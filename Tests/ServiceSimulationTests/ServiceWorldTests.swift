@@ -81,6 +81,23 @@ struct ServiceWorldTests {
         #expect(thrice.traceHash == failing.traceHash)
     }
 
+    @Test("the events around a violation are those of its payments, with the crashes and restarts")
+    func eventsAroundAViolation() throws {
+        // Given a world that charged a payment twice
+        let failing = try #require(Self.failure(.newKeyOnRetry, seeds: 0..<200, schedule: .random))
+        let payment = try #require(failing.violation?.subjects.first)
+
+        // When its events around the violation are taken
+        let sut = failing.eventsAround()
+
+        // Then they follow that payment (its requests and its gateway calls) and nothing else but crashes and restarts
+        #expect(sut.contains { $0.contains("gateway") && $0.contains("gw-\(payment)") })
+        #expect(sut.contains { $0.contains("sends \(payment)-") })
+        #expect(sut.allSatisfy { $0.contains(payment) || $0.contains(failing.violation!.subjects[1]) || $0.contains("crash")
+            || $0.contains("power loss") || $0.contains("started") })
+        #expect(sut.count < failing.history.count)
+    }
+
     @Test("a service whose start throws is a violation naming the error")
     func startThrows() {
         let report = ServiceWorld.run(FailingStart.self, ServiceWorldConfiguration(seed: 1, payments: 5, clients: 2))
