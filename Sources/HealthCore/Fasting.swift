@@ -145,6 +145,9 @@ public struct FastingAccumulator: Sendable {
         day: LocalDay(index: 0), episodes: 0, kcalMicros: 0, eatingWindowSeconds: 0, fastsEnded: 0, longestFastEndedSeconds: 0, compliant: nil
     )
     @usableFromInline var dayFirstStart: Int64 = 0
+    /// The sum of the fasts so far: exact, as the fasts of one timeline add up to less than 2^64 seconds
+    /// (the summary holds it at Int64.max when it passes it).
+    @usableFromInline var totalFastSeconds: UInt64 = 0
     /// The UTC instants `[start, end)` of the open day: episodes come in start order, so most fall in
     /// it and need no division. Empty when there is no open day, or when an end of its span lies
     /// outside Int64's range (each episode then computes its day).
@@ -167,25 +170,26 @@ public struct FastingAccumulator: Sendable {
         }
         if meal.start <= episodeEnd {
             episodeEnd = max(episodeEnd, meal.end)
-            episodeKcal = Self.saturating(episodeKcal, plus: meal.kcalMicros)
+            episodeKcal = Self.saturating(episodeKcal &+ meal.kcalMicros)
             return
         }
-        // A gap past Int64's range (a meal near Int64.min, the next near .max) counts as Int64.max seconds.
-        let (difference, gapOverflow) = meal.start.subtractingReportingOverflow(episodeEnd)
-        let gap = gapOverflow ? Int64.max : difference
+        // Exact as an unsigned number (the meal starts after the episode ends), also when it passes Int64's
+        // range: a meal near Int64.min, the next near .max.
+        let gap = UInt64(bitPattern: meal.start &- episodeEnd)
         closeEpisode(onDay: onDay)
         var fast: Int64 = -1
-        if gap >= configuration.minimumFastSeconds {
-            fast = gap
+        if gap >= UInt64(clamping: configuration.minimumFastSeconds) {
+            fast = Int64(min(gap, UInt64(Int64.max)))
             totals.fasts += 1
-            totals.totalFastSeconds = Self.saturating(totals.totalFastSeconds, plus: gap)
-            totals.longestFastSeconds = max(totals.longestFastSeconds, gap)
+            totalFastSeconds &+= gap
+            totals.longestFastSeconds = max(totals.longestFastSeconds, fast)
         }
         openEpisode(with: meal, fastBefore: fast)
     }
 
     /// Closes the last episode and day; returns the user's summary.
     @inlinable @inline(__always) public mutating func finish(onDay: (FastingDay) -> Void) -> FastingSummary {
+        totals.totalFastSeconds = Int64(min(totalFastSeconds, UInt64(Int64.max)))
         if hasEpisode { closeEpisode(onDay: onDay) }
         hasEpisode = false
         if hasDay { emit(day, onDay: onDay) }
@@ -206,9 +210,10 @@ public struct FastingAccumulator: Sendable {
         totals.episodes += 1
         if episodeStart < daySpan.start || episodeStart >= daySpan.end { moveToEpisodeDay(onDay: onDay) }
         day.episodes += 1
-        day.kcalMicros = Self.saturating(day.kcalMicros, plus: episodeKcal)
-        let (window, windowOverflow) = episodeEnd.subtractingReportingOverflow(dayFirstStart)
-        day.eatingWindowSeconds = windowOverflow ? .max : window
+        day.kcalMicros = Self.saturating(day.kcalMicros &+ episodeKcal)
+        // Cannot overflow: an episode's meals each last at most 14,400 s (`too_long`) and overlap, so its end
+        // is within 14,400 s a meal of the day's first start (passing Int64's range takes 10^15 meals).
+        day.eatingWindowSeconds = episodeEnd - dayFirstStart
         if episodeFastBefore >= 0 {
             day.fastsEnded += 1
             day.longestFastEndedSeconds = max(day.longestFastEndedSeconds, episodeFastBefore)
@@ -229,11 +234,10 @@ public struct FastingAccumulator: Sendable {
         daySpan = episodeDay.instants(utcOffsetMinutes: offset) ?? (1, 0)
     }
 
-    /// `a + b`, or the end of Int64's range it passes: kcal past 2^63 − 1 millionths (9.2 × 10¹²
-    /// kcal) and seconds past 2^63 − 1 stay at the largest value rather than wrap or trap.
-    @inlinable @inline(__always) static func saturating(_ a: Int64, plus b: Int64) -> Int64 {
-        let (sum, overflow) = a.addingReportingOverflow(b)
-        return overflow ? (b < 0 ? .min : .max) : sum
+    /// A wrapping sum of non-negative kcal, held at Int64.max when it passed it (it then reads negative):
+    /// kcal past 2^63 − 1 millionths (9.2 × 10¹² kcal) stay at the largest value rather than wrap or trap.
+    @inlinable @inline(__always) static func saturating(_ wrapped: Int64) -> Int64 {
+        wrapped < 0 ? .max : wrapped
     }
 
     @inlinable @inline(__always) mutating func emit(_ finished: FastingDay, onDay: (FastingDay) -> Void) {
