@@ -13,8 +13,10 @@ extension SimHarness {
     /// }
     /// ```
     ///
-    /// - Parameter environment: environment variables that choose what the service is (a planted bug, a
-    ///   feature flag): those set are written before the command in every reproduce line (`BUG=x payment-sim …`).
+    /// - Parameters:
+    ///   - service: your adapter type; each world starts it with `start(in:)`.
+    ///   - environment: environment variables that choose what the service is (a planted bug, a feature
+    ///     flag): those set are written before the command in every reproduce line (`BUG=x payment-sim …`).
     public static func main<Service: ServiceUnderSimulation>(service: Service.Type, reproducing environment: [String] = []) async {
         let values = ProcessInfo.processInfo.environment
         let prefix = environment.compactMap { name in values[name].map { "\(name)=\($0) " } }.joined()
