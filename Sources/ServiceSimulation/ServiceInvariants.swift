@@ -9,10 +9,12 @@ struct ServiceInvariants {
     let workload: ClientWorkload
     let record: ClientRecord
     let acts: [String: GatewayAct]
+    /// Tries a client makes before it gives up.
+    let tries: Int
 
     func firstViolation(ledger: [ServiceLedgerLine]) -> ServiceViolation? {
         if let index = record.unanswered.first {
-            return violation("never answered", "\(request(index)): no answer after \(10) tries", about: [index])
+            return violation("never answered", "\(request(index)): no answer after \(tries) tries", about: [index])
         }
         var actsOf: [Int: [GatewayAct]] = [:]
         for act in acts.values.sorted(by: { $0.at < $1.at || ($0.at == $1.at && $0.payment.idempotencyKey < $1.payment.idempotencyKey) }) {

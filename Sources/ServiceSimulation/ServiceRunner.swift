@@ -94,8 +94,12 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
             service = nil
             state.log("final restart after a power loss, to read the ledger from what is on the disk")
             let (live, incarnation) = try await liveService()
-            let ledger = try await Incarnation.$current.withValue(incarnation) { try await live.ledger() }
-            return ServiceInvariants(workload: workload, record: record, acts: state.acts).firstViolation(ledger: ledger)
+            let ledger: [ServiceLedgerLine]
+            do { ledger = try await Incarnation.$current.withValue(incarnation) { try await live.ledger() } } catch {
+                return ServiceViolation(kind: "ledger threw", detail: "\(error)")
+            }
+            return ServiceInvariants(workload: workload, record: record, acts: state.acts, tries: state.configuration.clientTries)
+                .firstViolation(ledger: ledger)
         } catch is StartFailed {
             return ServiceViolation(kind: "start threw", detail: startFailure ?? "?")
         }

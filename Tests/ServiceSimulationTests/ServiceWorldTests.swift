@@ -12,6 +12,14 @@ private struct FailingStart: ServiceUnderSimulation {
     func ledger() async throws -> [ServiceLedgerLine] { [] }
 }
 
+/// A service that answers every request failed and cannot read its ledger.
+private struct LedgerFails: ServiceUnderSimulation {
+    struct Unreadable: Error, CustomStringConvertible { var description: String { "the ledger table is corrupt" } }
+    static func start(in environment: ServiceEnvironment) async throws -> LedgerFails { LedgerFails() }
+    func submit(_ request: ServiceRequest) async throws -> ServiceAnswer { ServiceAnswer(state: .failed) }
+    func ledger() async throws -> [ServiceLedgerLine] { throw Unreadable() }
+}
+
 /// A service that never answers: each submit waits on a continuation nobody resumes.
 private struct NeverAnswers: ServiceUnderSimulation {
     static func start(in environment: ServiceEnvironment) async throws -> NeverAnswers { NeverAnswers() }
@@ -102,6 +110,12 @@ struct ServiceWorldTests {
     func startThrows() {
         let report = ServiceWorld.run(FailingStart.self, ServiceWorldConfiguration(seed: 1, payments: 5, clients: 2))
         #expect(report.violation == ServiceViolation(kind: "start threw", detail: "the database is locked"))
+    }
+
+    @Test("a service whose ledger cannot be read is a violation naming the error")
+    func ledgerThrows() {
+        let report = ServiceWorld.run(LedgerFails.self, ServiceWorldConfiguration(seed: 2, payments: 5, clients: 2, faults: false, crashes: 0))
+        #expect(report.violation == ServiceViolation(kind: "ledger threw", detail: "the ledger table is corrupt"))
     }
 
     @Test("a service that never answers is a deadlock, reported, not a hang")
