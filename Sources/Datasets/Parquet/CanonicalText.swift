@@ -38,7 +38,7 @@ public enum CanonicalText {
         while i < field.count, field[i] != UInt8(ascii: ".") {
             let d = field[i] &- UInt8(ascii: "0")
             guard d < 10 else { return nil }
-            value = value * 10 + Int64(d)
+            value = value &* 10 &+ Int64(d)  // wraps only past `maximumDecimalDigits` digits, refused below
             i += 1
         }
         let intDigits = i - intStart
