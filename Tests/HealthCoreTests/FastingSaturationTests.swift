@@ -44,4 +44,16 @@ struct FastingSaturationTests {
         #expect(sut.summary.longestFastSeconds == Int64.max)
         #expect(sut.summary.totalFastSeconds == Int64.max)
     }
+
+    @Test("a day whose meals have no kcal sums to 0, not to the saturated end (the sums' boundary is at 0)")
+    func zeroKcalDay() {
+        // Given two overlapping meals of 0 kcal (one episode) and a later one of 0 kcal the same day
+        let meals = [
+            Meal(start: 0, end: 60, kcalMicros: 0), Meal(start: 30, end: 90, kcalMicros: 0), Meal(start: 600, end: 660, kcalMicros: 0),
+        ]
+        // When analyzed
+        let sut = FastingAnalyzer.analyze(meals, configuration: FastingConfiguration(utcOffsetMinutes: 0, fastingProtocol: .none))
+        // Then the day's kcal are 0
+        #expect(sut.days.map(\.kcalMicros) == [0])
+    }
 }
