@@ -4,7 +4,8 @@
 // twice as busy, slows both sides of a round alike, so a ratio recorded on one machine holds on another; the
 // counts (mallocs, memory) are judged by package-benchmark against their thresholds (docs/performance.md).
 //
-//   TimeRatios check  [--rounds N] [--tolerance PERCENT] [--wall-tolerance PERCENT] [--filter TEXT]... [--file PATH]
+//   TimeRatios check  [--rounds N] [--tolerance PERCENT] [--churn-tolerance PERCENT] [--wall-tolerance PERCENT]
+//                     [--filter TEXT]... [--file PATH]
 //   TimeRatios record [--rounds N] [--filter TEXT]... [--file PATH]
 //
 // SIMHARNESS_INJECT_REGRESSION=time:P adds P % to every measured run (busy work for P % of the run's own CPU
@@ -13,7 +14,8 @@
 import Foundation
 import Suite
 
-let usage = "usage: TimeRatios check|record [--rounds N] [--tolerance PERCENT] [--wall-tolerance PERCENT] [--filter TEXT]... [--file PATH]"
+let usage = "usage: TimeRatios check|record [--rounds N] [--tolerance PERCENT] [--churn-tolerance PERCENT] [--wall-tolerance PERCENT] "
+    + "[--filter TEXT]... [--file PATH]"
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
     FileHandle.standardError.write(Data("time-ratios: \(message)\n".utf8))
@@ -35,6 +37,9 @@ while !arguments.isEmpty {
     case "--tolerance":
         guard let percent = Double(value), percent >= 0 else { fail("--tolerance must be a percentage >= 0, not \(value)") }
         settings.tolerance = percent / 100
+    case "--churn-tolerance":
+        guard let percent = Double(value), percent >= 0 else { fail("--churn-tolerance must be a percentage >= 0, not \(value)") }
+        settings.churnTolerance = percent / 100
     case "--wall-tolerance":
         guard let percent = Double(value), percent >= 0 else { fail("--wall-tolerance must be a percentage >= 0, not \(value)") }
         settings.wallTolerance = percent / 100
@@ -65,14 +70,17 @@ if mode == "record" {
 }
 let baseline: TimeRatioBaseline
 do { baseline = try TimeRatioBaseline.read(from: settings.file) } catch { fail("cannot read \(settings.file): \(error)") }
+let churning = Set(workloads.filter(\.churning).map(\.name))
 let verdicts = measured.keys.sorted().map { name in
     TimeVerdict(
-        name: name, baseline: baseline.workloads[name], measured: measured[name]!, tolerance: settings.tolerance,
-        wallTolerance: settings.wallTolerance
+        name: name, baseline: baseline.workloads[name], measured: measured[name]!,
+        tolerance: churning.contains(name) ? settings.churnTolerance : settings.tolerance, wallTolerance: settings.wallTolerance
     )
 }
+func percentText(_ fraction: Double) -> String { String(format: "+%.0f %%", fraction * 100) }
 print("time ratios (median of \(settings.rounds) rounds, in reference loops; 95 % interval of the change; tolerance "
-    + "+\(settings.tolerance * 100) % on CPU, +\(settings.wallTolerance * 100) % on the wall time of what waits; recorded on \(baseline.processor))")
+    + "\(percentText(settings.tolerance)) on CPU, \(percentText(settings.churnTolerance)) for the worlds, "
+    + "\(percentText(settings.wallTolerance)) on the wall time of what waits; recorded on \(baseline.processor))")
 for verdict in verdicts { print(verdict.line) }
 let regressed = verdicts.filter(\.regressed)
 guard regressed.isEmpty else {
