@@ -7,9 +7,10 @@ struct GateSettings {
     var rounds = 15
     /// The CPU-time ratio may grow by this fraction before it fails.
     var tolerance = 0.07
-    /// The same for the churning workloads (the simulated worlds): beside a compile, their CPU-time ratios
-    /// rose by up to +16 % with no change of code.
-    var churnTolerance = 0.20
+    /// The same for the churning workloads (the simulated worlds): with no change of code their CPU-time ratios
+    /// rose by up to +16 % beside a compile, and by up to +39 % on a quiet machine in 2 runs of 16 (short,
+    /// allocation-bound runs, timed in a process whose heap the other workloads shaped): a gross-regression check.
+    var churnTolerance = 0.50
     /// The wall-time ratio of a workload that waits may grow by this fraction before it fails.
     var wallTolerance = 0.25
     /// Workloads whose name contains one of these (all when empty).
