@@ -34,11 +34,9 @@ private struct NeverAnswers: ServiceUnderSimulation {
 private func firstFailure<Service: ServiceUnderSimulation>(
     _ service: Service.Type, seeds: Range<UInt64>, schedule: ScheduleStrategy, payments: Int = 40, clients: Int = 6
 ) -> ServiceWorldReport? {
-    for seed in seeds {
-        let report = ServiceWorld.run(service, ServiceWorldConfiguration(seed: seed, payments: payments, clients: clients, schedule: schedule))
-        if report.violation != nil { return report }
-    }
-    return nil
+    seeds.lazy
+        .map { ServiceWorld.run(service, ServiceWorldConfiguration(seed: $0, payments: payments, clients: clients, schedule: schedule)) }
+        .first { $0.violation != nil }
 }
 
 @Suite("Worlds of a user's async service")
