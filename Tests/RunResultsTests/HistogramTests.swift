@@ -53,6 +53,14 @@ struct HistogramTests {
         #expect(error?.pair == counts[0])
     }
 
+    @Test("counts whose values add up past 64 bits are refused, not trapped on (FuzzResultJSON's find)", arguments: [
+        [[UInt64(1) << 40, UInt64(1) << 40]], [[1_000, UInt64.max / 2], [2_000, UInt64.max / 2]], [[UInt64.max / 2 + 1, 1]],
+    ])
+    func overflowingCountsAreRefused(counts: [[UInt64]]) {
+        let error = #expect(throws: HistogramDecodingError.self) { try LatencyHistogram(recordedCounts: counts) }
+        #expect(error?.description.contains("past what a histogram holds") == true)
+    }
+
     @Test("a maximum outside the last bucket is refused")
     func misplacedMaximum() {
         let error = #expect(throws: HistogramDecodingError.self) { try LatencyHistogram(recordedCounts: [[10, 2]], maximum: 500) }

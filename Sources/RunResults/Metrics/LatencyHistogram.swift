@@ -20,8 +20,20 @@ public struct LatencyHistogram: Sendable, Equatable {
     public init(recordedCounts: [[UInt64]], minimum: UInt64? = nil, maximum: UInt64? = nil) throws(HistogramDecodingError) {
         self.init()
         let last = recordedCounts.count - 1
+        // The counts and the sum of count × value must fit 64 bits, or the mean and the percentiles of
+        // the rebuilt histogram would overflow (a bucket's values are at most twice its value, plus one).
+        var total: UInt64 = 0
+        var weighted: UInt64 = 0
         for (index, pair) in recordedCounts.enumerated() {
             guard pair.count == 2, pair[1] > 0 else { throw HistogramDecodingError(pair: pair) }
+            let (bound, boundOverflow) = pair[0].multipliedReportingOverflow(by: 2)
+            let (product, productOverflow) = pair[1].multipliedReportingOverflow(by: bound | 1)
+            let (newTotal, totalOverflow) = total.addingReportingOverflow(pair[1])
+            let (newWeighted, weightedOverflow) = weighted.addingReportingOverflow(product)
+            guard !boundOverflow, !productOverflow, !totalOverflow, !weightedOverflow else {
+                throw HistogramDecodingError(pair: pair, reason: "counts × values past 2^64")
+            }
+            (total, weighted) = (newTotal, newWeighted)
             // The extremes are recorded as themselves, the other values of their bucket as the
             // extreme too (same bucket, same counts), so that no larger or smaller value appears.
             let low = index == 0 ? minimum : nil
@@ -83,8 +95,18 @@ public struct LatencyHistogram: Sendable, Equatable {
 public struct HistogramDecodingError: Error, CustomStringConvertible {
     /// The pair that could not be read.
     public var pair: [UInt64]
+    /// Why, when it is not the shape of the pair or an extreme outside its bucket.
+    public var reason: String?
+
+    /// An error about `pair`.
+    public init(pair: [UInt64], reason: String? = nil) {
+        self.pair = pair
+        self.reason = reason
+    }
+
     /// What is wrong with the pair.
     public var description: String {
-        "histogram counts must be [value, count] pairs with count > 0 and the minimum and maximum in the first and last buckets, not \(pair)"
+        if let reason { return "histogram counts past what a histogram holds (\(reason)) at \(pair)" }
+        return "histogram counts must be [value, count] pairs with count > 0 and the minimum and maximum in the first and last buckets, not \(pair)"
     }
 }
