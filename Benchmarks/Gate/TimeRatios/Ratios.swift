@@ -15,6 +15,11 @@ struct GateSettings {
     var wallTolerance = 0.25
     /// Workloads whose name contains one of these (all when empty).
     var filters: [String] = []
+    /// Measurements a failing workload gets before it is called a regression (the first included): a busy
+    /// neighbour comes and goes, a regression stays.
+    var attempts = 3
+    /// Seconds between two attempts.
+    var pause = 15
     /// The recorded ratios.
     var file = "Benchmarks/Benchmarks/Thresholds/time-ratios.json"  // from the repository's root
 }
@@ -51,22 +56,29 @@ struct Round {
 }
 
 /// Times a workload in rounds, each beside a reference loop (alternately before and after it, so that a
-/// drift of the machine's speed during a round does not favour either side).
+/// drift of the machine's speed during a round does not favour either side). A round runs the workload as
+/// many times as it takes to last about as long as the reference loop (one core-algorithm run lasts 3 ms,
+/// a scheduler's time slice: alone, one preemption's cold caches would be a third of it).
 struct RoundTimer {
     var rounds: Int
     var injected: InjectedTime
+    /// The CPU time a round should last at least, in seconds.
+    var roundCPU = 0.025
 
     func measure(_ run: () throws -> UInt64) throws -> [Round] {
         blackHole(try run())  // warm-up: builds the workload, fills caches
+        let warm = processCPU()
+        blackHole(try run())
+        let repetitions = min(1_000, max(1, Int((roundCPU / max(processCPU() - warm, 1e-6)).rounded(.up))))
         return try (0..<rounds).map { index in
             let before = index.isMultiple(of: 2) ? Calibration.measure(repetitions: 1) : nil
             let clock = ContinuousClock()
             let start = clock.now
             let startCPU = processCPU()
-            blackHole(try run())
+            for _ in 0..<repetitions { blackHole(try run()) }
             injected.apply(after: processCPU() - startCPU)
-            let cpu = processCPU() - startCPU
-            let wall = (clock.now - start).seconds
+            let cpu = (processCPU() - startCPU) / Double(repetitions)
+            let wall = (clock.now - start).seconds / Double(repetitions)
             let reference = before ?? Calibration.measure(repetitions: 1)
             return Round(cpuRatio: cpu * reference.cpuScore, wallRatio: wall * reference.score, referenceSpeed: reference.score)
         }
@@ -80,40 +92,52 @@ func processCPU() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
 }
 
-/// A workload's rounds: the medians of its ratios and their 95 % confidence intervals.
+/// A workload's rounds: the lower quartiles of its ratios and their 95 % confidence intervals. The lower
+/// quartile, not the median: a busy neighbour only ever slows a round (and a memory-bound workload more than
+/// the reference loop), so the quicker rounds say more; a regression slows every round alike.
 struct RatioSummary {
     var cpu: Interval
     var wall: Interval
 
     init(cpu: [Double], wall: [Double]) {
-        self.cpu = Interval(medianOf: cpu)
-        self.wall = Interval(medianOf: wall)
+        self.cpu = Interval(lowerQuartileOf: cpu)
+        self.wall = Interval(lowerQuartileOf: wall)
     }
 
-    var recorded: RecordedRatio { RecordedRatio(cpu: cpu.median, wall: wall.median) }
-    var line: String { String(format: "cpu %.3f [%.3f, %.3f], wall %.3f [%.3f, %.3f]", cpu.median, cpu.low, cpu.high, wall.median, wall.low, wall.high) }
+    var recorded: RecordedRatio { RecordedRatio(cpu: cpu.estimate, wall: wall.estimate) }
+    var line: String { String(format: "cpu %.3f [%.3f, %.3f], wall %.3f [%.3f, %.3f]", cpu.estimate, cpu.low, cpu.high, wall.estimate, wall.low, wall.high) }
 }
 
-/// The median of samples and a distribution-free 95 % confidence interval for it: the order statistics
-/// k and n + 1 − k, with k the largest for which P(Binomial(n, ½) < k) ≤ 2.5 %.
+/// A quantile of samples and a distribution-free 95 % confidence interval for it: the order statistics l
+/// and u (one-based) around it with P(l <= B < u) >= 95 % for B ~ Binomial(n, p), as close to the quantile
+/// as that allows (the interval is the sample's whole range when n is too small for 95 %).
 struct Interval {
-    var median: Double
+    var estimate: Double
     var low: Double
     var high: Double
 
-    init(medianOf samples: [Double]) {
+    init(lowerQuartileOf samples: [Double]) { self.init(quantile: 0.25, of: samples) }
+    init(medianOf samples: [Double]) { self.init(quantile: 0.5, of: samples) }
+
+    init(quantile p: Double, of samples: [Double]) {
+        precondition(!samples.isEmpty && (0...1).contains(p), "a quantile of no sample")
         let sorted = samples.sorted()
         let n = sorted.count
-        median = ProcessMetrics.median(sorted)!
-        var k = 0  // zero-based: sorted[k] and sorted[n - 1 - k]
-        var below = 0.0  // P(B < k + 1)
-        while true {
-            below += binomial(n, k) / pow(2, Double(n))
-            guard below <= 0.025, k + 1 < n / 2 else { break }
-            k += 1
+        estimate = sorted[min(n - 1, Int((p * Double(n - 1)).rounded()))]
+        // P(B = j) for j in 0...n; widen [l, u) one step at a time on the side with the larger mass.
+        let mass = (0...n).map { binomial(n, $0) * pow(p, Double($0)) * pow(1 - p, Double(n - $0)) }
+        var l = min(n - 1, max(1, Int((p * Double(n)).rounded(.down))))
+        var u = l + 1
+        var covered = mass[l]
+        while covered < 0.95, l > 1 || u < n {
+            if u < n, l <= 1 || mass[u] >= mass[l - 1] {
+                covered += mass[u]; u += 1
+            } else {
+                l -= 1; covered += mass[l]
+            }
         }
-        low = sorted[k]
-        high = sorted[n - 1 - k]
+        low = sorted[l - 1]
+        high = sorted[u - 1]
     }
 }
 
@@ -122,7 +146,7 @@ func binomial(_ n: Int, _ k: Int) -> Double {
     (0..<k).reduce(1.0) { $0 * Double(n - $1) / Double($1 + 1) }
 }
 
-/// A workload's recorded medians.
+/// A workload's recorded ratios (the lower quartiles of its rounds).
 struct RecordedRatio: Codable {
     var cpu: Double
     var wall: Double
@@ -172,8 +196,8 @@ struct TimeVerdict {
     var line: String {
         guard let baseline, let cpu = cpuChange, let wall = wallChange else { return "  FAIL  \(name): no recorded ratio (TimeRatios record)" }
         let verdict = regressed ? "FAIL" : "pass"
-        let cpuText = percent(measured.cpu.median / baseline.cpu - 1, cpu)
-        let wallText = percent(measured.wall.median / baseline.wall - 1, wall) + (judgesWall ? "" : " (not judged: it does not wait)")
+        let cpuText = percent(measured.cpu.estimate / baseline.cpu - 1, cpu)
+        let wallText = percent(measured.wall.estimate / baseline.wall - 1, wall) + (judgesWall ? "" : " (not judged: it does not wait)")
         return "  \(verdict)  \(name): cpu \(cpuText), wall \(wallText)"
     }
 }
@@ -181,6 +205,16 @@ struct TimeVerdict {
 /// A change and its interval, in percent: `+1.2 % [-0.8, +3.1]`.
 func percent(_ change: Double, _ interval: (low: Double, high: Double)) -> String {
     String(format: "%+.1f %% [%+.1f, %+.1f]", change * 100, interval.low * 100, interval.high * 100)
+}
+
+/// The time the hypervisor has taken from this machine's processors (`steal` in `/proc/stat`), in seconds;
+/// 0 where it is not reported. It counts as this process's CPU time when it interrupts it.
+func stolenSeconds() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+          let line = text.split(separator: "\n").first, line.hasPrefix("cpu ") else { return 0 }
+    let fields = line.split(separator: " ").dropFirst()
+    guard fields.count >= 8, let ticks = Double(fields[fields.startIndex + 7]) else { return 0 }
+    return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
 }
 
 /// The processor's model name (`/proc/cpuinfo`), for the record.
