@@ -122,9 +122,11 @@ actor PaymentCore {
     private func process(_ request: ServiceRequest) async throws -> ServiceAnswer {
         let store = environment.store
         let recordKey = "payment/\(request.userID)/\(request.idempotencyKey)"
-        if let data = try await store.read(recordKey) {
+        if let data = try await record(recordKey) {
             var stored = try JSONDecoder().decode(StoredPayment.self, from: data)
             guard stored.same(as: request) else { return ServiceAnswer(state: .rejected, reason: .idempotencyConflict) }
+            // What it found may not be on the disk yet (its sync failed): make it durable before it acts or answers.
+            if flaw != .answerBeforeSync { try await store.sync() }
             guard stored.state == "pending" else { return ServiceAnswer(state: .deduplicated) }
             return try await charge(&stored, recordKey)
         }
@@ -169,7 +171,7 @@ actor PaymentCore {
         let data = try JSONEncoder().encode(stored)
         if flaw == .reentrancy, state == done {
             let ledgerKey = "ledger/\(stored.userID)/\(stored.currency)/\(stored.kind)"
-            let before = try await environment.store.read(ledgerKey).flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
+            let before = try await record(ledgerKey).flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
             try await environment.store.write(recordKey, data)
             try await environment.store.write(ledgerKey, Data(String(before + stored.amountMinor).utf8))
         } else {
@@ -188,15 +190,15 @@ actor PaymentCore {
     /// SPEC §4 step 3 for a refund: its charge captured, same user and currency, refunds within it.
     private func refundRejection(_ request: ServiceRequest) async throws -> PaymentRejection? {
         let store = environment.store
-        guard let of = request.refundOf, let pointer = try await store.read("charge/\(of)"),
-              let data = try await store.read(String(decoding: pointer, as: UTF8.self)),
+        guard let of = request.refundOf, let pointer = try await record("charge/\(of)"),
+              let data = try await record(String(decoding: pointer, as: UTF8.self)),
               let charge = try? JSONDecoder().decode(StoredPayment.self, from: data),
               charge.state == PaymentState.captured.rawValue, charge.userID == request.userID
         else { return .unknownCharge }
         guard charge.currency == request.currency.code else { return .currencyMismatch }
         var refunded: Int64 = 0
         for key in try await store.keys(withPrefix: "payment/\(request.userID)/") {
-            guard let data = try await store.read(key), let other = try? JSONDecoder().decode(StoredPayment.self, from: data),
+            guard let data = try await record(key), let other = try? JSONDecoder().decode(StoredPayment.self, from: data),
                   other.kind == "refund", other.refundOf == of, other.state == "pending" || other.state == PaymentState.refunded.rawValue
             else { continue }
             refunded += other.amountMinor
@@ -211,7 +213,7 @@ actor PaymentCore {
         if flaw == .reentrancy {
             for key in try await store.keys(withPrefix: "ledger/") {
                 let parts = key.split(separator: "/").map(String.init)
-                let amount = try await store.read(key).flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
+                let amount = try await record(key).flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
                 let id = parts[1] + "/" + parts[2]
                 var line = lines[id] ?? ServiceLedgerLine(userID: parts[1], currency: Currency(code: parts[2])!, capturedMinor: 0, refundedMinor: 0)
                 if parts[3] == "charge" { line.capturedMinor += amount } else { line.refundedMinor += amount }
@@ -220,7 +222,7 @@ actor PaymentCore {
             return Array(lines.values)
         }
         for key in try await store.keys(withPrefix: "payment/") {
-            guard let data = try await store.read(key) else { continue }
+            guard let data = try await record(key) else { continue }
             let payment = try JSONDecoder().decode(StoredPayment.self, from: data)
             let id = payment.userID + "/" + payment.currency
             var line = lines[id] ?? ServiceLedgerLine(userID: payment.userID, currency: Currency(code: payment.currency)!, capturedMinor: 0, refundedMinor: 0)
@@ -229,6 +231,12 @@ actor PaymentCore {
             lines[id] = line
         }
         return Array(lines.values)
+    }
+
+    /// The record under `key`; nil when there is none or a power loss tore it (it was never synced, so no
+    /// client was answered from it, and the client's retry writes it again).
+    private func record(_ key: String) async throws -> Data? {
+        do { return try await environment.store.read(key) } catch DurableRecordsError.torn { return nil }
     }
 
     private func lock(_ user: String) async {

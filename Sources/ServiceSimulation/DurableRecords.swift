@@ -4,27 +4,46 @@ import PaymentsCore
 /// A durable key-value store a service's repository is built on, with a disk's crash semantics: a `write`
 /// reaches the operating system's cache at once and the disk at the next `sync`. When the service's
 /// process crashes, what it wrote survives (the cache is the kernel's); when the power goes, what was not
-/// synced is lost. Each call takes virtual time, so a crash can land between any two of them: a service
-/// that answers before it saves, or saves without syncing, is caught.
+/// synced is lost, and a new record being written last may be left torn. Each call takes virtual time, so a
+/// crash can land between any two of them: a service that answers before it saves, or saves without
+/// syncing, is caught. With the world's faults on, the disk also fills (a write throws
+/// `DurableRecordsError.diskFull`) and fails syncs (`.syncFailed`), as the own service's simulated disk does.
 public final class DurableRecords: @unchecked Sendable {
     let world: WorldState
     /// What a reader sees: synced records and the writes since.
     private var cached: [String: Data] = [:]
     /// What is on the disk.
     private var synced: [String: Data] = [:]
+    /// Records a power loss tore (on the disk, and seen): reading one throws.
+    private var torn: Set<String> = []
+    /// The key of the last write since the last sync: the one a power loss may tear.
+    private var lastUnsynced: String?
+    /// The storage faults' draws (nil: no faults), apart from the gateway's and the schedule's.
+    private var faults: SplitMix?
 
-    init(world: WorldState) { self.world = world }
+    init(world: WorldState) {
+        self.world = world
+        faults = world.configuration.faults ? SplitMix(seed: world.configuration.seed ^ 0x5707_A6E5) : nil
+    }
 
     /// The record under `key`, nil when there is none.
     public func read(_ key: String) async throws -> Data? {
         try await call()
+        if torn.contains(key) { throw DurableRecordsError.torn(key: key) }
         return cached[key]
     }
 
-    /// Writes `value` under `key`: seen by every read at once, on the disk after the next `sync`.
+    /// Writes `value` under `key`: seen by every read at once, on the disk after the next `sync`. Throws
+    /// `DurableRecordsError.diskFull`, having written nothing, when the disk is full (1 write in 100 with faults).
     public func write(_ key: String, _ value: Data) async throws {
         try await call()
+        if strikes(oneIn: 100) {
+            world.log("store write \(key): the disk is full")
+            throw DurableRecordsError.diskFull(key: key)
+        }
         cached[key] = value
+        torn.remove(key)
+        lastUnsynced = key
         world.log("store write \(key)")
     }
 
@@ -32,12 +51,20 @@ public final class DurableRecords: @unchecked Sendable {
     public func remove(_ key: String) async throws {
         try await call()
         cached[key] = nil
+        torn.remove(key)
     }
 
-    /// Puts every write so far on the disk (fsync): they survive a power loss once this returns.
+    /// Puts every write so far on the disk (fsync): they survive a power loss once this returns. Throws
+    /// `DurableRecordsError.syncFailed`, having put nothing on the disk, when the disk fails (1 sync in 50 with
+    /// faults); the writes stay in the cache, and a later sync that succeeds puts them on the disk.
     public func sync() async throws {
         try await call()
+        if strikes(oneIn: 50) {
+            world.log("store sync failed: nothing reached the disk")
+            throw DurableRecordsError.syncFailed
+        }
         synced = cached
+        lastUnsynced = nil
         world.log("store sync")
     }
 
@@ -47,10 +74,26 @@ public final class DurableRecords: @unchecked Sendable {
         return cached.keys.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    /// The power went: the writes not synced are gone.
+    /// The power went: the writes not synced are gone; with faults, the last of them, when it made a new
+    /// record, is one time in two left torn. (The store writes out of place, as a log-structured store or
+    /// SQLite's WAL does: an update the power cuts leaves the synced version whole.)
     func losePower() {
         cached = synced
-        world.log("power loss: the store is back to its last sync")
+        if let key = lastUnsynced, synced[key] == nil, strikes(oneIn: 2) {
+            cached[key] = Data()
+            synced[key] = Data()
+            torn.insert(key)
+            world.log("power loss: the store is back to its last sync, \(key) torn")
+        } else {
+            world.log("power loss: the store is back to its last sync")
+        }
+        lastUnsynced = nil
+    }
+
+    /// Whether a fault strikes this call: a draw of the storage faults' generator, one time in `n`.
+    private func strikes(oneIn n: UInt64) -> Bool {
+        guard faults != nil else { return false }
+        return faults!.next() % n == 0
     }
 
     /// One call's time, in a live incarnation (a call the crash interrupts does nothing).
@@ -58,6 +101,26 @@ public final class DurableRecords: @unchecked Sendable {
         let incarnation = try world.check()
         try await world.clock.sleep(for: world.latency(storage: true))
         try world.check(incarnation)
+    }
+}
+
+/// A storage fault, as the store's caller sees it.
+public enum DurableRecordsError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The disk is full: the write of `key` did nothing (ENOSPC).
+    case diskFull(key: String)
+    /// The sync failed (EIO): nothing reached the disk; the writes stay in the cache, not yet durable.
+    case syncFailed
+    /// The new record under `key` was being written when the power went and is torn: the store checks its
+    /// records, so it says so rather than return half of one. It was never synced, so no client can have
+    /// been told of it by a service that syncs before it answers.
+    case torn(key: String)
+
+    public var description: String {
+        switch self {
+        case .diskFull(let key): "the disk is full (writing \(key))"
+        case .syncFailed: "the sync failed (EIO)"
+        case .torn(let key): "the record \(key) is torn"
+        }
     }
 }
 

@@ -70,6 +70,8 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
     private(set) var requests = 0
     private var record = ClientRecord()
     private var startFailure: String?
+    /// Starts in a row that a storage fault failed.
+    private var failedStarts = 0
     /// The clients are done: no more crashes, the final restart reads the ledger.
     private var finishing = false
 
@@ -157,10 +159,16 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
             do {
                 let started = try await Incarnation.$current.withValue(incarnation) { try await Service.start(in: environment) }
                 if incarnation == state.incarnation {
+                    failedStarts = 0
                     service = started
                     state.log("service started (incarnation \(incarnation))")
                 }
             } catch is ServiceCrashed {
+                continue
+            } catch let fault as DurableRecordsError where failedStarts < 8 {
+                // A start the disk failed is started again, as a supervisor restarts a process that exited.
+                failedStarts += 1
+                state.log("service start failed: \(fault); starting it again")
                 continue
             } catch {
                 startFailure = "\(error)"

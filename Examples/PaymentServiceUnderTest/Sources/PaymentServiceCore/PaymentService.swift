@@ -67,10 +67,10 @@ public actor PaymentService {
     private func process(_ request: PaymentRequest) async throws -> PaymentResult {
         let id = Payment.id(userId: request.userId, idempotencyKey: request.idempotencyKey)
         if let existing = try await repository.findById(id) {
-            if existing.isSame(as: request), existing.status == .pending { return try await send(existing) }
-            // An answer read from a record that may not be on the disk yet (a crash of the process keeps
-            // unflushed saves, a power loss does not): flush it before the client hears it.
+            // A record that may not be on the disk yet (a crash of the process keeps unflushed saves; a power
+            // loss, and a flush that failed, do not): flush it before the gateway or the client hears of it.
             try await repository.flush()
+            if existing.isSame(as: request), existing.status == .pending { return try await send(existing) }
             return existing.isSame(as: request) ? .deduplicated : .rejected(.idempotencyConflict)
         }
         var payment = Payment(pendingFor: request)

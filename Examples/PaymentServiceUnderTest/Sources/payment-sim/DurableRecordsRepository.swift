@@ -4,12 +4,14 @@ import SimHarnessKit
 
 /// The service's repository over SimHarness's simulated disk: a payment is a JSON record under
 /// `payment/<userId>/<idempotencyKey>`, a running balance one under `balance/<account>`. `save` writes
-/// (it survives a crash of the process), `flush` syncs (it survives a power loss).
+/// (it survives a crash of the process), `flush` syncs (it survives a power loss). A record a power loss
+/// tore reads as absent: it was never flushed, so the service never answered a client from it, and the
+/// client's retry writes it again.
 struct DurableRecordsRepository: PaymentRepository {
     let store: DurableRecords
 
     func findById(_ id: String) async throws -> Payment? {
-        guard let data = try await store.read("payment/" + id) else { return nil }
+        guard let data = try await record("payment/" + id) else { return nil }
         return try JSONDecoder().decode(Payment.self, from: data)
     }
 
@@ -30,7 +32,7 @@ struct DurableRecordsRepository: PaymentRepository {
     }
 
     func balance(_ account: String) async throws -> Int64 {
-        try await store.read("balance/" + account).flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
+        try await record("balance/" + account).flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
     }
 
     func saveBalance(_ value: Int64, for account: String) async throws {
@@ -49,9 +51,14 @@ struct DurableRecordsRepository: PaymentRepository {
     private func payments(under prefix: String) async throws -> [Payment] {
         var payments: [Payment] = []
         for key in try await store.keys(withPrefix: prefix) {
-            guard let data = try await store.read(key) else { continue }
+            guard let data = try await record(key) else { continue }
             payments.append(try JSONDecoder().decode(Payment.self, from: data))
         }
         return payments
+    }
+
+    /// The record under `key`; nil when there is none or a power loss tore it.
+    private func record(_ key: String) async throws -> Data? {
+        do { return try await store.read(key) } catch DurableRecordsError.torn { return nil }
     }
 }
