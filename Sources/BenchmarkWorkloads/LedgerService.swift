@@ -22,6 +22,9 @@ public enum PlantedFlaw: String, CaseIterable, Sendable {
     case newKeyOnRetry = "new-key-on-retry"
     /// Answers before its writes are synced: a power loss after the answer loses the payment.
     case answerBeforeSync = "answer-before-sync"
+    /// Acts on, or answers from, a record it found without syncing it first: after a crash or a failed sync
+    /// the record may be in the cache only, and a power loss takes it away.
+    case unsyncedRecovery = "unsynced-recovery"
 }
 
 /// Chooses the flaw of a `LedgerService` type.
@@ -44,6 +47,9 @@ public enum TimeoutIsFailure: FlawChoice { public static var flaw: PlantedFlaw {
 public enum NewKeyOnRetry: FlawChoice { public static var flaw: PlantedFlaw { .newKeyOnRetry } }
 /// `PlantedFlaw.answerBeforeSync`.
 public enum AnswerBeforeSync: FlawChoice { public static var flaw: PlantedFlaw { .answerBeforeSync } }
+
+/// `PlantedFlaw.unsyncedRecovery`.
+public enum UnsyncedRecovery: FlawChoice { public static var flaw: PlantedFlaw { .unsyncedRecovery } }
 
 /// A payment as the service stores it.
 struct StoredPayment: Codable, Hashable {
@@ -126,7 +132,7 @@ actor PaymentCore {
             var stored = try JSONDecoder().decode(StoredPayment.self, from: data)
             guard stored.same(as: request) else { return ServiceAnswer(state: .rejected, reason: .idempotencyConflict) }
             // What it found may not be on the disk yet (its sync failed): make it durable before it acts or answers.
-            if flaw != .answerBeforeSync { try await store.sync() }
+            if flaw != .answerBeforeSync, flaw != .unsyncedRecovery { try await store.sync() }
             guard stored.state == "pending" else { return ServiceAnswer(state: .deduplicated) }
             return try await charge(&stored, recordKey)
         }

@@ -60,6 +60,8 @@ struct ServiceWorldTests {
         (.timeoutIsFailure, ["charged but answered failed"]),
         (.newKeyOnRetry, ["charged twice"]),
         (.answerBeforeSync, ["ledger differs"]),
+        // A record a failed sync left in the cache: acted on or answered from, then lost at a power loss.
+        (.unsyncedRecovery, ["ledger differs", "charged twice"]),
     ])
     func plantedBugsAreCaught(flaw: PlantedFlaw, kinds: [String]) throws {
         // Given the service with one bug planted
@@ -131,6 +133,7 @@ struct ServiceWorldTests {
         case .timeoutIsFailure: firstFailure(LedgerService<TimeoutIsFailure>.self, seeds: seeds, schedule: schedule)
         case .newKeyOnRetry: firstFailure(LedgerService<NewKeyOnRetry>.self, seeds: seeds, schedule: schedule)
         case .answerBeforeSync: firstFailure(LedgerService<AnswerBeforeSync>.self, seeds: seeds, schedule: schedule)
+        case .unsyncedRecovery: firstFailure(LedgerService<UnsyncedRecovery>.self, seeds: seeds, schedule: schedule)
         }
     }
 }
