@@ -130,6 +130,8 @@ final class WorldState: @unchecked Sendable {
     let clock: VirtualClock
     private(set) var incarnation = 0
     var acts: [String: GatewayAct] = [:]
+    /// Called at each act of the gateway, when it happens (the invariants checked at once).
+    var onAct: ((GatewayAct) -> Void)?
     private var attempts: [String: Int] = [:]
     private var generator: SplitMix
     private(set) var history: [String] = []

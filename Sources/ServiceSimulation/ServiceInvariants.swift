@@ -1,7 +1,7 @@
 import PaymentsCore
 
 /// SPEC §4's invariants for a world of a user's service, judged at its end against the gateway's ground
-/// truth: every request answered; the gateway acted at most once per client payment, with its values; no
+/// truth (and, by `StepInvariants`, at each act of the gateway and each answer, when they happen): every request answered; the gateway acted at most once per client payment, with its values; no
 /// answer contradicts what the gateway did (captured but never charged, failed but charged: the
 /// acknowledged payment lost, the timeout taken for a failure); refunds within their charges; and the
 /// ledger the service reads back after a restart equals what the gateway did.
@@ -104,5 +104,64 @@ struct ServiceInvariants {
     private func violation(_ kind: String, _ detail: String, about indices: [Int]) -> ServiceViolation {
         let bases = indices.map { workload.payments[$0].base }
         return ServiceViolation(kind: kind, detail: detail, subjects: bases.map(\.paymentID) + bases.map(\.idempotencyKey))
+    }
+}
+
+/// The invariants that can break at one step, checked when the gateway acts and when a client hears an
+/// answer (the only steps that change what they read): two acts for one payment, an act with other values,
+/// an act that contradicts an answer given, an answer that contradicts the acts. The world reports the first,
+/// with the virtual time it happened; `ServiceInvariants` judges the whole world at its end.
+struct StepInvariants {
+    let workload: ClientWorkload
+    /// The acts so far, by payment.
+    private var actsOf: [Int: [GatewayPayment]] = [:]
+    /// The first violation seen, and when.
+    private(set) var first: ServiceViolation?
+
+    init(workload: ClientWorkload) { self.workload = workload }
+
+    /// The gateway acted for `payment`, which the clients sent as payment `index` (nil: none did).
+    mutating func acted(_ payment: GatewayPayment, index: Int?, answers: [ServiceAnswer], at time: Duration) {
+        guard first == nil else { return }
+        guard let index else {
+            return note(ServiceViolation(kind: "unknown payment", detail: "the gateway acted for \(payment.paymentID), which no client sent", subjects: [payment.paymentID]), at: time)
+        }
+        actsOf[index, default: []].append(payment)
+        let base = workload.payments[index].base
+        let acted = actsOf[index]!
+        if acted.count > 1 {
+            return note(violation(
+                base.kind == .charge ? "charged twice" : "refunded twice",
+                "\(base): the gateway acted for keys \(acted.map(\.idempotencyKey).joined(separator: ", "))", index), at: time)
+        }
+        if payment.kind != base.kind || payment.amountMinor != base.amountMinor || payment.currency != base.currency || payment.userID != base.userID {
+            return note(violation("gateway values", "\(base): the gateway was sent \(payment.kind.name) \(payment.amountMinor) \(payment.currency.code) for \(payment.userID)", index), at: time)
+        }
+        if let told = answers.first(where: { [.declined, .failed].contains($0.state) }) {
+            note(violation("charged but answered \(told.state.rawValue)", "\(base) was answered \(told), but the gateway acted", index), at: time)
+        }
+    }
+
+    /// A client heard `answer` to payment `index`.
+    mutating func answered(_ answer: ServiceAnswer, index: Int, at time: Duration) {
+        guard first == nil else { return }
+        let base = workload.payments[index].base
+        let acted = actsOf[index] != nil
+        if [.captured, .refunded].contains(answer.state), !acted {
+            note(violation("answered without charging", "\(base) was answered \(answer), but the gateway never acted", index), at: time)
+        } else if [.declined, .failed].contains(answer.state), acted {
+            note(violation("charged but answered \(answer.state.rawValue)", "\(base) was answered \(answer), but the gateway acted", index), at: time)
+        }
+    }
+
+    private mutating func note(_ violation: ServiceViolation, at time: Duration) {
+        var violation = violation
+        violation.detail += " (at \(WorldState.format(time).trimmingCharacters(in: .whitespaces)) of virtual time)"
+        first = violation
+    }
+
+    private func violation(_ kind: String, _ detail: String, _ index: Int) -> ServiceViolation {
+        let base = workload.payments[index].base
+        return ServiceViolation(kind: kind, detail: detail, subjects: [base.paymentID, base.idempotencyKey])
     }
 }

@@ -75,10 +75,18 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
     /// The clients are done: no more crashes, the final restart reads the ledger.
     private var finishing = false
 
+    /// The invariants checked at each step that can break them.
+    private var steps: StepInvariants
+
     init(state: WorldState, workload: ClientWorkload) {
         self.state = state
         self.workload = workload
+        steps = StepInvariants(workload: workload)
         environment = ServiceEnvironment(gateway: VirtualGateway(world: state), store: DurableRecords(world: state), clock: state.clock)
+        state.onAct = { [unowned self] act in
+            let index = record.issued[act.payment.paymentID]
+            steps.acted(act.payment, index: index, answers: index.flatMap { record.answers[$0] } ?? [], at: act.at)
+        }
     }
 
     /// Runs the world; the first broken invariant, or nil.
@@ -100,7 +108,7 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
             do { ledger = try await Incarnation.$current.withValue(incarnation) { try await live.ledger() } } catch {
                 return ServiceViolation(kind: "ledger threw", detail: "\(error)")
             }
-            return ServiceInvariants(workload: workload, record: record, acts: state.acts, tries: state.configuration.clientTries)
+            return steps.first ?? ServiceInvariants(workload: workload, record: record, acts: state.acts, tries: state.configuration.clientTries)
                 .firstViolation(ledger: ledger)
         } catch is StartFailed {
             return ServiceViolation(kind: "start threw", detail: startFailure ?? "?")
@@ -133,6 +141,7 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
                 let answer = try await Incarnation.$current.withValue(incarnation) { try await live.submit(request) }
                 if incarnation == state.incarnation {
                     record.answers[index, default: []].append(answer)
+                    steps.answered(answer, index: index, at: state.clock.now.offset)
                     state.log("client \(client) gets \(request.paymentID): \(answer)")
                     return
                 }

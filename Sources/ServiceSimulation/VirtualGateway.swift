@@ -74,7 +74,9 @@ public final class VirtualGateway: @unchecked Sendable {
         let token = world.nextToken(for: payment.idempotencyKey)
         let alreadyActed = world.acts[payment.idempotencyKey] != nil
         if !alreadyActed, token.acted {
-            world.acts[payment.idempotencyKey] = GatewayAct(payment: payment, at: world.clock.now.offset)
+            let act = GatewayAct(payment: payment, at: world.clock.now.offset)
+            world.acts[payment.idempotencyKey] = act
+            world.onAct?(act)
         }
         world.log("gateway \(payment.kind.name) \(payment.idempotencyKey) for \(payment.paymentID): "
             + (alreadyActed ? "approved (acted before)" : "\(token.token)\(token.acted ? ", acted" : "")"))

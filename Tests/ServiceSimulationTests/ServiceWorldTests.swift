@@ -4,6 +4,13 @@ import BenchmarkWorkloads
 import ServiceSimulation
 import Testing
 
+/// A service that tells every client captured and never calls the gateway.
+private struct ClaimsCaptured: ServiceUnderSimulation {
+    static func start(in environment: ServiceEnvironment) async throws -> ClaimsCaptured { ClaimsCaptured() }
+    func submit(_ request: ServiceRequest) async throws -> ServiceAnswer { ServiceAnswer(state: .captured) }
+    func ledger() async throws -> [ServiceLedgerLine] { [] }
+}
+
 /// A service whose start always fails.
 private struct FailingStart: ServiceUnderSimulation {
     struct Broken: Error, CustomStringConvertible { var description: String { "the database is locked" } }
@@ -50,6 +57,20 @@ struct ServiceWorldTests {
 
         // Then none breaks an invariant
         #expect(failure?.violation == nil, "\(failure.map { "seed \($0.configuration.seed): \($0.violation!)\n" + $0.history.suffix(20).joined(separator: "\n") } ?? "")")
+    }
+
+    @Test("an answer that contradicts the gateway is caught at its step, with its virtual time, before the end's checks")
+    func stepInvariantsCatchAtTheStep() throws {
+        // Given a service that answers captured without ever charging
+        let configuration = ServiceWorldConfiguration(seed: 3, payments: 5, clients: 2, faults: false, crashes: 0)
+
+        // When its world runs
+        let report = ServiceWorld.run(ClaimsCaptured.self, configuration)
+
+        // Then the first answer is the violation, timed, not the end's "ledger differs"
+        let violation = try #require(report.violation)
+        #expect(violation.kind == "answered without charging")
+        #expect(violation.detail.contains(" ms of virtual time)"))
     }
 
     @Test("each planted bug is caught within 200 seeds, as an invariant it breaks", arguments: [
