@@ -27,10 +27,16 @@ struct sd_disk {
     sd_file files[MAX_FILES];
     int temp_files;
     int down, cut_at_sync, cut_keep, cut_torn, failing_syncs, failing_reads, full_writes;
+    /// Power cycles so far: a file opened before the last one belongs to a machine that went down.
+    int generation;
     sd_stats stats;
 };
 
-typedef struct sd_handle { sqlite3_file base; sd_disk *disk; sd_file *file; int delete_on_close; } sd_handle;
+typedef struct sd_handle { sqlite3_file base; sd_disk *disk; sd_file *file; int delete_on_close; int generation; } sd_handle;
+
+/// Whether `h` cannot reach the disk: the power is off, or it was opened before the power last came back
+/// (a connection of a process that went down with the machine, still open in this one).
+static int unreachable(const sd_handle *h) { return h->disk->down || h->generation != h->disk->generation; }
 
 static uint64_t next_random(sd_disk *disk) {
     uint64_t z = (disk->random += 0x9E3779B97F4A7C15ULL);
@@ -136,7 +142,7 @@ static void power_loss(sd_disk *disk, int keep_permille, int torn) {
 
 static int sd_close(sqlite3_file *file) {
     sd_handle *h = (sd_handle *)file;
-    if (h->delete_on_close) {
+    if (h->delete_on_close && !unreachable(h)) {
         clear_log(h->file);
         h->file->exists = 0;
         h->file->current.size = h->file->durable.size = 0;
@@ -147,7 +153,7 @@ static int sd_close(sqlite3_file *file) {
 static int sd_read(sqlite3_file *file, void *out, int amount, sqlite3_int64 offset) {
     sd_handle *h = (sd_handle *)file;
     sd_disk *disk = h->disk;
-    if (disk->down) return SQLITE_IOERR_READ;
+    if (unreachable(h)) return SQLITE_IOERR_READ;
     if (disk->failing_reads > 0) {
         disk->failing_reads--;
         disk->stats.failed_reads++;
@@ -168,7 +174,7 @@ static int sd_read(sqlite3_file *file, void *out, int amount, sqlite3_int64 offs
 static int sd_write(sqlite3_file *file, const void *data, int amount, sqlite3_int64 offset) {
     sd_handle *h = (sd_handle *)file;
     sd_disk *disk = h->disk;
-    if (disk->down) return SQLITE_IOERR_WRITE;
+    if (unreachable(h)) return SQLITE_IOERR_WRITE;
     if (disk->full_writes > 0) {
         disk->full_writes--;
         disk->stats.full_writes++;
@@ -181,7 +187,7 @@ static int sd_write(sqlite3_file *file, const void *data, int amount, sqlite3_in
 
 static int sd_truncate(sqlite3_file *file, sqlite3_int64 size) {
     sd_handle *h = (sd_handle *)file;
-    if (h->disk->down) return SQLITE_IOERR_TRUNCATE;
+    if (unreachable(h)) return SQLITE_IOERR_TRUNCATE;
     cut(&h->file->current, size);
     return log_op(h->file, size, NULL, -1) ? SQLITE_OK : SQLITE_IOERR_NOMEM;
 }
@@ -190,7 +196,7 @@ static int sd_sync(sqlite3_file *file, int flags) {
     (void)flags;
     sd_handle *h = (sd_handle *)file;
     sd_disk *disk = h->disk;
-    if (disk->down) return SQLITE_IOERR_FSYNC;
+    if (unreachable(h)) return SQLITE_IOERR_FSYNC;
     if (disk->cut_at_sync && --disk->cut_at_sync == 0) {
         power_loss(disk, disk->cut_keep, disk->cut_torn);
         return SQLITE_IOERR_FSYNC;
@@ -207,7 +213,7 @@ static int sd_sync(sqlite3_file *file, int flags) {
 
 static int sd_file_size(sqlite3_file *file, sqlite3_int64 *size) {
     sd_handle *h = (sd_handle *)file;
-    if (h->disk->down) return SQLITE_IOERR_FSTAT;
+    if (unreachable(h)) return SQLITE_IOERR_FSTAT;
     *size = h->file->current.size;
     return SQLITE_OK;
 }
@@ -255,6 +261,7 @@ static int sd_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int f
     h->disk = disk;
     h->file = f;
     h->delete_on_close = (flags & SQLITE_OPEN_DELETEONCLOSE) != 0;
+    h->generation = disk->generation;
     h->base.pMethods = &io_methods;
     if (out_flags) *out_flags = flags;
     return SQLITE_OK;
@@ -356,6 +363,7 @@ void sd_disk_restore_power(sd_disk *disk) {
         f->current.size = f->durable.size;
     }
     disk->down = disk->cut_at_sync = 0;
+    disk->generation++;
     disk->failing_syncs = disk->failing_reads = disk->full_writes = 0;
 }
 

@@ -34,6 +34,8 @@ public final class SimulatedDisk {
     }
 
     /// Power is back: each file holds what reached the medium; faults armed and not yet struck are cleared.
+    /// A connection opened before stays cut off (its process went down with the machine): every operation
+    /// it tries fails, so a zombie task of a crashed service cannot write to the restarted one's disk.
     public func restorePower() { sd_disk_restore_power(disk) }
 
     /// Whether the power is off.

@@ -41,6 +41,26 @@ struct SimulatedDiskTests {
         return try again.read { db in try Int.fetchAll(db, sql: "SELECT id FROM t ORDER BY id") }
     }
 
+    @Test("a connection opened before a power cycle cannot write to the disk after it (a crashed process's zombie)")
+    func staleConnectionIsCutOff() throws {
+        // Given a connection that wrote a row, and the machine power-cycled without closing it
+        let sut = SimulatedDisk(seed: 5)
+        let zombie = try open(sut)
+        insert(0..<1, into: zombie)
+        sut.cutPower(keptPermille: 1_000)
+        sut.restorePower()
+
+        // When the restarted process opens the database, and the old connection then tries to write
+        let fresh = try open(sut)
+        let zombieWrote = insert(1..<2, into: zombie)
+
+        // Then the old connection's write fails and the new one sees only its own process's rows
+        #expect(zombieWrote.isEmpty)
+        #expect(try fresh.read { db in try Int.fetchAll(db, sql: "SELECT id FROM t ORDER BY id") } == [0])
+        try? zombie.close()
+        try fresh.close()
+    }
+
     @Test("power lost at every sync point of a small workload keeps every acknowledged transaction", arguments: [0, 500, 1000])
     func powerLossAtEverySync(keptPermille: Int) throws {
         // Given the number of syncs a workload of 12 transactions makes

@@ -38,7 +38,8 @@ const char *sd_disk_name(const sd_disk *disk);
 void sd_disk_cut_power(sd_disk *disk, int keep_permille, int torn);
 /// Power is cut at the sync after the next `syncs_before`, instead of that sync (as `sd_disk_cut_power`).
 void sd_disk_cut_power_at_sync(sd_disk *disk, int syncs_before, int keep_permille, int torn);
-/// Power is back: files hold what reached the medium.
+/// Power is back: files hold what reached the medium; a file opened before stays unreachable (its process
+/// went down with the machine): every operation on it fails.
 void sd_disk_restore_power(sd_disk *disk);
 /// Whether power is off.
 int sd_disk_is_down(const sd_disk *disk);
