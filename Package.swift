@@ -86,7 +86,7 @@ let package = Package(
             dependencies: ["Scenarios", "HealthCore", "PaymentsCore", "ProcessMetrics", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .target(name: "Reports", dependencies: ["RunResults", "ProcessMetrics", "PaymentsCore", "CZlib"]),
-        .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Simulation", "ServiceSimulation"]),
+        .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Simulation", "ServiceSimulation", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads", "Harness", "Scenarios", "Simulation"]),
         .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),
         .target(
@@ -109,7 +109,7 @@ let package = Package(
         .executableTarget(name: "simharness", dependencies: ["SimHarnessKit"]),
         // Seeded, one-thread schedules of async code with a virtual clock: the basis of simulating a user's
         // async service (docs/your-service.md).
-        .target(name: "ServiceSimulation", dependencies: ["PaymentsCore"]),
+        .target(name: "ServiceSimulation", dependencies: ["PaymentsCore", "SimulatedDisk"]),
         .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Scenarios", "Datasets", "Parquet"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),

@@ -25,12 +25,21 @@ public enum PlantedFlaw: String, CaseIterable, Sendable {
     /// Acts on, or answers from, a record it found without syncing it first: after a crash or a failed sync
     /// the record may be in the cache only, and a power loss takes it away.
     case unsyncedRecovery = "unsynced-recovery"
+    /// On SQLite (`LedgerStorage.sqlite`), `PRAGMA synchronous = OFF`: commits are never synced, and a power
+    /// loss takes acknowledged payments away.
+    case sqliteSynchronousOff = "sqlite-synchronous-off"
 }
 
 /// Chooses the flaw of a `LedgerService` type.
 public protocol FlawChoice: Sendable {
     /// The flaw planted.
     static var flaw: PlantedFlaw { get }
+    /// Where the service keeps its records (the simulation's durable store unless said otherwise).
+    static var storage: LedgerStorage { get }
+}
+
+extension FlawChoice {
+    public static var storage: LedgerStorage { .records }
 }
 
 /// No flaw.
@@ -50,6 +59,17 @@ public enum AnswerBeforeSync: FlawChoice { public static var flaw: PlantedFlaw {
 
 /// `PlantedFlaw.unsyncedRecovery`.
 public enum UnsyncedRecovery: FlawChoice { public static var flaw: PlantedFlaw { .unsyncedRecovery } }
+
+/// No flaw, the records in a SQLite database on the simulated disk.
+public enum CorrectOnSQLite: FlawChoice {
+    public static var flaw: PlantedFlaw { .none }
+    public static var storage: LedgerStorage { .sqlite }
+}
+/// `PlantedFlaw.sqliteSynchronousOff`, on SQLite.
+public enum SynchronousOff: FlawChoice {
+    public static var flaw: PlantedFlaw { .sqliteSynchronousOff }
+    public static var storage: LedgerStorage { .sqlite }
+}
 
 /// A payment as the service stores it.
 struct StoredPayment: Codable, Hashable {
@@ -80,8 +100,12 @@ public struct LedgerService<Flaw: FlawChoice>: ServiceUnderSimulation {
     /// process may have left writes in the cache, and a retry that finds one must not answer from a record a
     /// power loss could still take away (found by the simulation: seed 1712 of 5,000, `ledger differs`).
     public static func start(in environment: ServiceEnvironment) async throws -> LedgerService {
-        try await environment.store.sync()
-        return LedgerService(core: PaymentCore(environment: environment, flaw: Flaw.flaw))
+        let store: any RecordStore = switch Flaw.storage {
+        case .records: environment.store
+        case .sqlite: try SQLiteRecords(uri: environment.disk.uri(of: "ledger.sqlite"), syncsCommits: Flaw.flaw != .sqliteSynchronousOff)
+        }
+        try await store.sync()
+        return LedgerService(core: PaymentCore(environment: environment, store: store, flaw: Flaw.flaw))
     }
 
     /// Processes one request (SPEC §4) under the user's lock.
@@ -98,12 +122,15 @@ public struct LedgerService<Flaw: FlawChoice>: ServiceUnderSimulation {
 /// The service's state: per-user locks (which the correct service takes around each payment).
 actor PaymentCore {
     let environment: ServiceEnvironment
+    /// The records: the environment's store, or a SQLite database on its disk.
+    let store: any RecordStore
     let flaw: PlantedFlaw
     private var busy: Set<String> = []
     private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
 
-    init(environment: ServiceEnvironment, flaw: PlantedFlaw) {
+    init(environment: ServiceEnvironment, store: any RecordStore, flaw: PlantedFlaw) {
         self.environment = environment
+        self.store = store
         self.flaw = flaw
     }
 
@@ -126,7 +153,6 @@ actor PaymentCore {
     }
 
     private func process(_ request: ServiceRequest) async throws -> ServiceAnswer {
-        let store = environment.store
         let recordKey = "payment/\(request.userID)/\(request.idempotencyKey)"
         if let data = try await record(recordKey) {
             var stored = try JSONDecoder().decode(StoredPayment.self, from: data)
@@ -178,12 +204,12 @@ actor PaymentCore {
         if flaw == .reentrancy, state == done {
             let ledgerKey = "ledger/\(stored.userID)/\(stored.currency)/\(stored.kind)"
             let before = try await record(ledgerKey).flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
-            try await environment.store.write(recordKey, data)
-            try await environment.store.write(ledgerKey, Data(String(before + stored.amountMinor).utf8))
+            try await store.write(recordKey, data)
+            try await store.write(ledgerKey, Data(String(before + stored.amountMinor).utf8))
         } else {
-            try await environment.store.write(recordKey, data)
+            try await store.write(recordKey, data)
         }
-        if flaw != .answerBeforeSync { try await environment.store.sync() }
+        if flaw != .answerBeforeSync { try await store.sync() }
         return ServiceAnswer(state: state)
     }
 
@@ -195,7 +221,6 @@ actor PaymentCore {
 
     /// SPEC §4 step 3 for a refund: its charge captured, same user and currency, refunds within it.
     private func refundRejection(_ request: ServiceRequest) async throws -> PaymentRejection? {
-        let store = environment.store
         guard let of = request.refundOf, let pointer = try await record("charge/\(of)"),
               let data = try await record(String(decoding: pointer, as: UTF8.self)),
               let charge = try? JSONDecoder().decode(StoredPayment.self, from: data),
@@ -215,7 +240,6 @@ actor PaymentCore {
     /// The ledger: from the ledger records under the reentrancy flaw, else summed from the payments.
     func ledger() async throws -> [ServiceLedgerLine] {
         var lines: [String: ServiceLedgerLine] = [:]
-        let store = environment.store
         if flaw == .reentrancy {
             for key in try await store.keys(withPrefix: "ledger/") {
                 let parts = key.split(separator: "/").map(String.init)
@@ -242,7 +266,7 @@ actor PaymentCore {
     /// The record under `key`; nil when there is none or a power loss tore it (it was never synced, so no
     /// client was answered from it, and the client's retry writes it again).
     private func record(_ key: String) async throws -> Data? {
-        do { return try await environment.store.read(key) } catch DurableRecordsError.torn { return nil }
+        do { return try await store.read(key) } catch DurableRecordsError.torn { return nil }
     }
 
     private func lock(_ user: String) async {

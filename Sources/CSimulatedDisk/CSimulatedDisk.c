@@ -29,6 +29,9 @@ struct sd_disk {
     int down, cut_at_sync, cut_keep, cut_torn, failing_syncs, failing_reads, full_writes;
     /// Power cycles so far: a file opened before the last one belongs to a machine that went down.
     int generation;
+    /// Files open, and whether the owner let the disk go: it is freed when both say so (a connection may
+    /// outlive the disk's owner, as a crashed service's does).
+    int open_files, released;
     sd_stats stats;
 };
 
@@ -140,6 +143,8 @@ static void power_loss(sd_disk *disk, int keep_permille, int torn) {
 
 // MARK: - Files
 
+static void free_disk(sd_disk *disk);
+
 static int sd_close(sqlite3_file *file) {
     sd_handle *h = (sd_handle *)file;
     if (h->delete_on_close && !unreachable(h)) {
@@ -147,6 +152,8 @@ static int sd_close(sqlite3_file *file) {
         h->file->exists = 0;
         h->file->current.size = h->file->durable.size = 0;
     }
+    sd_disk *disk = h->disk;
+    if (--disk->open_files == 0 && disk->released) free_disk(disk);
     return SQLITE_OK;
 }
 
@@ -262,6 +269,7 @@ static int sd_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int f
     h->file = f;
     h->delete_on_close = (flags & SQLITE_OPEN_DELETEONCLOSE) != 0;
     h->generation = disk->generation;
+    disk->open_files++;
     h->base.pMethods = &io_methods;
     if (out_flags) *out_flags = flags;
     return SQLITE_OK;
@@ -333,6 +341,11 @@ sd_disk *sd_disk_create(uint64_t seed) {
 void sd_disk_destroy(sd_disk *disk) {
     if (!disk) return;
     sqlite3_vfs_unregister(&disk->vfs);
+    disk->released = 1;
+    if (disk->open_files == 0) free_disk(disk);
+}
+
+static void free_disk(sd_disk *disk) {
     for (int n = 0; n < MAX_FILES; n++) {
         clear_log(&disk->files[n]);
         free(disk->files[n].log);

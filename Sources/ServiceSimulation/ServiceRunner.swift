@@ -82,7 +82,9 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
         self.state = state
         self.workload = workload
         steps = StepInvariants(workload: workload)
-        environment = ServiceEnvironment(gateway: VirtualGateway(world: state), store: DurableRecords(world: state), clock: state.clock)
+        environment = ServiceEnvironment(
+            gateway: VirtualGateway(world: state), store: DurableRecords(world: state),
+            disk: ServiceDisk(seed: state.configuration.seed, faults: state.configuration.faults), clock: state.clock)
         state.onAct = { [unowned self] act in
             let index = record.issued[act.payment.paymentID]
             steps.acted(act.payment, index: index, answers: index.flatMap { record.answers[$0] } ?? [], at: act.at)
@@ -101,6 +103,7 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
             finishing = true
             state.crash()
             environment.store.losePower()
+            environment.disk.crash(powerLoss: true)
             service = nil
             state.log("final restart after a power loss, to read the ledger from what is on the disk")
             let (live, incarnation) = try await liveService()
@@ -119,6 +122,7 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
         guard !finishing, service != nil || restarting else { return }
         state.crash()
         if powerLoss { environment.store.losePower() }
+        environment.disk.crash(powerLoss: powerLoss)
         service = nil
         crashes += 1
     }
@@ -135,6 +139,7 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
             let request = workload.request(index, attempt: attempt, copy: copy)
             requests += 1
             record.issued[request.paymentID] = index
+            environment.disk.armFaults()
             let (live, incarnation) = try await liveService()
             state.log("client \(client) sends \(request)")
             do {
@@ -165,6 +170,7 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
             restarting = true
             defer { restarting = false }
             let incarnation = state.incarnation
+            let struck = environment.disk.faultsStruck
             do {
                 let started = try await Incarnation.$current.withValue(incarnation) { try await Service.start(in: environment) }
                 if incarnation == state.incarnation {
@@ -174,10 +180,10 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
                 }
             } catch is ServiceCrashed {
                 continue
-            } catch let fault as DurableRecordsError where failedStarts < 8 {
-                // A start the disk failed is started again, as a supervisor restarts a process that exited.
+            } catch where failedStarts < 8 && (error is DurableRecordsError || environment.disk.faultsStruck > struck) {
+                // A start a storage fault failed is started again, as a supervisor restarts a process that exited.
                 failedStarts += 1
-                state.log("service start failed: \(fault); starting it again")
+                state.log("service start failed: \(error); starting it again")
                 continue
             } catch {
                 startFailure = "\(error)"

@@ -59,6 +59,17 @@ struct ServiceWorldTests {
         #expect(failure?.violation == nil, "\(failure.map { "seed \($0.configuration.seed): \($0.violation!)\n" + $0.history.suffix(20).joined(separator: "\n") } ?? "")")
     }
 
+    @Test("the correct service on SQLite (GRDB, on the simulated disk) holds, with power losses and the disk's faults", arguments: [
+        ScheduleStrategy.random, .pct(changePoints: 3),
+    ])
+    func correctServiceOnSQLiteHolds(schedule: ScheduleStrategy) {
+        // Given the correct service keeping its records in SQLite; When 60 seeded worlds run
+        let failure = firstFailure(LedgerService<CorrectOnSQLite>.self, seeds: 0..<60, schedule: schedule)
+
+        // Then none breaks an invariant
+        #expect(failure?.violation == nil, "\(failure.map { "seed \($0.configuration.seed): \($0.violation!)\n" + $0.history.suffix(20).joined(separator: "\n") } ?? "")")
+    }
+
     @Test("an answer that contradicts the gateway is caught at its step, with its virtual time, before the end's checks")
     func stepInvariantsCatchAtTheStep() throws {
         // Given a service that answers captured without ever charging
@@ -83,6 +94,8 @@ struct ServiceWorldTests {
         (.answerBeforeSync, ["ledger differs"]),
         // A record a failed sync left in the cache: acted on or answered from, then lost at a power loss.
         (.unsyncedRecovery, ["ledger differs", "charged twice"]),
+        // SQLite's commits never synced: a power loss takes acknowledged payments (or intents) away.
+        (.sqliteSynchronousOff, ["ledger differs", "charged twice"]),
     ])
     func plantedBugsAreCaught(flaw: PlantedFlaw, kinds: [String]) throws {
         // Given the service with one bug planted
@@ -155,6 +168,7 @@ struct ServiceWorldTests {
         case .newKeyOnRetry: firstFailure(LedgerService<NewKeyOnRetry>.self, seeds: seeds, schedule: schedule)
         case .answerBeforeSync: firstFailure(LedgerService<AnswerBeforeSync>.self, seeds: seeds, schedule: schedule)
         case .unsyncedRecovery: firstFailure(LedgerService<UnsyncedRecovery>.self, seeds: seeds, schedule: schedule)
+        case .sqliteSynchronousOff: firstFailure(LedgerService<SynchronousOff>.self, seeds: seeds, schedule: schedule)
         }
     }
 }

@@ -26,7 +26,8 @@ typedef struct sd_stats {
 /// A new empty disk drawing its choices from `seed`, registered with SQLite under a name of its
 /// own (`sd_disk_name`); NULL when SQLite refuses it.
 sd_disk *sd_disk_create(uint64_t seed);
-/// Unregisters and frees the disk. No connection may be open on it.
+/// Unregisters the disk and frees it, now or when the last file a connection still holds open on it is closed
+/// (a crashed service's connection may outlive the disk's owner). One thread at a time, as every call here.
 void sd_disk_destroy(sd_disk *disk);
 /// The VFS name to open a database with (`file:NAME?vfs=THIS`).
 const char *sd_disk_name(const sd_disk *disk);
