@@ -13,7 +13,7 @@ let package = Package(
         .library(
             name: "_SimHarnessTooling",
             targets: [
-                "HealthCore", "PaymentsCore", "Datasets", "Parquet", "SpecKernel", "Analysis", "Scenarios", "Simulation", "ProcessMetrics",
+                "HealthCore", "PaymentsCore", "DatasetText", "Datasets", "Parquet", "SpecKernel", "Analysis", "Scenarios", "Simulation", "Export", "ProcessMetrics",
                 "RunResults", "Harness", "BenchmarkWorkloads", "PaymentSimulation", "Reports", "ServiceSimulation",
             ]
         ),
@@ -63,16 +63,21 @@ let package = Package(
         .target(name: "HealthCore"),
         .target(name: "Parquet", dependencies: ["CZlib", "CZstd"]),
         .target(name: "PaymentsCore"),
+        .target(name: "DatasetText", dependencies: ["HealthCore", "PaymentsCore"]),
         .target(
             name: "Datasets",
             dependencies: [
-                "HealthCore", "PaymentsCore", "CZlib", "CPrefetch", "CChecksum", "Parquet",
+                "DatasetText", "HealthCore", "PaymentsCore", "CZlib", "CPrefetch", "CChecksum", "Parquet",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .target(name: "Scenarios", dependencies: ["HealthCore", "PaymentsCore", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Simulation", dependencies: ["HealthCore", "PaymentsCore", "Datasets", "ParallelWork", "Parquet", "Scenarios"]),
+        .target(name: "Simulation", dependencies: ["HealthCore", "PaymentsCore", "Scenarios"]),
+        .target(
+            name: "Export",
+            dependencies: ["Simulation", "Datasets", "DatasetText", "Parquet", "ParallelWork", "Scenarios", "HealthCore", "PaymentsCore"]
+        ),
         .target(name: "UserAlgorithms", dependencies: ["HealthCore", "PaymentsCore"]),
         .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore", "UserAlgorithms"]),
         .target(name: "PaymentService", dependencies: ["PaymentsCore", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -92,7 +97,7 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
-                "Scenarios", "Simulation", "RunResults", "SpecKernel", "UserAlgorithms", "Datasets", "HealthCore", "PaymentsCore",
+                "Scenarios", "Simulation", "RunResults", "SpecKernel", "UserAlgorithms", "DatasetText", "HealthCore", "PaymentsCore",
                 "ProcessMetrics", "ParallelWork",
             ]
         ),
@@ -100,7 +105,7 @@ let package = Package(
         .target(
             name: "SimHarnessKit",
             dependencies: [
-                "Analysis", "Datasets", "Scenarios", "Simulation", "Harness", "RunResults", "ProcessMetrics", "CGlibcMalloc",
+                "Analysis", "Datasets", "Export", "Scenarios", "Simulation", "Harness", "RunResults", "ProcessMetrics", "CGlibcMalloc",
                 "PaymentService", "PaymentSimulation", "Reports", "UserAlgorithms", "SpecKernel", "HealthCore", "PaymentsCore",
                 "ServiceSimulation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -125,13 +130,13 @@ let package = Package(
         .testTarget(name: "SpecKernelTests", dependencies: ["SpecKernel", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "DatasetsTests",
-            dependencies: ["Datasets", "HealthCore", "PaymentsCore", "TestSupport", "CZlib", "Parquet", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Datasets", "DatasetText", "HealthCore", "PaymentsCore", "TestSupport", "CZlib", "Parquet", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "SimulationTests",
             dependencies: [
-                "Simulation", "Scenarios", "Datasets", "HealthCore", "PaymentsCore", "TestSupport", "Parquet",
+                "Simulation", "Export", "Scenarios", "Datasets", "HealthCore", "PaymentsCore", "TestSupport", "Parquet",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Golden"]
@@ -155,7 +160,7 @@ let package = Package(
         .testTarget(
             name: "HarnessTests",
             dependencies: [
-                "simharness", "Harness", "RunResults", "Scenarios", "Simulation", "Analysis", "Datasets", "HealthCore", "PaymentsCore",
+                "simharness", "Harness", "RunResults", "Scenarios", "Simulation", "Export", "Analysis", "Datasets", "HealthCore", "PaymentsCore",
                 "ProcessMetrics", "TestSupport", .product(name: "Yams", package: "Yams"),
             ]
         ),

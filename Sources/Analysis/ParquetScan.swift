@@ -7,6 +7,12 @@ import Synchronization
 /// typed reading refuses, or a rejected row put back at its line — is read from its CSV text
 /// exactly as `TableScan` reads a CSV file, so rejections, their reasons and their line numbers
 /// are those of the CSV file of the same seed.
+///
+/// Why two Parquet drivers (this one and `ParquetRows`, for payments): they mirror the CSV path's
+/// two (`TableScan` and `RowReading.forEachChunk`). Meals and steps become candidates per user
+/// partition in whatever order the tasks take the units; payments are consumed in file order,
+/// because their ids and keys are interned in that order (`PaymentsStage`). One driver would either
+/// hold meals' and steps' units back to hand them on in order, or lose the payments' order.
 enum ParquetScan {
     static func scan<Decoder: CandidateDecoding>(
         _ file: DatasetFile, decoder: Decoder, partitions: UserPartitions, tasks: Int

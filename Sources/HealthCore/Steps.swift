@@ -6,7 +6,10 @@ public enum StepSource: UInt8, CaseIterable, Sendable {
     case watch = 1
 
     /// The spelling in dataset files.
-    public var name: String { self == .phone ? "phone" : "watch" }
+    public var name: String { spelling.description }
+
+    /// The spelling in dataset files, as a literal (for writers that copy bytes).
+    @inlinable public var spelling: StaticString { self == .phone ? "phone" : "watch" }
 }
 
 /// One accepted step sample of a user: `count` steps spread evenly over `[start, end)`.

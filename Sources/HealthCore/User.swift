@@ -15,7 +15,7 @@ public enum FastingProtocol: UInt8, CaseIterable, Sendable {
     public var name: String { spelling.description }
 
     /// The spelling used in dataset files, as a literal.
-    public var spelling: StaticString {
+    @inlinable public var spelling: StaticString {
         switch self {
         case .sixteenEight: "16:8"
         case .eighteenSix: "18:6"
@@ -57,6 +57,16 @@ public enum ActivityLevel: String, CaseIterable, Sendable {
     /// `very_active`: × 1.9.
     case veryActive = "very_active"
 
+    /// The spelling in dataset files (`rawValue`), as a literal (for writers that copy bytes).
+    @inlinable public var spelling: StaticString {
+        switch self {
+        case .sedentary: "sedentary"
+        case .light: "light"
+        case .moderate: "moderate"
+        case .active: "active"
+        case .veryActive: "very_active"
+        }
+    }
 
     /// The factor of the basal metabolic rate (SPEC §1).
     public var multiplier: Double {
@@ -77,6 +87,8 @@ public enum Sex: String, CaseIterable, Sendable {
     /// The female formula.
     case female
 
+    /// The spelling in dataset files (`rawValue`), as a literal (for writers that copy bytes).
+    @inlinable public var spelling: StaticString { self == .male ? "male" : "female" }
 }
 
 /// A user of `users.csv` with the fields the algorithms need.

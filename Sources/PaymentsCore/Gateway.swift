@@ -10,12 +10,15 @@ public enum GatewayResponse: UInt8, CaseIterable, Sendable {
     case lost
 
     /// The letter of the response in gateway scripts.
-    public var token: Character {
+    public var token: Character { Character(Unicode.Scalar(tokenByte)) }
+
+    /// The letter of the response in gateway scripts, as the byte writers copy it.
+    @inlinable public var tokenByte: UInt8 {
         switch self {
-        case .approved: "A"
-        case .declined: "D"
-        case .timedOut: "T"
-        case .lost: "L"
+        case .approved: UInt8(ascii: "A")
+        case .declined: UInt8(ascii: "D")
+        case .timedOut: UInt8(ascii: "T")
+        case .lost: UInt8(ascii: "L")
         }
     }
 

@@ -29,7 +29,7 @@ public enum Currency: UInt8, CaseIterable, Sendable {
     public var code: String { codeLiteral.description }
 
     /// The code as a static string, for writers that copy bytes.
-    public var codeLiteral: StaticString {
+    @inlinable public var codeLiteral: StaticString {
         switch self {
         case .usd: "USD"
         case .eur: "EUR"
@@ -81,5 +81,8 @@ public enum PaymentKind: UInt8, CaseIterable, Sendable {
     case refund
 
     /// The spelling in dataset files.
-    public var name: String { self == .charge ? "charge" : "refund" }
+    public var name: String { spelling.description }
+
+    /// The spelling in dataset files, as a literal (for writers that copy bytes).
+    @inlinable public var spelling: StaticString { self == .charge ? "charge" : "refund" }
 }

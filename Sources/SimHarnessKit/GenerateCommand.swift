@@ -1,4 +1,5 @@
 import ArgumentParser
+import Export
 import Foundation
 import Scenarios
 import Simulation

@@ -1,22 +1,6 @@
-import Datasets
 import HealthCore
 import PaymentsCore
 import Scenarios
-
-/// The `type` of a meal row.
-public enum MealType: UInt8, CaseIterable, Sendable {
-    case breakfast, lunch, dinner, snack
-
-    /// The spelling in dataset files.
-    public var name: String {
-        switch self {
-        case .breakfast: "breakfast"
-        case .lunch: "lunch"
-        case .dinner: "dinner"
-        case .snack: "snack"
-        }
-    }
-}
 
 /// One generated user: a `users` row and the habits the analyzers need (`utcOffsetMinutes`,
 /// `fastingProtocol`). Its id is `u` and `index` zero-padded to 7 digits.

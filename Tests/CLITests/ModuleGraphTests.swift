@@ -74,4 +74,66 @@ struct ModuleGraphTests {
         #expect(sut["Reports"]?.isDisjoint(with: ["Harness", "Simulation", "Scenarios"]) == true)
         #expect(sut["Reports"]?.contains("RunResults") == true)
     }
+
+    /// The graph `Package.swift` declares.
+    static func declaredGraph() throws -> DeclaredGraph {
+        DeclaredGraph(manifest: try String(contentsOf: repository.appendingPathComponent("Package.swift"), encoding: .utf8))
+    }
+
+    /// What `run`'s in-memory engine must not link: the SQLite library and zstd (the file formats' own).
+    static let databaseAndZstd: Set<String> = ["GRDB", "GRDBSQLite", "CZstd"]
+
+    @Test("run's engine (Harness) links neither GRDB nor zstd, transitively")
+    func harnessLinksNoFileFormats() throws {
+        // Given the target graph of Package.swift
+        let sut = try Self.declaredGraph()
+        // When Harness's transitive dependencies are taken
+        let reached = sut.closure(of: "Harness")
+        // Then they hold the generator but none of the file formats' libraries
+        #expect(reached.contains("Simulation"))
+        #expect(reached.isDisjoint(with: Self.databaseAndZstd))
+    }
+
+    @Test(
+        "the link check finds GRDB or zstd planted under Harness",
+        arguments: [
+            #".target(name: "Harness", dependencies: ["Simulation"]), .target(name: "Simulation", dependencies: ["Datasets"]), .target(name: "Datasets", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),"#,
+            #".target(name: "Harness", dependencies: [.target(name: "Parquet", condition: .when(platforms: [.linux]))]), .target(name: "Parquet", dependencies: ["CZlib", "CZstd"]),"#,
+        ]
+    )
+    func linkCheckFindsPlanted(manifest: String) {
+        // Given a graph where Harness reaches GRDB or zstd through other targets
+        let sut = DeclaredGraph(manifest: manifest)
+        // When Harness's transitive dependencies are taken
+        let reached = sut.closure(of: "Harness")
+        // Then the check sees the planted library
+        #expect(!reached.isDisjoint(with: Self.databaseAndZstd))
+    }
+
+    @Test("the design document lists exactly Package.swift's modules, each with its declared dependencies as imports")
+    func designMatchesManifest() throws {
+        // Given the declared graph and the design document's table
+        let declared = try Self.declaredGraph()
+        let documented = try Self.documentedImports()
+        // When the modules of the sources are taken
+        let modules = declared.modules(plugins: ["BuildCommit"])
+        // Then the table lists those modules
+        #expect(Set(documented.keys) == modules)
+        // And each module's listed imports are dependencies it declares (C targets link what they do not import)
+        for module in modules.sorted() {
+            let undeclared = documented[module, default: []].subtracting(declared.dependencies[module] ?? [])
+            #expect(undeclared.isEmpty, "\(module) imports \(undeclared.sorted()) without declaring them")
+        }
+    }
+
+    @Test("the manifest check finds a module the table lists but Package.swift lacks, and an undeclared import")
+    func manifestCheckFindsPlanted() {
+        // Given a manifest of two targets, and a table that adds a third module and an import
+        let sut = DeclaredGraph(manifest: #".target(name: "A", dependencies: ["B"]), .target(name: "B"), .testTarget(name: "ATests", dependencies: ["A"]),"#)
+        let planted: [String: Set<String>] = ["A": ["B", "C"], "B": [], "C": []]
+        // Then the modules differ and A's import C is undeclared
+        #expect(sut.modules(plugins: []) == ["A", "B"])
+        #expect(Set(planted.keys) != sut.modules(plugins: []))
+        #expect(planted["A", default: []].subtracting(sut.dependencies["A"] ?? []) == ["C"])
+    }
 }

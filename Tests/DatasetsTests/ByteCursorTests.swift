@@ -1,4 +1,5 @@
 @testable import Datasets
+@testable import DatasetText
 import HealthCore
 import PaymentsCore
 import Testing

@@ -1,4 +1,5 @@
 import Analysis
+import Export
 import Foundation
 import RunResults
 import Scenarios

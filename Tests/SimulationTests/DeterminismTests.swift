@@ -1,3 +1,4 @@
+@testable import Export
 import Foundation
 import Scenarios
 import Testing

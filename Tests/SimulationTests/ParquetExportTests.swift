@@ -1,4 +1,5 @@
 import Datasets
+@testable import Export
 import Foundation
 import GRDB
 import Parquet

@@ -1,4 +1,5 @@
 import Datasets
+@testable import Export
 import HealthCore
 import PaymentsCore
 import Scenarios

@@ -1,3 +1,4 @@
+@testable import Export
 import HealthCore
 import PaymentsCore
 import Scenarios

@@ -1,4 +1,5 @@
 import Datasets
+@testable import Export
 import Parquet
 import Scenarios
 import Testing

@@ -10,6 +10,7 @@
 // thousandth more kcal, as a typed path that rounds wrong would read them. scripts/fuzz.sh checks that
 // the target then crashes with "differential mismatch" on its seed corpus.
 import Datasets
+import Export
 import Foundation
 import FuzzSupport
 import Simulation

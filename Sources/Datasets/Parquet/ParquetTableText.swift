@@ -3,6 +3,7 @@ import Glibc
 #else
 import Darwin
 #endif
+import DatasetText
 import Parquet
 
 /// A dataset table in Parquet (`meals.parquet`, or the shards of `meals/shard=k/`) read back as

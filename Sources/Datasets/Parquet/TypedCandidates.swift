@@ -1,3 +1,4 @@
+import DatasetText
 import HealthCore
 import Parquet
 

@@ -1,4 +1,7 @@
+import DatasetText
+import HealthCore
 import Parquet
+import PaymentsCore
 
 /// How a dataset column is typed in Parquet (and in the typed SQLite views). A field is
 /// well-formed for its column when it parses as the type and the typed value renders back to
@@ -52,15 +55,15 @@ extension DatasetKind {
     public var typedColumns: [TypedColumn] {
         switch self {
         case .users:
-            [.id(dictionary: false), .integer, .category(["16:8", "18:6", "20:4", "omad", "none"]), .text(dictionary: true), .integer,
+            [.id(dictionary: false), .integer, .category(FastingProtocol.allCases.map(\.name)), .text(dictionary: true), .integer,
              .decimal(dictionary: false), .decimal(dictionary: false), .text(dictionary: true)]
         case .meals:
-            [.id(dictionary: false), .id(dictionary: true), .time, .time, .category(["breakfast", "lunch", "dinner", "snack"]),
+            [.id(dictionary: false), .id(dictionary: true), .time, .time, .category(MealType.allCases.map(\.name)),
              .decimal(dictionary: false), .decimal(dictionary: false), .decimal(dictionary: false), .decimal(dictionary: false)]
         case .steps:
-            [.id(dictionary: false), .id(dictionary: true), .category(["watch", "phone"]), .time, .time, .decimal(dictionary: true)]
+            [.id(dictionary: false), .id(dictionary: true), .category([StepSource.watch, .phone].map(\.name)), .time, .time, .decimal(dictionary: true)]
         case .payments:
-            [.id(dictionary: false), .text(dictionary: false), .id(dictionary: true), .category(["charge", "refund"]), .integer,
+            [.id(dictionary: false), .text(dictionary: false), .id(dictionary: true), .category(PaymentKind.allCases.map(\.name)), .integer,
              .text(dictionary: true), .time, .optionalId, .script]
         }
     }

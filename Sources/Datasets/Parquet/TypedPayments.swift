@@ -3,6 +3,7 @@ import Glibc
 #else
 import Darwin
 #endif
+import DatasetText
 import Parquet
 import PaymentsCore
 

@@ -1,3 +1,4 @@
+import DatasetText
 import Parquet
 
 /// Renders typed rows back to the CSV text they were typed from (`TypedTable`): the canonical

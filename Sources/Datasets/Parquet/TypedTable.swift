@@ -3,6 +3,7 @@ import Glibc
 #else
 import Darwin
 #endif
+import DatasetText
 import Parquet
 
 /// The typed columns of rows of one dataset file, filled from CSV lines: a line goes in only when

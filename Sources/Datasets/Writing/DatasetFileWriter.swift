@@ -1,5 +1,6 @@
 import CChecksum
 import CZlib
+import DatasetText
 #if canImport(Glibc)
 import Glibc
 #else

@@ -1,3 +1,4 @@
+import DatasetText
 import GRDB
 import GRDBSQLite
 

@@ -1,3 +1,5 @@
+import DatasetText
+
 /// The typed views of a `--format sqlite` dataset (`meals_typed`, …): over the rows of the TEXT
 /// table whose every field is well-formed for its column (`TypedColumn`, the same rule as the
 /// Parquet tables: ids non-empty, enums known, integers and decimals in canonical text), with

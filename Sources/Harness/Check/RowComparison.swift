@@ -1,4 +1,4 @@
-import Datasets
+import DatasetText
 import Foundation
 import HealthCore
 import PaymentsCore

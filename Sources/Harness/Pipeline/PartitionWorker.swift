@@ -1,4 +1,4 @@
-import Datasets
+import DatasetText
 import HealthCore
 import PaymentsCore
 import RunResults

@@ -1,4 +1,4 @@
-import Datasets
+import DatasetText
 import ParallelWork
 import PaymentsCore
 import RunResults

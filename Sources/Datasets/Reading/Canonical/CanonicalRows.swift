@@ -1,3 +1,4 @@
+import DatasetText
 import HealthCore
 
 /// One-pass parsing of the rows of a CSV file whose header is exactly the canonical column list

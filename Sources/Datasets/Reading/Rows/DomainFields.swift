@@ -48,7 +48,7 @@ extension Currency {
 extension PaymentKind {
     /// The kind spelled by `bytes` (`charge` or `refund`), case-sensitive.
     @inlinable @inline(__always) package init?(field bytes: UnsafeBufferPointer<UInt8>) {
-        if bytes.spells("charge") { self = .charge } else if bytes.spells("refund") { self = .refund } else { return nil }
+        if bytes.spells(PaymentKind.charge.spelling) { self = .charge } else if bytes.spells(PaymentKind.refund.spelling) { self = .refund } else { return nil }
     }
 }
 

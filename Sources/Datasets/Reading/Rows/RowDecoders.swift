@@ -1,3 +1,4 @@
+import DatasetText
 import HealthCore
 import PaymentsCore
 
@@ -130,7 +131,8 @@ public enum RowDecoders {
         field.isEmpty ? .max : users.index(of: field) ?? .max
     }
 
-    static let mealTypes: [[UInt8]] = ["breakfast", "lunch", "dinner", "snack"].map { Array($0.utf8) }
+    /// `MealType`'s spellings, in its order (breakfast, lunch, dinner, snack).
+    static let mealTypes: [[UInt8]] = MealType.allCases.map { Array($0.name.utf8) }
 
     @inline(__always) static func isMealType(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         switch b.count {
@@ -198,6 +200,6 @@ public enum RowDecoders {
         )
     }
 
-    static let watchBytes = Array("watch".utf8)
-    static let phoneBytes = Array("phone".utf8)
+    static let watchBytes = Array(StepSource.watch.name.utf8)
+    static let phoneBytes = Array(StepSource.phone.name.utf8)
 }

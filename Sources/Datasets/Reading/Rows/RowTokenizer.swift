@@ -1,3 +1,5 @@
+import DatasetText
+
 /// Splits the lines of a CSV or NDJSON dataset file into the fields of its kind, by column name.
 /// One tokenizer per task: it reuses its storage for every row, and the fields it hands out stay
 /// valid until the next call.

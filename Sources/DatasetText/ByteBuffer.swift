@@ -1,8 +1,8 @@
 /// A growable byte buffer that row encoders write into directly, without a `String` per field.
 /// It is owned by one task at a time (hence `@unchecked Sendable`): fill it, hand it on, reuse it.
 public final class ByteBuffer: @unchecked Sendable {
-    @exclusivity(unchecked) @usableFromInline var storage: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    @exclusivity(unchecked) @usableFromInline package var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) @usableFromInline package var capacity: Int
     /// Bytes written so far.
     @exclusivity(unchecked) public var count: Int
 
@@ -39,7 +39,7 @@ public final class ByteBuffer: @unchecked Sendable {
         copy.withUTF8 { append($0) }
     }
 
-    @usableFromInline func grow(to needed: Int) {
+    @usableFromInline package func grow(to needed: Int) {
         var newCapacity = capacity
         while newCapacity < needed { newCapacity *= 2 }
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)

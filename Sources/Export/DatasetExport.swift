@@ -2,6 +2,7 @@ import Datasets
 import ParallelWork
 import Parquet
 import Scenarios
+import Simulation
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
-/// The spelling of the simulator's ids: a one-letter prefix and a zero-padded number, so that byte
+/// The spelling of the dataset's ids: a one-letter prefix and a zero-padded number, so that byte
 /// order and numeric order agree (SPEC §0) — `u0000042` for a user, `m0000042-000017` for the 17th
-/// meal of that user (`s` samples, `p` payments). (Computed, not `static let`s, which would cost
-/// a lazy-initialization check per row in the modules that write them.)
+/// meal of that user (`s` samples, `p` payments). The generator, its writers and the readers use
+/// these. (Computed, not `static let`s, which would cost a lazy-initialization check per row in the
+/// modules that write them.)
 public enum Ids {
     /// Digits of the user number.
     @inlinable public static var userWidth: Int { 7 }
@@ -20,20 +21,5 @@ public enum Ids {
     public static func user(_ index: UInt32) -> String {
         let digits = String(index)
         return "u" + String(repeating: "0", count: max(0, userWidth - digits.count)) + digits
-    }
-}
-
-extension ByteCursor {
-    /// An id of one prefix and a number in `Ids.userWidth` digits: `u0000042`.
-    @inlinable @inline(__always) public mutating func id(_ prefix: UInt8, _ number: UInt64) {
-        byte(prefix)
-        padded(number, width: Ids.userWidth)
-    }
-
-    /// An id of a row that a user owns: `p0000042-000017`.
-    @inlinable @inline(__always) public mutating func id(_ prefix: UInt8, owner: UInt64, ordinal: UInt64) {
-        id(prefix, owner)
-        byte(UInt8(ascii: "-"))
-        padded(ordinal, width: Ids.ordinalWidth)
     }
 }

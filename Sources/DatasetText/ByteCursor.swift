@@ -5,9 +5,9 @@ public struct ByteCursor {
     /// The most bytes an integer, a number with 3 decimals or a day takes.
     package static let numberBytes = 24
 
-    @usableFromInline var position: UnsafeMutablePointer<UInt8>
+    @usableFromInline package var position: UnsafeMutablePointer<UInt8>
 
-    @inlinable init(_ start: UnsafeMutablePointer<UInt8>) { position = start }
+    @inlinable package init(_ start: UnsafeMutablePointer<UInt8>) { position = start }
 
     /// One byte.
     @inlinable @inline(__always) public mutating func byte(_ b: UInt8) {
@@ -22,7 +22,7 @@ public struct ByteCursor {
     }
 
     /// The eight bytes `body` writes, as a little-endian word.
-    @inlinable @inline(__always) static func word(_ body: (inout ByteCursor) -> Void) -> UInt64 {
+    @inlinable @inline(__always) package static func word(_ body: (inout ByteCursor) -> Void) -> UInt64 {
         var bytes: UInt64 = 0
         withUnsafeMutableBytes(of: &bytes) { raw in
             var cursor = ByteCursor(raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
@@ -124,7 +124,7 @@ public struct ByteCursor {
     }
 
     /// `decimal3` of a value past ±2⁵³ thousandths or not finite.
-    @usableFromInline mutating func decimal3Wide(_ value: Double) {
+    @usableFromInline package mutating func decimal3Wide(_ value: Double) {
         if value.isNaN { return bytes("nan") }
         if value.sign == .minus { byte(UInt8(ascii: "-")) }
         if value.isInfinite { return bytes("inf") }

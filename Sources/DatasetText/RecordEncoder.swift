@@ -1,3 +1,5 @@
+import HealthCore
+
 /// The two text encodings of dataset rows (SPEC §0).
 public enum TextRecordFormat: String, Sendable, CaseIterable {
     /// Comma separated, no quoting, a header row, `\n` line ends.
@@ -22,16 +24,8 @@ public struct RecordEncoder {
     @usableFromInline let prefixEnds: [Int]
     @usableFromInline var column = 0
     @usableFromInline var cursor: ByteCursor
-    /// The owner number of the last id written, and its `Ids.userWidth` digits in bytes 1 to 7
-    /// of a little-endian word (byte 0 is zero, for the prefix): rows come grouped by user, so
-    /// an id's owner is written from this word, not formatted again.
-    @usableFromInline var lastOwner = UInt64.max
-    @usableFromInline var lastOwnerDigits: UInt64 = 0
-    /// The ordinal of the last owned id written (`.max`: none yet), and `-` and its
-    /// `Ids.ordinalWidth` digits in bytes 0 to 6 of a little-endian word: a user's rows mostly
-    /// count up by one, so the next ordinal's text is this word with its last digit raised.
-    @usableFromInline var lastOrdinal = UInt64.max
-    @usableFromInline var lastOrdinalText: UInt64 = 0
+    /// The text of the last ids written (rows come grouped by user).
+    @usableFromInline var ids = IdWords()
 
     /// The most bytes one record may take; `beginRecord` reserves this much.
     public static let maximumRecordBytes = 2048
@@ -133,35 +127,21 @@ public struct RecordEncoder {
         quote()
     }
 
-    /// `-` and `ordinal` in `Ids.ordinalWidth` digits, from `lastOrdinalText` when `ordinal` is
-    /// `lastOrdinal` or the one after it (and its last digit is not a carry).
+    /// `-` and `ordinal` in `Ids.ordinalWidth` digits (from `ids` below 10⁶).
     @inlinable @inline(__always) mutating func ordinalText(_ ordinal: UInt64) {
-        let lastDigit: UInt64 = 0xFF << 48
-        if ordinal != lastOrdinal {
-            if lastOrdinal != .max, ordinal == lastOrdinal + 1, lastOrdinalText & lastDigit != UInt64(UInt8(ascii: "9")) << 48 {
-                lastOrdinalText &+= 1 << 48
-            } else {
-                guard ordinal < 1_000_000 else {
-                    cursor.byte(UInt8(ascii: "-"))
-                    return cursor.padded(ordinal, width: Ids.ordinalWidth)
-                }
-                lastOrdinalText = ByteCursor.word { $0.byte(UInt8(ascii: "-")); $0.padded(ordinal, width: Ids.ordinalWidth); $0.byte(0) }
-            }
-            lastOrdinal = ordinal
+        guard ordinal < 1_000_000 else {
+            cursor.byte(UInt8(ascii: "-"))
+            return cursor.padded(ordinal, width: Ids.ordinalWidth)
         }
         // Eight bytes, of which the last (a zero) is written over by what follows.
-        cursor.word(lastOrdinalText)
+        cursor.word(ids.ordinal(ordinal))
         cursor.position -= 1
     }
 
-    /// `prefix` and `number` in `Ids.userWidth` digits, from `lastOwnerDigits` when `number` is `lastOwner`.
+    /// `prefix` and `number` in `Ids.userWidth` digits (from `ids` below 10⁷).
     @inlinable @inline(__always) mutating func ownerId(_ prefix: UInt8, _ number: UInt64) {
-        if number != lastOwner {
-            guard number < 10_000_000 else { return cursor.id(prefix, number) }
-            lastOwnerDigits = ByteCursor.word { $0.id(0, number) }
-            lastOwner = number
-        }
-        cursor.word(lastOwnerDigits | UInt64(prefix))
+        guard number < 10_000_000 else { return cursor.id(prefix, number) }
+        cursor.word(ids.owner(number) | UInt64(prefix))
     }
 
     /// A text field such as an enum value (a JSON string). At most 1024 bytes.

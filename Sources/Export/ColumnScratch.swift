@@ -1,5 +1,8 @@
+import DatasetText
 import Datasets
+import HealthCore
 import Parquet
+import Simulation
 
 /// One column's values of the rows being typed (`TypedRows`), in memory kept from chunk to chunk:
 /// 64-bit words, or string bytes and their ends, and validity bytes when the column is nullable
@@ -9,16 +12,8 @@ struct ColumnScratch {
     var bytes = ScratchBuffer<UInt8>()
     var ends = ScratchBuffer<Int>()
     var validity = ScratchBuffer<UInt8>()
-    /// The owner number of the last id written, and its `Ids.userWidth` digits in bytes 1 to 7 of
-    /// a little-endian word (rows come grouped by user: an owner is formatted once, as
-    /// `RecordEncoder` does).
-    private var owner = UInt64.max
-    private var ownerDigits: UInt64 = 0
-    /// The ordinal of the last owned id written, and `-` and its `Ids.ordinalWidth` digits in bytes 0
-    /// to 6 of a little-endian word: a user's rows mostly count up by one, so the next ordinal's text
-    /// is this word with its last digit raised (as `RecordEncoder` does).
-    private var ordinal = UInt64.max
-    private var ordinalText: UInt64 = 0
+    /// The text of the last ids written (`RecordEncoder`'s, for the same rows).
+    private var ids = IdWords()
 
     mutating func removeAll() {
         words.count = 0
@@ -62,15 +57,15 @@ struct ColumnScratch {
     /// An id such as `u0000042` (`ByteCursor.id`).
     @inline(__always) mutating func id(_ prefix: UInt8, _ number: UInt64) {
         guard number < 10_000_000 else { return string(maxBytes: 32) { Self.id(prefix, number, at: $0) } }
-        let word = ownerWord(prefix, number)
+        let word = ids.owner(number) | UInt64(prefix)
         string(maxBytes: 8) { Self.word(word, at: $0) }
     }
 
     /// An id such as `m0000042-000017` (`ByteCursor.id`), followed by `padding` times `K` (a long
     /// idempotency key); `nullable` adds its validity byte.
     @inline(__always) mutating func id(_ prefix: UInt8, owner: UInt64, ordinal: UInt64, padding: Int = 0, nullable: Bool = false) {
-        let word = owner < 10_000_000 ? ownerWord(prefix, owner) : 0
-        let text = ordinal < 1_000_000 ? ordinalWord(ordinal) : 0
+        let word = owner < 10_000_000 ? ids.owner(owner) | UInt64(prefix) : 0
+        let text = ordinal < 1_000_000 ? ids.ordinal(ordinal) : 0
         string(maxBytes: 64 + padding, nullable: nullable) { p in
             var q = owner < 10_000_000 ? Self.word(word, at: p) : Self.id(prefix, owner, at: p)
             if ordinal < 1_000_000 {
@@ -85,45 +80,9 @@ struct ColumnScratch {
         }
     }
 
-    /// `-` and `number` (below 10⁶) in `Ids.ordinalWidth` digits, in bytes 0 to 6 of a word.
-    @inline(__always) private mutating func ordinalWord(_ number: UInt64) -> UInt64 {
-        let lastDigit: UInt64 = 0xFF << 48
-        if number != ordinal {
-            if ordinal != .max, number == ordinal + 1, ordinalText & lastDigit != UInt64(UInt8(ascii: "9")) << 48 {
-                ordinalText &+= 1 << 48
-            } else {
-                var text: UInt64 = 0
-                withUnsafeMutableBytes(of: &text) { raw in
-                    let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                    p.pointee = UInt8(ascii: "-")
-                    _ = NumberWriter.padded(number, width: Ids.ordinalWidth, at: p + 1)
-                }
-                ordinalText = UInt64(littleEndian: text)
-            }
-            ordinal = number
-        }
-        return ordinalText
-    }
-
-    /// A gateway script, as `RowRendering.script`: `A`, `D`, `T`, `L` tokens joined by `;`.
+    /// A gateway script (`RowRendering.script`).
     @inline(__always) mutating func script(_ script: CompactScript) {
-        string(maxBytes: 2 * CompactScript.capacity) { p in
-            var q = p
-            for i in 0..<script.count {
-                if i > 0 {
-                    q.pointee = UInt8(ascii: ";")
-                    q += 1
-                }
-                switch script.response(at: i) {
-                case .approved: q.pointee = UInt8(ascii: "A")
-                case .declined: q.pointee = UInt8(ascii: "D")
-                case .timedOut: q.pointee = UInt8(ascii: "T")
-                case .lost: q.pointee = UInt8(ascii: "L")
-                }
-                q += 1
-            }
-            return q
-        }
+        string(maxBytes: RowRendering.scriptBytes) { RowRendering.script(script, at: $0) }
     }
 
     /// A null string.
@@ -140,19 +99,6 @@ struct ColumnScratch {
     private static func id(_ prefix: UInt8, _ number: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         p.pointee = prefix
         return NumberWriter.padded(number, width: Ids.userWidth, at: p + 1)
-    }
-
-    /// `prefix` and `number` (below 10⁷) in `Ids.userWidth` digits, as eight bytes.
-    @inline(__always) private mutating func ownerWord(_ prefix: UInt8, _ number: UInt64) -> UInt64 {
-        if number != owner {
-            owner = number
-            var digits: UInt64 = 0
-            withUnsafeMutableBytes(of: &digits) { raw in
-                _ = NumberWriter.padded(number, width: Ids.userWidth, at: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + 1)
-            }
-            ownerDigits = UInt64(littleEndian: digits)
-        }
-        return ownerDigits | UInt64(prefix)
     }
 
     /// Appends the one row of `values` (a row typed from its text).

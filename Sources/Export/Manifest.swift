@@ -2,6 +2,7 @@ import Datasets
 import HealthCore
 import PaymentsCore
 import Scenarios
+import Simulation
 
 /// Counts of the injected faults and of the notable events of generated rows.
 public struct FaultTally: Sendable, Equatable {

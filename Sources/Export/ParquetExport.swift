@@ -1,6 +1,7 @@
 import Datasets
 import ParallelWork
 import Parquet
+import Simulation
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Datasets
 import Parquet
+import Simulation
 
 extension ParquetExport {
     /// Writes dataset files given as CSV text (a header line, then `\n`-ended rows) as the Parquet

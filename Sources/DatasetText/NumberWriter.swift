@@ -2,10 +2,10 @@
 /// position after the digits.
 public enum NumberWriter {
     /// "00", "01", …, "99": two digits at a time, without a lazily initialized global.
-    @usableFromInline static let pairs: StaticString =
+    @usableFromInline package static let pairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-    @inlinable static func digitCount(_ v: UInt64) -> Int {
+    @inlinable package static func digitCount(_ v: UInt64) -> Int {
         var n = 1
         var x = v
         while x >= 10_000 { x /= 10_000; n += 4 }
@@ -73,13 +73,13 @@ public enum NumberWriter {
     }
 
     /// The two digits of `n` (under 100) at `p`.
-    @inlinable @inline(__always) static func pair(_ n: UInt64, at p: UnsafeMutablePointer<UInt8>) {
+    @inlinable @inline(__always) package static func pair(_ n: UInt64, at p: UnsafeMutablePointer<UInt8>) {
         let digits = UnsafeRawPointer(pairs.utf8Start).loadUnaligned(fromByteOffset: 2 &* Int(n), as: UInt16.self)
         UnsafeMutableRawPointer(p).storeBytes(of: digits, as: UInt16.self)
     }
 
     /// `v` (under 1000) in exactly three digits.
-    @inlinable @inline(__always) static func threeDigits(_ v: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    @inlinable @inline(__always) package static func threeDigits(_ v: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v / 100)
         pair(v % 100, at: p + 1)
         return p + 3
@@ -87,7 +87,7 @@ public enum NumberWriter {
 
     /// `v` (ten digits: an instant in seconds of years 2001 to 2286) as five pairs, split by
     /// independent divisions rather than a chain of them.
-    @inlinable @inline(__always) static func tenDigits(_ v: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    @inlinable @inline(__always) package static func tenDigits(_ v: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         let rest = v % 100_000_000, upper = rest / 10_000, lower = rest % 10_000
         pair(v / 100_000_000, at: p)
         pair(upper / 100, at: p + 2)
@@ -131,7 +131,7 @@ public enum NumberWriter {
     /// A finite, whole, non-negative `Double` with all its decimal digits, exactly (up to the 309 of
     /// `Double.greatestFiniteMagnitude`; room for them must be reserved). For values past the 64-bit
     /// range, so not on a hot path: its digits are made in an array of base-10⁹ limbs.
-    static func wholeDouble(_ value: Double, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    package static func wholeDouble(_ value: Double, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         precondition(value.isFinite && value >= 0 && value == value.rounded(.towardZero), "wholeDouble of \(value)")
         if value < 9.2e18 { return unsigned(UInt64(value), at: start) }
         // value = significand × 2^shift, both whole: the significand's 53 bits, then doubled `shift` times.

@@ -1,6 +1,9 @@
+import DatasetText
 import Datasets
+import HealthCore
 import Parquet
 import PaymentsCore
+import Simulation
 
 /// Types generated rows from their values, without rendering and parsing their CSV text: a row
 /// without an injected fault is well-formed by construction, and its typed values are those its
@@ -98,12 +101,12 @@ struct TypedRows {
     @inline(__always) private static func append(_ user: UserRow, to c: Columns) {
         c[0].id(Ids.user, UInt64(user.index))
         c[1].int(Int64(user.utcOffsetMinutes))
-        c[2].text(RowRendering.protocolName(user.fastingProtocol))
-        c[3].text(user.sex == .male ? "male" : "female")
+        c[2].text(user.fastingProtocol.spelling)
+        c[3].text(user.sex.spelling)
         c[4].int(Int64(user.age))
         c[5].milli(user.weightMilli)
         c[6].milli(user.heightMilli)
-        c[7].text(RowRendering.activityName(user.activity))
+        c[7].text(user.activity.spelling)
     }
 
     @inline(__always) private static func append(_ meal: MealRow, to c: Columns) {
@@ -111,7 +114,7 @@ struct TypedRows {
         c[1].id(Ids.user, UInt64(meal.user))
         c[2].time(meal.start)
         c[3].time(meal.end)
-        c[4].text(RowRendering.mealTypeName(meal.type))
+        c[4].text(meal.type.spelling)
         c[5].milli(meal.kcalMilli)
         c[6].milli(meal.proteinMilli)
         c[7].milli(meal.carbsMilli)
@@ -121,7 +124,7 @@ struct TypedRows {
     @inline(__always) private static func append(_ step: StepRow, to c: Columns) {
         c[0].id(Ids.sample, owner: UInt64(step.user), ordinal: UInt64(step.ordinal))
         c[1].id(Ids.user, UInt64(step.user))
-        c[2].text(step.source == .watch ? "watch" : "phone")
+        c[2].text(step.source.spelling)
         c[3].time(step.start)
         c[4].time(step.end)
         c[5].milli(step.countMilli)
@@ -133,7 +136,7 @@ struct TypedRows {
         let padding = payment.hasLongKey ? PaymentRejection.maximumKeyLength - PaymentRow.keyIdLength : 0
         c[1].id(UInt8(ascii: "k"), owner: user, ordinal: UInt64(payment.keyOrdinal), padding: padding)
         c[2].id(Ids.user, user)
-        c[3].text(payment.kind == .charge ? "charge" : "refund")
+        c[3].text(payment.kind.spelling)
         c[4].int(payment.amountMinor)
         c[5].text(payment.currency.codeLiteral)
         c[6].time(payment.createdAt)

@@ -1,6 +1,8 @@
+import DatasetText
 import Datasets
 import HealthCore
 import PaymentsCore
+import Simulation
 
 /// The four files `generate` writes, with their columns in SPEC order.
 public typealias GeneratedFile = DatasetKind
@@ -47,12 +49,12 @@ package enum RowRendering {
         case 2: encoder.decoratedInt(Int64(user.utcOffsetMinutes.magnitude), prefix: "+")
         default: encoder.int(Int64(user.utcOffsetMinutes))
         }
-        if broken == 1 { encoder.text("5:2") } else { encoder.text(protocolName(user.fastingProtocol)) }
-        encoder.text(user.sex == .male ? "male" : "female")
+        if broken == 1 { encoder.text("5:2") } else { encoder.text(user.fastingProtocol.spelling) }
+        encoder.text(user.sex.spelling)
         encoder.int(Int64(user.age))
         encoder.milli(Int64(user.weightMilli))
         encoder.milli(Int64(user.heightMilli))
-        encoder.text(activityName(user.activity))
+        encoder.text(user.activity.spelling)
         encoder.endRecord()
     }
 
@@ -68,7 +70,7 @@ package enum RowRendering {
         userId(meal.user, known: meal.fault != .unknownUser, into: &encoder)
         if broken == 1 { encoder.decoratedInt(meal.start, suffix: ".5") } else { encoder.int(meal.start) }
         encoder.int(meal.end)
-        if broken == 2 { encoder.text("brunch") } else { encoder.text(mealTypeName(meal.type)) }
+        if broken == 2 { encoder.text("brunch") } else { encoder.text(meal.type.spelling) }
         if broken == 3 { encoder.text("NaN") } else { encoder.milli(Int64(meal.kcalMilli)) }
         encoder.milli(Int64(meal.proteinMilli))
         encoder.milli(Int64(meal.carbsMilli))
@@ -86,7 +88,7 @@ package enum RowRendering {
             encoder.id(Ids.sample, owner: UInt64(step.user), ordinal: UInt64(step.ordinal))
         }
         userId(step.user, known: step.fault != .unknownUser, into: &encoder)
-        if broken == 1 { encoder.text("tablet") } else { encoder.text(step.source == .watch ? "watch" : "phone") }
+        if broken == 1 { encoder.text("tablet") } else { encoder.text(step.source.spelling) }
         encoder.int(step.start)
         if broken == 3 { encoder.decoratedInt(step.end, suffix: ".0") } else { encoder.int(step.end) }
         if broken == 2 { encoder.decoratedInt(Int64(step.countMilli / 1000), suffix: "e0") } else { encoder.milli(Int64(step.countMilli)) }
@@ -111,7 +113,7 @@ package enum RowRendering {
             encoder.id(UInt8(ascii: "k"), owner: user, ordinal: UInt64(payment.keyOrdinal))
         }
         userId(payment.user, known: fault != .unknownUser, into: &encoder)
-        if broken == 0 { encoder.text("chargeback") } else { encoder.text(payment.kind == .charge ? "charge" : "refund") }
+        if broken == 0 { encoder.text("chargeback") } else { encoder.text(payment.kind.spelling) }
         if fault == .invalidAmount, payment.variant == 2 {
             encoder.decoratedInt(payment.amountMinor, suffix: ".50")
         } else {
@@ -139,52 +141,28 @@ package enum RowRendering {
         encoder.endRecord()
     }
 
+    /// The most bytes a gateway script's text takes.
+    static var scriptBytes: Int { 2 * CompactScript.capacity }
+
     static func script(_ script: CompactScript, into encoder: inout RecordEncoder) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * CompactScript.capacity) { bytes in
-            var n = 0
-            for i in 0..<script.count {
-                if i > 0 {
-                    bytes[n] = UInt8(ascii: ";")
-                    n += 1
-                }
-                switch script.response(at: i) {
-                case .approved: bytes[n] = UInt8(ascii: "A")
-                case .declined: bytes[n] = UInt8(ascii: "D")
-                case .timedOut: bytes[n] = UInt8(ascii: "T")
-                case .lost: bytes[n] = UInt8(ascii: "L")
-                }
-                n += 1
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scriptBytes) { bytes in
+            let end = Self.script(script, at: bytes.baseAddress!)
+            encoder.text(UnsafeBufferPointer(start: bytes.baseAddress!, count: end - bytes.baseAddress!))
+        }
+    }
+
+    /// Writes `script` at `p` as its text, the responses' tokens (`GatewayResponse.tokenByte`) joined
+    /// by `;` (at most `scriptBytes` bytes); returns where it stopped.
+    @inline(__always) static func script(_ script: CompactScript, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var q = p
+        for i in 0..<script.count {
+            if i > 0 {
+                q.pointee = UInt8(ascii: ";")
+                q += 1
             }
-            encoder.text(UnsafeBufferPointer(rebasing: bytes[..<n]))
+            q.pointee = script.response(at: i).tokenByte
+            q += 1
         }
-    }
-
-    static func protocolName(_ value: FastingProtocol) -> StaticString {
-        switch value {
-        case .sixteenEight: "16:8"
-        case .eighteenSix: "18:6"
-        case .twentyFour: "20:4"
-        case .omad: "omad"
-        case .none: "none"
-        }
-    }
-
-    static func activityName(_ value: ActivityLevel) -> StaticString {
-        switch value {
-        case .sedentary: "sedentary"
-        case .light: "light"
-        case .moderate: "moderate"
-        case .active: "active"
-        case .veryActive: "very_active"
-        }
-    }
-
-    static func mealTypeName(_ value: MealType) -> StaticString {
-        switch value {
-        case .breakfast: "breakfast"
-        case .lunch: "lunch"
-        case .dinner: "dinner"
-        case .snack: "snack"
-        }
+        return q
     }
 }

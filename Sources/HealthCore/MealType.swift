@@ -1,0 +1,17 @@
+/// The `type` of a meal row (SPEC §2).
+public enum MealType: UInt8, CaseIterable, Sendable {
+    case breakfast, lunch, dinner, snack
+
+    /// The spelling in dataset files.
+    public var name: String { spelling.description }
+
+    /// The spelling in dataset files, as a literal (for writers that copy bytes).
+    @inlinable public var spelling: StaticString {
+        switch self {
+        case .breakfast: "breakfast"
+        case .lunch: "lunch"
+        case .dinner: "dinner"
+        case .snack: "snack"
+        }
+    }
+}
