@@ -7,42 +7,57 @@ import PaymentsCore
 /// synced is lost. Each call takes virtual time, so a crash can land between any two of them: a service
 /// that answers before it saves, or saves without syncing, is caught.
 public final class DurableRecords: @unchecked Sendable {
-    let world: WorldState
+    /// The simulated world's state; nil in load mode, where `live` keeps the records.
+    let world: WorldState?
+    let live: LiveRecords?
     /// What a reader sees: synced records and the writes since.
     private var cached: [String: Data] = [:]
     /// What is on the disk.
     private var synced: [String: Data] = [:]
 
-    init(world: WorldState) { self.world = world }
+    init(world: WorldState) {
+        self.world = world
+        live = nil
+    }
+
+    init(live: LiveRecords) {
+        world = nil
+        self.live = live
+    }
 
     /// The record under `key`, nil when there is none.
     public func read(_ key: String) async throws -> Data? {
+        if let live { return live.read(key) }
         try await call()
         return cached[key]
     }
 
     /// Writes `value` under `key`: seen by every read at once, on the disk after the next `sync`.
     public func write(_ key: String, _ value: Data) async throws {
+        if let live { return live.write(key, value) }
         try await call()
         cached[key] = value
-        world.log("store write \(key)")
+        world?.log("store write \(key)")
     }
 
     /// Removes the record under `key` (on the disk after the next `sync`).
     public func remove(_ key: String) async throws {
+        if let live { return live.write(key, nil) }
         try await call()
         cached[key] = nil
     }
 
     /// Puts every write so far on the disk (fsync): they survive a power loss once this returns.
     public func sync() async throws {
+        if live != nil { return }
         try await call()
         synced = cached
-        world.log("store sync")
+        world?.log("store sync")
     }
 
     /// Every key that starts with `prefix`, in byte order.
     public func keys(withPrefix prefix: String = "") async throws -> [String] {
+        if let live { return live.keys(withPrefix: prefix) }
         try await call()
         return cached.keys.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
@@ -50,11 +65,12 @@ public final class DurableRecords: @unchecked Sendable {
     /// The power went: the writes not synced are gone.
     func losePower() {
         cached = synced
-        world.log("power loss: the store is back to its last sync")
+        world?.log("power loss: the store is back to its last sync")
     }
 
     /// One call's time, in a live incarnation (a call the crash interrupts does nothing).
     private func call() async throws {
+        guard let world else { return }
         let incarnation = try world.check()
         try await world.clock.sleep(for: world.latency(storage: true))
         try world.check(incarnation)
