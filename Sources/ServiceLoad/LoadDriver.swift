@@ -72,7 +72,8 @@ package struct LoadDriver<Service: ServiceUnderSimulation>: Sendable {
                 await Task.yield()
                 if Task.isCancelled { break }
             }
-            if position % Self.checkEvery == 0, let deadline, monotonicNanos() >= deadline { break }
+            // Every client sends its first requests whatever the time: a pass is never empty.
+            if position % Self.checkEvery == 0, position > 0, let deadline, monotonicNanos() >= deadline { break }
             var due: UInt64?
             if let schedule {
                 guard let seconds = schedule.dueSeconds(afterEvents: Double(rankOffset + Int(arrivals[position]) + 1)) else { break }

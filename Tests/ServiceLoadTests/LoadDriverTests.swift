@@ -52,14 +52,17 @@ struct LoadDriverTests {
         #expect(figures.reduce(0) { $0 + Int($1.responseMicros.count) } == total)
     }
 
-    @Test("the deadline stops the clients")
+    @Test("a deadline is looked at every 256 requests of a client, after its first 256")
     func deadlineStops() async throws {
-        // Given a deadline already past
-        let workload = try Self.workload(clients: 2)
+        // Given one client with more than 256 requests, and a deadline already past
+        var plan = try RunPlan.load("smoke")
+        (plan.scenario.users, plan.scenario.days) = (100, 7)
+        let workload = LoadWorkload(scenario: plan.scenario, seed: 7, clients: 1)
+        #expect(workload.requests.count > 256)
         let sut = LoadDriver<CountingService>(workload: workload, schedule: nil, rankOffset: 0, start: monotonicNanos(), deadline: monotonicNanos())
         // When the driver runs
         let figures = await sut.run(CountingService(tag: "deadline-"))
-        // Then nothing is sent
-        #expect(figures.allSatisfy { $0.sent == 0 })
+        // Then the client stopped at its first look at the clock
+        #expect(figures.map(\.sent) == [256])
     }
 }
