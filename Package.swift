@@ -14,7 +14,7 @@ let package = Package(
             name: "_SimHarnessTooling",
             targets: [
                 "HealthCore", "PaymentsCore", "DatasetText", "Datasets", "Parquet", "SpecKernel", "Analysis", "Scenarios", "Simulation", "Export", "ProcessMetrics",
-                "RunResults", "Harness", "BenchmarkWorkloads", "PaymentSimulation", "Reports", "ServiceSimulation",
+                "RunResults", "Harness", "BenchmarkWorkloads", "PaymentSimulation", "Reports", "ServiceSimulation", "ServiceLoad",
             ]
         ),
     ],
@@ -107,7 +107,7 @@ let package = Package(
             dependencies: [
                 "Analysis", "Datasets", "Export", "Scenarios", "Simulation", "Harness", "RunResults", "ProcessMetrics", "CGlibcMalloc",
                 "PaymentService", "PaymentSimulation", "Reports", "UserAlgorithms", "SpecKernel", "HealthCore", "PaymentsCore",
-                "ServiceSimulation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ServiceSimulation", "ServiceLoad", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildCommit"]
         ),
@@ -115,11 +115,18 @@ let package = Package(
         // Seeded, one-thread schedules of async code with a virtual clock: the basis of simulating a user's
         // async service (docs/your-service.md).
         .target(name: "ServiceSimulation", dependencies: ["PaymentsCore", "SimulatedDisk"]),
+        // Load mode for a user's async service: the scenario's payment stream from concurrent clients on every
+        // core, measured into a RunResult and checked against the SPEC reference (docs/your-service.md).
+        .target(name: "ServiceLoad", dependencies: ["ServiceSimulation", "PaymentsCore", "Scenarios", "Simulation", "RunResults", "ProcessMetrics", "Harness"]),
         .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Scenarios", "Datasets", "Parquet"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
         .testTarget(name: "ServiceSimulationTests", dependencies: ["ServiceSimulation", "PaymentsCore", "SimHarnessKit", "BenchmarkWorkloads"]),
+        .testTarget(
+            name: "ServiceLoadTests",
+            dependencies: ["ServiceLoad", "ServiceSimulation", "PaymentsCore", "Scenarios", "Harness", "RunResults", "SimHarnessKit", "BenchmarkWorkloads"]
+        ),
         .testTarget(name: "ParquetTests", dependencies: ["Parquet"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SimulatedDiskTests", dependencies: ["SimulatedDisk", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),

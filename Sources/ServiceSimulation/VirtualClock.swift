@@ -21,18 +21,32 @@ public struct VirtualClock: Clock, Sendable {
         public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
-    let timers: Timers
+    /// The world's sleepers; nil for load mode's clock, which reads real time and never waits.
+    let timers: Timers?
+    /// Load mode: real time 0.
+    let origin: ContinuousClock.Instant
 
-    init(timers: Timers) { self.timers = timers }
+    init(timers: Timers) {
+        self.timers = timers
+        origin = ContinuousClock.now
+    }
 
-    /// The world's virtual time.
-    public var now: Instant { Instant(offset: timers.now) }
+    /// Load mode's clock: `now` is the real time since `origin`, and `sleep` returns at once (a backoff or
+    /// a timeout costs no real time: the service is measured, not its waits).
+    init(immediateFrom origin: ContinuousClock.Instant) {
+        timers = nil
+        self.origin = origin
+    }
+
+    /// The world's virtual time (in load mode, the real time since the run began).
+    public var now: Instant { Instant(offset: timers?.now ?? (ContinuousClock.now - origin)) }
     /// One nanosecond.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Suspends until the world's time reaches `deadline` (at once when it has); throws
-    /// `CancellationError` when the task is cancelled first.
+    /// `CancellationError` when the task is cancelled first. In load mode it returns at once.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        guard let timers else { return try Task.checkCancellation() }
         try await timers.sleep(until: deadline.offset)
     }
 }

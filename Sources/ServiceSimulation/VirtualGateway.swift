@@ -61,13 +61,24 @@ public enum GatewayError: Error, Hashable, Sendable {
 /// done nothing, `L` acts and then times out (the answer is lost). Every call takes virtual time; a timeout
 /// throws only when its deadline passes. The gateway keeps the ground truth of what it did.
 public final class VirtualGateway: @unchecked Sendable {
-    let world: WorldState
+    /// The simulated world's state; nil in load mode, where `live` answers.
+    let world: WorldState?
+    let live: LiveGateway?
 
-    init(world: WorldState) { self.world = world }
+    init(world: WorldState) {
+        self.world = world
+        live = nil
+    }
+
+    init(live: LiveGateway) {
+        world = nil
+        self.live = live
+    }
 
     /// Sends `payment`; returns the receipt, or throws `GatewayError.declined` or `.timedOut` (or
     /// `ServiceCrashed` in a task of a crashed service).
     public func process(_ payment: GatewayPayment) async throws -> GatewayReceipt {
+        guard let world else { return try live!.process(payment) }
         let incarnation = try world.check()
         try await world.clock.sleep(for: world.latency())
         try world.check(incarnation)
@@ -98,6 +109,7 @@ public final class VirtualGateway: @unchecked Sendable {
 
     /// Whether the gateway acted for `idempotencyKey` (reconciliation: not a payment attempt).
     public func hasActed(idempotencyKey: String) async throws -> Bool {
+        guard let world else { return live!.hasActed(idempotencyKey: idempotencyKey) }
         let incarnation = try world.check()
         try await world.clock.sleep(for: world.latency())
         try world.check(incarnation)

@@ -115,7 +115,7 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 /// Writes `result.json` and each report format's file in `folder`.
-private func writeReports(of result: RunResult, to folder: String) throws {
+func writeReports(of result: RunResult, to folder: String) throws {
     let context = ReportContext(result: result)
     do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

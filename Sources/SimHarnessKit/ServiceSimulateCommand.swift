@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
+import ServiceLoad
 
 extension SimHarness {
-    /// A command line that puts your async payment service under deterministic simulation: `simulate`
-    /// runs seeded worlds of concurrent clients, gateway faults and crashes at any job, each interleaving
+    /// A command line for your async payment service: `run` drives it with a scenario's payment stream
+    /// from concurrent clients on every core (load mode: latency, throughput, CPU, allocations, checked
+    /// against the SPEC reference), and `simulate` puts it under deterministic simulation: it runs seeded worlds of concurrent clients, gateway faults and crashes at any job, each interleaving
     /// chosen by the seed, and checks SPEC §4's invariants against the gateway's ground truth
     /// (docs/your-service.md).
     ///
@@ -21,7 +23,9 @@ extension SimHarness {
         let values = ProcessInfo.processInfo.environment
         let prefix = environment.compactMap { name in values[name].map { "\(name)=\($0) " } }.joined()
         await ServiceSession.$world.withValue(ServiceWorldRunner(run: { ServiceWorld.run(Service.self, $0) }, linePrefix: prefix)) {
-            await ServiceHarnessCommand.mainWithHarnessExits()
+            await ServiceSession.$load.withValue({ try await ServiceLoadRunner.run(Service.self, $0, options: $1) }) {
+                await ServiceHarnessCommand.mainWithHarnessExits()
+            }
         }
     }
 }
@@ -47,9 +51,9 @@ private func say(_ line: String) { ServiceSession.output(line) }
 struct ServiceHarnessCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: URL(fileURLWithPath: CommandLine.arguments.first ?? "simharness").lastPathComponent,
-        abstract: "Puts your async payment service under deterministic simulation (simharness \(toolVersion)).",
+        abstract: "Load-tests your async payment service, or puts it under deterministic simulation (simharness \(toolVersion)).",
         version: toolVersionLine,
-        subcommands: [ServiceSimulateCommand.self]
+        subcommands: [ServiceRunCommand.self, ServiceSimulateCommand.self]
     )
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import PaymentServiceCore
 import SimHarnessKit
 
-// `payment-sim simulate …` puts the service under SimHarness's deterministic simulation. `BUG=<name>`
+// `payment-sim simulate …` puts the service under SimHarness's deterministic simulation, `payment-sim run` under load. `BUG=<name>`
 // plants one of `Bug`'s mistakes in it; without `BUG` (or with it empty) the service is the correct one.
 if let name = ProcessInfo.processInfo.environment["BUG"], !name.isEmpty {
     guard let bug = Bug(rawValue: name) else {
