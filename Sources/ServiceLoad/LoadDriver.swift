@@ -17,6 +17,8 @@ package struct ClientFigures: Sendable {
     package var firstError: (index: Int, message: String)?
     /// Service time of each request (from its send to its answer), in nanoseconds.
     package var serviceNanos = LatencyHistogram()
+    /// The same in microseconds: a request is the run table's batch.
+    package var serviceMicros = LatencyHistogram()
     /// Open loads: time from when each request was due to its answer, in microseconds (the coordinated
     /// omission correction: a request the client could not send on time waits in this figure).
     package var responseMicros = LatencyHistogram()
@@ -90,6 +92,7 @@ package struct LoadDriver<Service: ServiceUnderSimulation>: Sendable {
             }
             let answered = monotonicNanos()
             figures.serviceNanos.record(answered &- sent)
+            figures.serviceMicros.record((answered &- sent) / 1_000)
             if let due {
                 figures.responseMicros.record((answered &- min(due, answered)) / 1_000)
                 figures.behindSeconds = max(figures.behindSeconds, Double(sent &- min(due, sent)) * 1e-9)

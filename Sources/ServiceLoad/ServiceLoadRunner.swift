@@ -81,6 +81,7 @@ package enum ServiceLoadRunner {
             metrics.total.dropped = metrics.payments.dropped
         }
         check.users = workload.users
+        check.implementations = ["the service"]
         var process = ProcessFigures()
         process.cpuUserSeconds = cpu.user.seconds
         process.cpuSystemSeconds = cpu.system.seconds
@@ -103,6 +104,7 @@ package enum ServiceLoadRunner {
         for figures in clients {
             stream.events += figures.sent
             stream.eventLatency.merge(figures.serviceNanos)
+            stream.batchLatency.merge(figures.serviceMicros)
             metrics.responseLatency.merge(figures.responseMicros)
             metrics.behindScheduleSeconds = max(metrics.behindScheduleSeconds, figures.behindSeconds)
             for answer in figures.answers.prefix(figures.sent).compactMap({ $0 }) {

@@ -29,6 +29,7 @@ struct ServiceLoadRunnerTests {
         #expect(check.mismatches == 0, "\(check.listed.prefix(3))")
         #expect(sut.metrics.payments.events == LoadWorkload(scenario: plan.scenario, seed: 11, clients: 4).requests.count)
         #expect(sut.metrics.payments.eventLatency.count == UInt64(sut.metrics.payments.events))
+        #expect(sut.metrics.payments.batchLatency.count == UInt64(sut.metrics.payments.events))
         #expect(sut.passed)
     }
 

@@ -125,7 +125,8 @@ public enum Summary {
         let verdict = "checked \(what) against the \(check.against) on \(count(check.users)) users\(share)\(check.boundaryUsers > 0 ? " and \(check.boundaryUsers) boundary users" : "") in \(fixed(check.seconds, 2)) s: "
             + "\(count(check.mismatches)) mismatches"
         var lines = [check.mismatches == 0 ? verdict : style.red(verdict)]
-        lines.append("  " + check.boundaries.line)
+        // The boundaries are the analyzers' (a load run of a user's service reaches none of them).
+        if check.boundaries.exercised > 0 || check.boundaryUsers > 0 { lines.append("  " + check.boundaries.line) }
         for mismatch in check.listed { lines.append("  " + mismatch.text) }
         if check.mismatches > check.listed.count { lines.append("  … \(count(check.mismatches - check.listed.count)) more") }
         if !check.byField.isEmpty {
