@@ -52,6 +52,10 @@ public enum Suite {
         return UInt64(run.steps) ^ run.traceHash
     }
 
+    /// Load mode's driver: the smoke stream (3,000 users × 14 days) from 8 clients through a service that
+    /// answers at once (goal: >= 1,000,000 requests a second on 2 cores).
+    public static let serviceLoad = ServiceLoadWorkload()
+
     /// Every timed workload, `Target:Benchmark` as package-benchmark names them, with one iteration's work;
     /// `churning` for the simulated worlds, which allocate throughout and call the kernel (SQLite, fsync), and
     /// for MealRows, which streams 100 MB of rows (its speed depends on the pages the kernel gave the process:
@@ -70,6 +74,7 @@ public enum Suite {
         ("ReportRendering:SoakReportHTML", false, { UInt64(try renderSoakReport()) }),
         ("ServiceWorlds:TenWorlds", true, { serviceWorlds() }),
         ("ServiceWorlds:JobSwitches", false, { jobSwitches() }),
+        ("ServiceWorlds:LoadInstantService", false, { UInt64(serviceLoad.runBlocking()) }),
     ]
 }
 
