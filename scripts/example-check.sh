@@ -8,7 +8,8 @@
 # gateway protocols, with six bugs planted by BUG), copied and rewritten the same way and built once, with
 # SimHarness's build shared: the correct service passes `simulate --seeds 2000`; each planted bug fails
 # `simulate --seeds 200` (exit 1) with a reproduce line, which, run twice, fails both times with the same
-# violation and the same trace hash.
+# violation and the same trace hash; and under load (`run`), the correct service matches the SPEC reference
+# while a planted bug does not.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=$(grep -rhoE 'toolVersion = "[0-9]+\.[0-9]+\.[0-9]+"' "$root/Sources" | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
@@ -99,6 +100,20 @@ for bug in $bugs; do
   echo "example: BUG=$bug caught ($first); '$line' fails twice, ${hashes[0]}"
 done
 echo "example: the correct payment service passed 2000 worlds; each planted bug was caught within 200 seeds and reproduced"
+# Load mode: the correct service's answers and ledger match the SPEC reference on the default stream (exit 0);
+# a retry under a new gateway key charges twice, which the check against the reference catches (exit 1).
+"$sim" run > "$out" 2>&1
+status=$?
+if [ "$status" -ne 0 ] || ! grep -aq "every answer and the ledger match the SPEC reference" "$out"; then
+  tail -20 "$out"; echo "example: the correct payment service did not match the SPEC reference under load (exit $status)"; exit 1
+fi
+grep -a "^load mode:" "$out"
+BUG=new-key-on-retry "$sim" run > "$out" 2>&1
+status=$?
+if [ "$status" -ne 1 ] || ! grep -aq "mismatches against the SPEC reference; the first differing request" "$out"; then
+  tail -20 "$out"; echo "example: BUG=new-key-on-retry was not caught under load (exit $status)"; exit 1
+fi
+echo "example: under load the correct service matches the SPEC reference; BUG=new-key-on-retry is caught: $(grep -ao "[0-9]* mismatches against the SPEC reference" "$out")"
 cd "$work/CustomAnalyzer"
 
 # The check bites: a release of the dependency with an unsafe flag in one target (tagged as the next patch)
