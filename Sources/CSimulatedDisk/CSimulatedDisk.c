@@ -147,7 +147,7 @@ static void free_disk(sd_disk *disk);
 
 static int sd_close(sqlite3_file *file) {
     sd_handle *h = (sd_handle *)file;
-    if (h->delete_on_close && !unreachable(h)) {
+    if (h->delete_on_close) {
         clear_log(h->file);
         h->file->exists = 0;
         h->file->current.size = h->file->durable.size = 0;
