@@ -42,6 +42,12 @@ public enum Suite {
         return swarm.run { ServiceWorld.run(LedgerService<Correct>.self, $0) }.traceHash
     }
 
+    /// The same worlds with the service's records in SQLite on the simulated disk (goal: >= 1,000 a CPU-minute).
+    public static func serviceWorldsOnSQLite(count: Int = 10) -> UInt64 {
+        let swarm = ServiceSwarm(template: ServiceWorldConfiguration(seed: 0), from: 0, count: count, mixedSchedules: true, tasks: 1)
+        return swarm.run { ServiceWorld.run(LedgerService<CorrectOnSQLite>.self, $0) }.traceHash
+    }
+
     /// Job switches of the seeded executor: 8 tasks that each yield `yields` times (goal: <= 300 ns a switch).
     public static func jobSwitches(yields: Int = 10_000) -> UInt64 {
         let run = try! SeededWorld.run(seed: 7) { _ in
@@ -73,6 +79,7 @@ public enum Suite {
         ("SimulatedWorlds:World500Disk", true, { UInt64(truncatingIfNeeded: try PaymentWorldSimulator.run(diskWorld).hashValue) }),
         ("ReportRendering:SoakReportHTML", false, { UInt64(try renderSoakReport()) }),
         ("ServiceWorlds:TenWorlds", true, { serviceWorlds() }),
+        ("ServiceWorlds:TenWorldsSQLite", true, { serviceWorldsOnSQLite() }),
         ("ServiceWorlds:JobSwitches", false, { jobSwitches() }),
         ("ServiceWorlds:LoadInstantService", false, { UInt64(serviceLoad.runBlocking()) }),
     ]
