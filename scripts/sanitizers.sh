@@ -20,7 +20,7 @@ cd "$root"
 logs="$root/.build/sanitizers"
 mkdir -p "$logs"
 suppressions="$root/scripts/tsan-suppressions.txt"
-TSAN_SUITES=${TSAN_SUITES:-'AnalysisTests|ParallelWorkTests|PipelineTests|EquivalenceTests|DeterminismTests|DiskWorldTests|SimulatedDiskTests|Parquet|SeededWorldTests|ServiceWorldTests'}
+TSAN_SUITES=${TSAN_SUITES:-'AnalysisTests|ParallelWorkTests|PipelineTests|EquivalenceTests|DeterminismTests|DiskWorldTests|SimulatedDiskTests|Parquet|SeededWorldTests|ServiceWorldTests|ServiceLoadTests|ServiceLoadWorkloadTests'}
 ASAN_SUITES=${ASAN_SUITES:-'DatasetsTests|AnalysisTests|SimulatedDiskTests|DiskWorldTests'}
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 print_suppressions=1 suppressions=$suppressions"
 # Leak checking stays off: the test runner and the Swift runtime keep allocations to the end on purpose.

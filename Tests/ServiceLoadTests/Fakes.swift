@@ -1,11 +1,10 @@
 import Foundation
 import PaymentsCore
 import ServiceSimulation
-import Synchronization
 
 /// A service that answers every request at once, `deduplicated`, and remembers the payment ids it was sent.
 struct CountingService: ServiceUnderSimulation {
-    static let seen = Mutex<[String: Int]>([:])
+    static let seen = Locked<[String: Int]>([:])
     let tag: String
 
     static func start(in environment: ServiceEnvironment) async throws -> CountingService { CountingService(tag: UUID().uuidString) }
@@ -42,7 +41,7 @@ struct DoubleChargingService: ServiceUnderSimulation {
 
 /// The captured amounts a fake says it took.
 final class LedgerLines: Sendable {
-    private let sums = Mutex<[ServiceLedgerLine]>([])
+    private let sums = Locked<[ServiceLedgerLine]>([])
 
     func add(_ request: ServiceRequest) {
         sums.withLock { $0.append(ServiceLedgerLine(userID: request.userID, currency: request.currency, capturedMinor: request.amountMinor, refundedMinor: 0)) }
@@ -50,3 +49,4 @@ final class LedgerLines: Sendable {
 
     var lines: [ServiceLedgerLine] { sums.withLock { $0 } }
 }
+

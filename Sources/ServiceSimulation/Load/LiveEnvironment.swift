@@ -1,6 +1,5 @@
 import Foundation
 import PaymentsCore
-import Synchronization
 
 extension ServiceEnvironment {
     /// Load mode's environment: SPEC §4's gateway answering at once from `scripts` (by payment id), an
@@ -29,7 +28,7 @@ package final class LiveGateway: Sendable {
     }
 
     private final class Shard: Sendable {
-        let table = Mutex<[String: KeyRecord]>([:])
+        let table = Locked<[String: KeyRecord]>([:])
     }
 
     private let scripts: [String: GatewayScript]
@@ -78,7 +77,7 @@ package final class LiveGateway: Sendable {
 /// the last `/` so that `keys(withPrefix:)` visits the groups that can match, not every record. Every write
 /// is durable at once (load mode does not crash the service).
 final class LiveRecords: Sendable {
-    private let groups = Mutex<[Substring: [String: Data]]>([:])
+    private let groups = Locked<[Substring: [String: Data]]>([:])
 
     private static func group(of key: String) -> Substring { key.lastIndex(of: "/").map { key[..<$0] } ?? "" }
 
@@ -98,5 +97,20 @@ final class LiveRecords: Sendable {
             groups.filter { $0.key.hasPrefix(groupPrefix) }.flatMap { $0.value.keys.filter { $0.hasPrefix(prefix) } }
         }
         return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+}
+
+/// A value behind a lock: `NSLock` (a pthread mutex, which ThreadSanitizer follows; it reported the futex of
+/// `Synchronization.Mutex` here as a race between two `withLock`s).
+package final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    package init(_ value: Value) { self.value = value }
+
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }
