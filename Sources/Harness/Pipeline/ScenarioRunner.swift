@@ -4,7 +4,6 @@ import ProcessMetrics
 import RunResults
 import Scenarios
 import Simulation
-import Synchronization
 import UserAlgorithms
 
 /// `simharness run`: streams a scenario's batches from the simulator through the analyzers, in
@@ -50,15 +49,17 @@ package enum ScenarioRunner {
         let allocationsBefore = AllocationStatistics.current()
         ResidentMemory.resetPeak()
         let started = clock.now()
+        // The run's result from its figures so far: the monitor's provisional one, and the final one.
+        let describe: @Sendable (RunMetrics, Double) -> RunResult = { metrics, seconds in
+            RunResult(
+                scenario: scenario.name, seed: seed, users: scenario.users, days: scenario.days, load: plan.load.summary,
+                shards: ["\(options.shard)/\(options.shardCount)"], tasks: options.tasks, timing: options.timing,
+                usersPerBatch: usersPerBatch, durationSeconds: seconds, metrics: metrics
+            )
+        }
         let monitor = Monitor(
             plan: plan, options: options, clock: clock, control: control, start: started,
-            usersPerPass: selection.count, cpuAtStart: (usageBefore.userCPU + usageBefore.systemCPU).seconds, describe: { metrics, seconds in
-                RunResult(
-                    scenario: scenario.name, seed: seed, users: scenario.users, days: scenario.days, load: plan.load.summary,
-                    shards: ["\(options.shard)/\(options.shardCount)"], tasks: options.tasks, timing: options.timing,
-                    usersPerBatch: usersPerBatch, durationSeconds: seconds, metrics: metrics
-                )
-            }
+            usersPerPass: selection.count, cpuAtStart: (usageBefore.userCPU + usageBefore.systemCPU).seconds, describe: describe
         )
         var (metrics, series, samples, unsentTail) = await pipeline.run(start: started, monitor: monitor)
         let ended = clock.now()
@@ -88,13 +89,12 @@ package enum ScenarioRunner {
 
         let cancelled = Task.isCancelled
         let stopReason = control.stopReason
-        var result = RunResult(
-            scenario: scenario.name, seed: seed, users: scenario.users, days: scenario.days, load: plan.load.summary,
-            shards: ["\(options.shard)/\(options.shardCount)"], tasks: options.tasks, timing: options.timing,
-            usersPerBatch: usersPerBatch, status: cancelled ? .cancelled : stopReason == nil ? .completed : .aborted,
-            stopReason: stopReason, durationSeconds: (ended - started).seconds, metrics: metrics, process: process,
-            machines: [MachineDescription.current()], series: series
-        )
+        var result = describe(metrics, (ended - started).seconds)
+        result.status = cancelled ? .cancelled : stopReason == nil ? .completed : .aborted
+        result.stopReason = stopReason
+        result.process = process
+        result.machines = [MachineDescription.current()]
+        result.series = series
         if let sample = options.checkSample, !cancelled, stopReason == nil {
             let checkStarted = clock.now()
             let check = DifferentialCheck(simulator: Simulator(scenario: scenario, seed: seed), settings: settings, sample: sample, listed: options.checkListed)
@@ -164,51 +164,6 @@ package enum ScenarioRunner {
         guard sampled > 0 else { return 1 }
         let perUser = max(1, probe.eventCount / sampled)
         return min(4096, max(1, RunPlan.eventsPerBatch / perUser))
-    }
-}
-
-/// What the tasks of a run share: the stop request and the partitions' latest figures.
-final class RunControl: Sendable {
-    private let stopped = Atomic(false)
-    private let state: Mutex<(reason: String?, failure: String?, snapshots: [RunMetrics?])>
-
-    init(partitions: Int) {
-        state = Mutex((nil, nil, [RunMetrics?](repeating: nil, count: partitions)))
-    }
-
-    /// Why the run could not go on (an internal error), if it could not.
-    var failure: String? { state.withLock { $0.failure } }
-
-    /// Stops the run because of an error.
-    func fail(_ message: String) {
-        state.withLock { s in
-            if s.failure == nil { s.failure = message }
-        }
-        stopped.store(true, ordering: .relaxed)
-    }
-
-    var isStopped: Bool { stopped.load(ordering: .relaxed) }
-
-    var stopReason: String? { state.withLock { $0.reason } }
-
-    /// Asks every task to stop after its current batch.
-    func stop(because reason: String) {
-        state.withLock { s in
-            if s.reason == nil { s.reason = reason }
-        }
-        stopped.store(true, ordering: .relaxed)
-    }
-
-    func publish(_ metrics: RunMetrics, partition: Int) {
-        state.withLock { $0.snapshots[partition] = metrics }
-    }
-
-    /// The partitions' latest figures, merged.
-    func snapshot() -> RunMetrics {
-        let parts = state.withLock { $0.snapshots }
-        var merged = RunMetrics()
-        for part in parts.compactMap({ $0 }) { merged.merge(part) }
-        return merged
     }
 }
 
