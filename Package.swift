@@ -86,7 +86,10 @@ let package = Package(
             dependencies: ["Scenarios", "HealthCore", "PaymentsCore", "ProcessMetrics", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .target(name: "Reports", dependencies: ["RunResults", "ProcessMetrics", "PaymentsCore", "CZlib"]),
-        .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Simulation", "ServiceSimulation"]),
+        .target(
+            name: "BenchmarkWorkloads",
+            dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Simulation", "ServiceSimulation", "PaymentService"]
+        ),
         .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads", "Harness", "Scenarios", "Simulation"]),
         .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),
         .target(
