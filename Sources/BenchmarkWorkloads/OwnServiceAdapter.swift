@@ -102,9 +102,9 @@ enum OwnRequests {
 
 /// One incarnation of the own service. Its asynchronous effects (a later step, a gateway call, a
 /// reconciliation) wait in a queue that the tasks of the waiting clients work off, one item at a time
-/// each, so that every job is a world task's (a first version that ran each effect in a `Task { }`
-/// made in the actor deadlocked in its first world, its sleeps never woken; not explained yet). What an
-/// input wrote is durable before its effects are carried out.
+/// each, so that every job is a world task's (a `Task { }` does not inherit the world's executor
+/// preference, SE-0417: a first version that ran each effect in one deadlocked in its first world). What
+/// an input wrote is durable before its effects are carried out.
 actor OwnServiceDriver {
     private let environment: ServiceEnvironment
     private let store: RecordingStore
