@@ -57,9 +57,7 @@ final class World {
     let host: DiskHost?
     var observed: ObservedStore!
     let resumed: Bool
-    @exclusivity(unchecked) var service: PaymentService<ObservedStore, SplitMix64>?
-    @exclusivity(unchecked) var incarnation = 0
-    @exclusivity(unchecked) var pausedUntil: Int64 = 0
+    @exclusivity(unchecked) var live = LiveService()
     @exclusivity(unchecked) var effects: [ServiceEffect] = []
     /// Told each step's number before it runs (a `--db` world: to stamp its durable writes).
     let stamp: ((Int) -> Void)?
@@ -163,12 +161,12 @@ final class World {
         case .replay(let index):
             send(index)
         case .service(let input, let incarnation):
-            guard incarnation < 0 || incarnation == self.incarnation else { return }
+            guard incarnation < 0 || incarnation == live.incarnation else { return }
             deliver(input, event)
         case .gateway(let call, let incarnation):
             serve(call, from: incarnation)
         case .reconcile(let request, let incarnation):
-            guard incarnation == self.incarnation, service != nil else { return }
+            guard incarnation == live.incarnation, live.service != nil else { return }
             let acted = gateway.hasActed(user: request.user, key: request.payment.key)
             deliver(.reconciled(payment: request.payment.id, acted: acted), event)
         case .reply(let client, let payment, let outcome):

@@ -24,7 +24,7 @@ extension World {
     func remember(_ event: Event?) {
         switch event {
         case .service(_, let incarnation)?, .reconcile(_, let incarnation)?:
-            guard incarnation < 0 || incarnation == self.incarnation else { return }  // meant for a service that crashed
+            guard incarnation < 0 || incarnation == live.incarnation else { return }  // meant for a service that crashed
         default: break
         }
         let watched = history.watched

@@ -24,7 +24,7 @@ extension World {
     /// Runs `event` again when the service's stall ends; a timeout keeps its slot up to date, so an
     /// answer can still cancel it.
     func postpone(_ event: Event) {
-        let slot = schedule(event, at: pausedUntil)
+        let slot = schedule(event, at: live.pausedUntil)
         if case .service(.timeout(let payment, let attempt), _) = event { attempts[payment, attempt].timeoutSlot = slot }
     }
 

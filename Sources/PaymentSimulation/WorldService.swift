@@ -2,6 +2,16 @@ import PaymentService
 import PaymentsCore
 import SimulatedDisk
 
+/// The service as the world runs it: the live incarnation, if one is up, and its clock's stall.
+struct LiveService {
+    /// nil while the service is down (crashed, not restarted yet).
+    var service: PaymentService<ObservedStore, SplitMix64>?
+    /// Counts the crashes: an event meant for an earlier incarnation is dropped.
+    var incarnation = 0
+    /// Inputs wait until then while the service's clock stalls.
+    var pausedUntil: Int64 = 0
+}
+
 extension World {
     /// Makes `store` the service's, with the faults its transactions meet.
     func attach(_ store: any DurablePaymentStore) {
@@ -16,8 +26,8 @@ extension World {
 
     /// Hands `input` to the live service, unless it is down, paused, or crashes right now.
     func deliver(_ input: ServiceInput, _ event: Event) {
-        guard let service else { return }
-        if now < pausedUntil {
+        guard let service = live.service else { return }
+        if now < live.pausedUntil {
             postpone(event)
             return
         }
@@ -30,7 +40,7 @@ extension World {
             return
         }
         if inject(.clock) {
-            pausedUntil = now + Int64(300 + random.below(2_700))
+            live.pausedUntil = now + Int64(300 + random.below(2_700))
             postpone(event)
             return
         }
@@ -50,7 +60,7 @@ extension World {
         service.handle(input, now: now, effects: &effects)
         apply(effects)
         // A dead store (power lost at a sync, a failed sync or read) is never retried: restart.
-        if let host, host.hasFailed, self.service != nil { crash(keptPermille: random.below(1001)) }
+        if let host, host.hasFailed, live.service != nil { crash(keptPermille: random.below(1001)) }
     }
 
     /// Carries out the service's effects: replies, its own steps, gateway calls and reconciliations.
@@ -60,18 +70,18 @@ extension World {
             case .reply(let client, let payment, let outcome):
                 if !dropped() { schedule(.reply(client: client, payment: payment, outcome), at: now + delay()) }
             case .schedule(let step, let delayMillis):
-                schedule(.service(.step(step), incarnation: incarnation), at: now + delayMillis)
+                schedule(.service(.step(step), incarnation: live.incarnation), at: now + delayMillis)
             case .send(let call):
                 guard !attempts[call.request.payment.id, call.attempt].sent else {
                     return fail(.attemptSentTwice, "attempt \(call.attempt) of payment \(call.request.payment.id) went to the gateway twice",
                                 payment: call.request.payment.id)
                 }
                 attempts[call.request.payment.id, call.attempt].sent = true
-                schedule(.gateway(call, incarnation: incarnation), at: now + delay())
+                schedule(.gateway(call, incarnation: live.incarnation), at: now + delay())
                 attempts[call.request.payment.id, call.attempt].timeoutSlot =
-                    schedule(.service(.timeout(payment: call.request.payment.id, attempt: call.attempt), incarnation: incarnation), at: call.deadline)
+                    schedule(.service(.timeout(payment: call.request.payment.id, attempt: call.attempt), incarnation: live.incarnation), at: call.deadline)
             case .reconcile(let request, let at):
-                schedule(.reconcile(request, incarnation: incarnation), at: max(now, at))
+                schedule(.reconcile(request, incarnation: live.incarnation), at: max(now, at))
             }
         }
     }
@@ -81,8 +91,8 @@ extension World {
     func crash(keptPermille: Int = 1000) {
         if history.isKept { remember(nil) }
         report.crashes += 1
-        service = nil
-        incarnation += 1
+        live.service = nil
+        live.incarnation += 1
         if let unfinished = try? store.unfinished() { for record in unfinished { touchedUsers.insert(record.request.user) } }
         host?.goDown(keptPermille: keptPermille)
         schedule(.restart, at: now + Int64(50 + random.below(450)))
@@ -104,7 +114,7 @@ extension World {
         }
         let service = PaymentService(
             store: observed, configuration: ServiceConfiguration(flaws: configuration.flaws),
-            random: SplitMix64(seed: configuration.seed &+ UInt64(incarnation) &* 0x9E37_79B9_7F4A_7C15))
+            random: SplitMix64(seed: configuration.seed &+ UInt64(live.incarnation) &* 0x9E37_79B9_7F4A_7C15))
         effects.removeAll(keepingCapacity: true)
         do {
             try service.recover(now: now, effects: &effects)
@@ -112,8 +122,8 @@ extension World {
             schedule(.restart, at: now + 100)
             return
         }
-        if incarnation > 0 || resumed { report.recoveries += 1 }
-        self.service = service
+        if live.incarnation > 0 || resumed { report.recoveries += 1 }
+        live.service = service
         apply(effects)
     }
 }
