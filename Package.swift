@@ -91,7 +91,13 @@ let package = Package(
             dependencies: ["Scenarios", "HealthCore", "PaymentsCore", "ProcessMetrics", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .target(name: "Reports", dependencies: ["RunResults", "ProcessMetrics", "PaymentsCore", "CZlib"]),
-        .target(name: "BenchmarkWorkloads", dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Simulation", "ServiceSimulation", "ServiceLoad", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "BenchmarkWorkloads",
+            dependencies: [
+                "HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Simulation", "ServiceSimulation", "ServiceLoad", "PaymentService",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads", "Harness", "Scenarios", "Simulation"]),
         .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),
         .target(

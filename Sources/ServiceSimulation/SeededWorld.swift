@@ -33,14 +33,15 @@ public enum SeededWorldFailure: Error, Equatable, Sendable, CustomStringConverti
 }
 
 /// Runs async code under a seeded schedule: one thread, one job at a time, the next job chosen among the
-/// runnable ones by the seed, and a virtual clock. Every task the body starts (task groups, `async let`,
-/// `Task { }`) and every default actor they call runs on the world's executor, so each seed gives one
+/// runnable ones by the seed, and a virtual clock. Every child task the body starts (task groups, `async let`)
+/// and every default actor they call runs on the world's executor, so each seed gives one
 /// interleaving, the same on every run: an actor that reads, awaits and writes back loses an update
 /// under some seeds and not under others, and always the same ones.
 ///
 /// What the body must not do (it escapes the world, and is reported as `escaped` or `deadlock`, never
-/// silently passed): `Task.detached` without the executor preference, `@MainActor` or a custom actor
-/// executor, a `DispatchQueue`, a real `Task.sleep` or `ContinuousClock` (use the clock it is given).
+/// silently passed): `Task { }` or `Task.detached` without the executor preference (an unstructured task
+/// does not inherit it, SE-0417), `@MainActor` or a custom actor executor, a `DispatchQueue`, a real
+/// `Task.sleep` or `ContinuousClock` (use the clock it is given).
 public enum SeededWorld {
     /// Runs `body` on a new thread under `seed`'s schedule and waits for its end.
     /// - Parameters:

@@ -159,5 +159,3 @@ func reproduceLine(_ configuration: ServiceWorldConfiguration) -> String {
     return "\(program) simulate --seed \(configuration.seed) --payments \(configuration.payments) --clients \(configuration.clients) "
         + "--crashes \(configuration.crashes) --schedule \(configuration.schedule)\(configuration.faults ? "" : " --no-faults")"
 }
-
-private func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }

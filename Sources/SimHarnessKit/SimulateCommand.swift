@@ -148,7 +148,7 @@ struct SimulateCommand: AsyncParsableCommand {
     /// The worlds asked for, as the command line that runs them all (what shards of one swarm share).
     private var swarm: SimulationSummary.Swarm {
         let first = seed ?? from ?? 0
-        var command = "simharness simulate " + (seed != nil ? "--seed 0x\(String(first, radix: 16))" : "--seeds \(seeds ?? 1) --from 0x\(String(first, radix: 16))")
+        var command = "simharness simulate " + (seed != nil ? "--seed \(hex(first))" : "--seeds \(seeds ?? 1) --from \(hex(first))")
         command += " --payments \(payments) --clients \(clients)"
         if let faults { command += " --faults \(faults)" }
         if store != .memory { command += " --store \(store.rawValue)" }

@@ -161,15 +161,13 @@ struct SimulationSummary: Sendable, Equatable {
         object["violations"] = violations
         return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
     }
-
-    private func hex(_ seed: UInt64) -> String { "0x" + String(seed, radix: 16) }
 }
 
 extension WorldConfiguration {
     /// The command line that runs this world again, its history of kills included.
     func reproduction(store: StoreKind? = nil) -> String {
         let store = store ?? self.store
-        var line = "simharness simulate --seed 0x\(String(seed, radix: 16)) --payments \(payments) --clients \(clients) --faults \(faults)"
+        var line = "simharness simulate --seed \(hex(seed)) --payments \(payments) --clients \(clients) --faults \(faults)"
         if store != .memory { line += " --store \(store.rawValue)" }
         for flaw in flaws.sorted(by: { $0.rawValue < $1.rawValue }) { line += " --flaw \(flaw.rawValue)" }
         if !kills.isEmpty { line += " --kills " + kills.map(String.init).joined(separator: ",") }

@@ -1,7 +1,7 @@
 // Builds one core-algorithm workload and runs it REPEAT times (default 1), printing the checksum: the
 // program the instruction-count gate (`scripts/instruction-gate.sh`) runs under callgrind, which
 // takes the difference of two repeat counts so that only the algorithm's instructions count.
-// Usage: simharness-workloads fasting|steps|payments|generation|pipeline [REPEAT]
+// Usage: simharness-workloads fasting|steps|payments|generation|pipeline|own-service-worlds|ledger-worlds [REPEAT]
 import BenchmarkWorkloads
 import Foundation
 
@@ -16,10 +16,14 @@ case "steps": run = { [workload = StepWorkload(events: 200_000, days: 180, seed:
 case "payments": run = { [workload = PaymentWorkload(events: 50_000, perUser: 200, seed: 3)] in workload.run(injecting: regression) }
 case "generation": run = { [workload = GenerationWorkload(users: 400)] in workload.run(injecting: regression) }
 case "pipeline": run = { [workload = PipelineWorkload(users: 400)] in workload.run(injecting: regression) }
+case "own-service-worlds", "ledger-worlds":
+    // One world per repeat, of consecutive seeds (not for the instruction gate: worlds are not alike).
+    var worlds = ServiceWorldsWorkload(service: name == "own-service-worlds" ? .own : .ledger)
+    run = { worlds.run() }
 default: run = nil
 }
 guard let run, repeats >= 1 else {
-    FileHandle.standardError.write(Data("usage: simharness-workloads fasting|steps|payments|generation|pipeline [REPEAT >= 1]\n".utf8))
+    FileHandle.standardError.write(Data("usage: simharness-workloads fasting|steps|payments|generation|pipeline|own-service-worlds|ledger-worlds [REPEAT >= 1]\n".utf8))
     exit(2)  // a usage error, as every simharness command exits (docs/exit-codes.md)
 }
 var checksum: UInt64 = 0
