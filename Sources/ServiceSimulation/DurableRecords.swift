@@ -129,6 +129,7 @@ public enum DurableRecordsError: Error, Hashable, Sendable, CustomStringConverti
     /// been told of it by a service that syncs before it answers.
     case torn(key: String)
 
+    /// What the disk refused, in words.
     public var description: String {
         switch self {
         case .diskFull(let key): "the disk is full (writing \(key))"
