@@ -1,6 +1,13 @@
 /// The `type` of a meal row (SPEC §2).
 public enum MealType: UInt8, CaseIterable, Sendable {
-    case breakfast, lunch, dinner, snack
+    /// `breakfast`.
+    case breakfast
+    /// `lunch`.
+    case lunch
+    /// `dinner`.
+    case dinner
+    /// `snack`.
+    case snack
 
     /// The spelling in dataset files.
     public var name: String { spelling.description }
