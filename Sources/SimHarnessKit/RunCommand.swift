@@ -97,21 +97,31 @@ struct RunCommand: AsyncParsableCommand {
             throw failure("run", "\(error)", status: HarnessExit.internalError)
         }
         progress.clear()
-        // With the JSON on stdout, the summary goes to stderr.
-        if json == "-" {
-            FileHandle.standardError.write(Data(Summary.render(result, style: TextStyle(enabled: false)).utf8))
-        } else {
-            print(Summary.render(result, style: stdoutStyle), terminator: "")
-        }
-        if let json {
-            do { try writeOutput(try ResultJSON.encode(result), to: json) } catch {
-                throw failure("run", "cannot write \(json): \(error)", status: HarnessExit.internalError)
-            }
-        }
-        if let reportDir { try writeReports(of: result, to: reportDir) }
-        if result.status == .cancelled { throw HarnessExit.interrupted.code }
-        if !result.passed { throw HarnessExit.failed.code }
+        printSummary(of: result, jsonToStdout: json == "-")
+        try deliver(result, json: json, reportDir: reportDir)
     }
+}
+
+/// Prints `result`'s summary: on stdout, or on stderr when the JSON goes to stdout.
+func printSummary(of result: RunResult, jsonToStdout: Bool) {
+    if jsonToStdout {
+        FileHandle.standardError.write(Data(Summary.render(result, style: TextStyle(enabled: false)).utf8))
+    } else {
+        print(Summary.render(result, style: stdoutStyle), terminator: "")
+    }
+}
+
+/// Writes `result` as JSON to `json` and its reports in `reportDir` when asked, then ends `run` with its
+/// exit status: interrupted, failed (a threshold or the check), or success.
+func deliver(_ result: RunResult, json: String?, reportDir: String?) throws {
+    if let json {
+        do { try writeOutput(try ResultJSON.encode(result), to: json) } catch {
+            throw failure("run", "cannot write \(json): \(error)", status: HarnessExit.internalError)
+        }
+    }
+    if let reportDir { try writeReports(of: result, to: reportDir) }
+    if result.status == .cancelled { throw HarnessExit.interrupted.code }
+    if !result.passed { throw HarnessExit.failed.code }
 }
 
 /// Writes `result.json` and each report format's file in `folder`.

@@ -66,11 +66,7 @@ struct ServiceRunCommand: AsyncParsableCommand {
         } catch let error as ServiceLoadRunner.Failure {
             throw failure("run", "\(error)", status: HarnessExit.internalError)
         }
-        if json == "-" {
-            FileHandle.standardError.write(Data(Summary.render(result, style: TextStyle(enabled: false)).utf8))
-        } else {
-            print(Summary.render(result, style: stdoutStyle), terminator: "")
-        }
+        printSummary(of: result, jsonToStdout: json == "-")
         let seconds = max(result.durationSeconds, 1e-9)
         let cpu = result.process.cpuUserSeconds + result.process.cpuSystemSeconds
         say("load mode: \(result.metrics.payments.events) requests from \(runOptions.clients) clients in \(String(format: "%.3f", seconds)) s: "
@@ -81,14 +77,7 @@ struct ServiceRunCommand: AsyncParsableCommand {
         } else {
             say("every answer and the ledger match the SPEC reference")
         }
-        if let json {
-            do { try writeOutput(try ResultJSON.encode(result), to: json) } catch {
-                throw failure("run", "cannot write \(json): \(error)", status: HarnessExit.internalError)
-            }
-        }
-        if let reportDir { try writeReports(of: result, to: reportDir) }
-        if result.status == .cancelled { throw HarnessExit.interrupted.code }
-        if !result.passed { throw HarnessExit.failed.code }
+        try deliver(result, json: json, reportDir: reportDir)
     }
 }
 
