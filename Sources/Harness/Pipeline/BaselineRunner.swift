@@ -1,12 +1,14 @@
-import ProcessMetrics
-import RunResults
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 
 /// Measures a plan for `baseline record` and `baseline check`.
-public enum BaselineRunner {
+package enum BaselineRunner {
     /// Runs one fixed-volume pass of the plan's users × days `repetitions` times (no monitoring, no
     /// output files), each just after a run of the calibration loop, and keeps the medians: the
     /// calibration sees the load the runs saw.
-    public static func measure(_ plan: RunPlan, options: RunOptions, repetitions: Int) async throws -> BaselineMeasurement {
+    package static func measure(_ plan: RunPlan, options: RunOptions, repetitions: Int) async throws -> BaselineMeasurement {
         guard repetitions >= 1 else { throw BaselineError(message: "repetitions must be at least 1") }
         var plan = plan
         plan.load = .fixed
