@@ -61,9 +61,9 @@ package enum AnswerBeforeSync: FlawChoice { public static var flaw: PlantedFlaw 
 package enum UnsyncedRecovery: FlawChoice { public static var flaw: PlantedFlaw { .unsyncedRecovery } }
 
 /// No flaw, the records in a SQLite database on the simulated disk.
-package enum CorrectOnSQLite: FlawChoice {
-    package static var flaw: PlantedFlaw { .none }
-    package static var storage: LedgerStorage { .sqlite }
+@_spi(Tooling) public enum CorrectOnSQLite: FlawChoice {
+    public static var flaw: PlantedFlaw { .none }
+    public static var storage: LedgerStorage { .sqlite }
 }
 /// `PlantedFlaw.sqliteSynchronousOff`, on SQLite.
 package enum SynchronousOff: FlawChoice {
