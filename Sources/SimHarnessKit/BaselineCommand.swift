@@ -7,6 +7,7 @@ import Foundation
 @_spi(Tooling) import Reports
 @_spi(Tooling) import RunResults
 @_spi(Tooling) import Scenarios
+@_spi(Tooling) import ServiceLoad
 @_spi(Tooling) import Simulation
 
 struct BaselineCommand: AsyncParsableCommand {
@@ -138,7 +139,18 @@ enum BaselineGateOption: String, ExpressibleByArgument, CaseIterable {
 /// Runs the baseline measurement, mapping failures to exit statuses.
 private func measure(_ plan: RunPlan, _ options: RunOptions, _ repetitions: Int, command: String) async throws -> BaselineMeasurement {
     do {
-        return try await cancellingOnInterrupt { try await BaselineRunner.measure(plan, options: options, repetitions: repetitions) }
+        guard let service = ServiceSession.load else {
+            return try await cancellingOnInterrupt { try await BaselineRunner.measure(plan, options: options, repetitions: repetitions) }
+        }
+        // A user's service (`SimHarness.main(service:)`): each run is load mode's, --tasks its clients.
+        let clients = options.tasks ?? 4 * Cores.count
+        return try await cancellingOnInterrupt {
+            try await BaselineRunner.measure(plan, options: options, repetitions: repetitions) { plan, options in
+                var load = ServiceLoadRunner.Options(clients: clients, seed: options.seed ?? plan.scenario.seed)
+                load.maxAttempts = options.maxAttempts
+                return try await service(plan, load)
+            }
+        }
     } catch is CancellationError {
         throw failure(command, "interrupted", status: HarnessExit.interrupted)
     } catch let error as BaselineError {

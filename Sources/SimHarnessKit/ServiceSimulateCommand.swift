@@ -54,7 +54,7 @@ struct ServiceHarnessCommand: AsyncParsableCommand {
         commandName: URL(fileURLWithPath: CommandLine.arguments.first ?? "simharness").lastPathComponent,
         abstract: "Load-tests your async payment service, or puts it under deterministic simulation (simharness \(toolVersion)).",
         version: toolVersionLine,
-        subcommands: [ServiceRunCommand.self, ServiceSimulateCommand.self]
+        subcommands: [ServiceRunCommand.self, ServiceSimulateCommand.self, BaselineCommand.self]
     )
 }
 

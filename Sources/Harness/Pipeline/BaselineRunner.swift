@@ -8,7 +8,11 @@ package enum BaselineRunner {
     /// Runs one fixed-volume pass of the plan's users × days `repetitions` times (no monitoring, no
     /// output files), each just after a run of the calibration loop, and keeps the medians: the
     /// calibration sees the load the runs saw.
-    package static func measure(_ plan: RunPlan, options: RunOptions, repetitions: Int) async throws -> BaselineMeasurement {
+    /// `run` makes one run (`ScenarioRunner.run`; load mode's runner for a user's service).
+    package static func measure(
+        _ plan: RunPlan, options: RunOptions, repetitions: Int,
+        run: @Sendable (RunPlan, RunOptions) async throws -> RunResult = { try await ScenarioRunner.run($0, options: $1) }
+    ) async throws -> BaselineMeasurement {
         guard repetitions >= 1 else { throw BaselineError(message: "repetitions must be at least 1") }
         var plan = plan
         plan.load = .fixed
@@ -20,7 +24,7 @@ package enum BaselineRunner {
         var results: [RunResult] = []
         for _ in 0..<repetitions {
             calibrations.append(Calibration.measure(repetitions: 2))
-            let result = try await ScenarioRunner.run(plan, options: options)
+            let result = try await run(plan, options)
             guard result.status == .completed else { throw CancellationError() }
             results.append(result)
         }
