@@ -62,8 +62,8 @@ package enum UnsyncedRecovery: FlawChoice { public static var flaw: PlantedFlaw 
 
 /// No flaw, the records in a SQLite database on the simulated disk.
 @_spi(Tooling) public enum CorrectOnSQLite: FlawChoice {
-    public static var flaw: PlantedFlaw { .none }
-    public static var storage: LedgerStorage { .sqlite }
+    @_spi(Tooling) public static var flaw: PlantedFlaw { .none }
+    @_spi(Tooling) public static var storage: LedgerStorage { .sqlite }
 }
 /// `PlantedFlaw.sqliteSynchronousOff`, on SQLite.
 package enum SynchronousOff: FlawChoice {
