@@ -1,8 +1,8 @@
 import Datasets
 import ParallelWork
 import Parquet
-@_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+import Scenarios
+import Simulation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -11,27 +11,27 @@ import Darwin
 #endif
 
 /// How `generate` writes a dataset.
-@_spi(Tooling) public struct ExportOptions: Sendable {
+public struct ExportOptions: Sendable {
     /// The file format of a dataset (the one enum `analyze` reads by, too).
-    @_spi(Tooling) public typealias Format = DatasetFormat
+    public typealias Format = DatasetFormat
 
     /// The directory written to.
-    @_spi(Tooling) public var directory: String
+    public var directory: String
     /// The version of the tool writing, for `manifest.json` (the CLI's, `simharness --version`).
-    @_spi(Tooling) public var toolVersion: String
+    public var toolVersion: String
     /// The file format.
-    @_spi(Tooling) public var format: Format
+    public var format: Format
     /// Whether CSV and NDJSON files are gzip-compressed.
-    @_spi(Tooling) public var gzip: Bool
+    public var gzip: Bool
     /// Formatting tasks; the output is the same for any value.
-    @_spi(Tooling) public var jobs: Int
+    public var jobs: Int
     /// The compression of Parquet files' pages.
-    @_spi(Tooling) public var compression: ParquetCompression
+    public var compression: ParquetCompression
     /// Rows a Parquet row group gathers (whole chunks of users) before it is encoded.
-    @_spi(Tooling) public var rowGroupRows = ParquetExport.rowGroupRows
+    public var rowGroupRows = ParquetExport.rowGroupRows
 
     /// The options of one export.
-    @_spi(Tooling) public init(
+    public init(
         directory: String, toolVersion: String, format: Format = .csv, gzip: Bool = false, jobs: Int = 1, compression: ParquetCompression = .zstd
     ) {
         self.directory = directory
@@ -43,7 +43,7 @@ import Darwin
     }
 
     /// The SQLite file `--format sqlite` writes (one table per dataset file).
-    @_spi(Tooling) public static let sqliteFileName = "dataset.sqlite"
+    public static let sqliteFileName = "dataset.sqlite"
 
     func fileName(_ file: GeneratedFile) -> String {
         Self.fileName(file, format: format, gzip: gzip)
@@ -67,29 +67,29 @@ import Darwin
 }
 
 /// Progress of an export, reported after each chunk is written.
-package struct ExportProgress: Sendable {
+public struct ExportProgress: Sendable {
     /// Users written so far.
-    package var usersDone: Int
+    public var usersDone: Int
     /// Users to write.
-    package var usersTotal: Int
+    public var usersTotal: Int
     /// Rows written so far.
-    package var rowsWritten: Int
+    public var rowsWritten: Int
 }
 
 /// Writes a simulated dataset: the selected users are cut into fixed ranges (independent of
 /// `jobs`), each range is generated and formatted by a child task into its own buffers (and
 /// deflated when gzip), and the writer appends the ranges in user order. So the bytes are the
 /// same whatever `jobs`, and memory holds only the ranges in flight.
-package enum DatasetExport {
+public enum DatasetExport {
     /// Users per formatting chunk, from the scenario's expected rows per user (~64k rows a chunk).
-    package static func usersPerChunk(_ scenario: Scenario) -> Int {
+    public static func usersPerChunk(_ scenario: Scenario) -> Int {
         let s = scenario.steps
         let perDay = 4 + s.boutsPerDay * (s.phoneCarry + s.watchShare * 2.2) + scenario.payments.perUserPerDay * 1.2
         return max(1, min(4096, Int(65_536 / max(1, perDay * Double(scenario.days)))))
     }
 
     /// Generates and writes the files; returns the manifest (also written as `manifest.json`).
-    package static func run(
+    public static func run(
         _ simulator: Simulator, selection: UserSelection, options: ExportOptions,
         progress: @Sendable (ExportProgress) -> Void = { _ in }
     ) async throws -> Manifest {
@@ -211,10 +211,10 @@ struct ExportSink {
 
 extension ExportOptions {
     /// The names `--compression` accepts.
-    @_spi(Tooling) public static var compressionNames: [String] { ParquetCompression.allCases.map(\.rawValue) }
+    public static var compressionNames: [String] { ParquetCompression.allCases.map(\.rawValue) }
 
     /// Sets the Parquet compression by name (one of `compressionNames`; another leaves it as it is).
-    @_spi(Tooling) public mutating func setCompression(named name: String) {
+    public mutating func setCompression(named name: String) {
         compression = ParquetCompression(rawValue: name) ?? compression
     }
 }

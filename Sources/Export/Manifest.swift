@@ -1,35 +1,35 @@
 import Datasets
 import HealthCore
 import PaymentsCore
-@_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+import Scenarios
+import Simulation
 
 /// Counts of the injected faults and of the notable events of generated rows.
-package struct FaultTally: Sendable, Equatable {
+public struct FaultTally: Sendable, Equatable {
     /// Injected faults of `users` rows.
-    package var users: [UserFault: Int] = [:]
+    public var users: [UserFault: Int] = [:]
     /// Injected faults of `meals` rows, by the rejection they trigger.
-    package var meals: [MealRejection: Int] = [:]
+    public var meals: [MealRejection: Int] = [:]
     /// Injected faults of `steps` rows.
-    package var steps: [StepRejection: Int] = [:]
+    public var steps: [StepRejection: Int] = [:]
     /// Injected faults of `payments` rows.
-    package var payments: [PaymentRejection: Int] = [:]
+    public var payments: [PaymentRejection: Int] = [:]
     /// Meal rows delivered out of order.
-    package var mealsLate = 0
+    public var mealsLate = 0
     /// Step rows delivered out of order.
-    package var stepsLate = 0
+    public var stepsLate = 0
     /// Payment rows delivered out of order.
-    package var paymentsLate = 0
+    public var paymentsLate = 0
     /// Client retries (rows reusing the key of an earlier row with the same values).
-    package var retries = 0
+    public var retries = 0
     /// Refunds.
-    package var refunds = 0
+    public var refunds = 0
 
     /// Nothing counted yet.
-    package init() {}
+    public init() {}
 
     /// Counts the rows of `batch`.
-    package mutating func add(_ batch: SimulationBatch) {
+    public mutating func add(_ batch: SimulationBatch) {
         for user in batch.users { if let f = user.fault { users[f, default: 0] += 1 } }
         for meal in batch.meals {
             if let f = meal.fault { meals[f, default: 0] += 1 }
@@ -48,7 +48,7 @@ package struct FaultTally: Sendable, Equatable {
     }
 
     /// Adds `other`'s counts.
-    package mutating func add(_ other: FaultTally) {
+    public mutating func add(_ other: FaultTally) {
         users.merge(other.users, uniquingKeysWith: +)
         meals.merge(other.meals, uniquingKeysWith: +)
         steps.merge(other.steps, uniquingKeysWith: +)
@@ -62,24 +62,24 @@ package struct FaultTally: Sendable, Equatable {
 }
 
 /// What `generate` wrote: `manifest.json`. It holds nothing that depends on timing or `--jobs`.
-package struct Manifest: Sendable {
+public struct Manifest: Sendable {
     /// The scenario generated.
-    package var scenario: Scenario
+    public var scenario: Scenario
     /// The root seed.
-    package var seed: UInt64
+    public var seed: UInt64
     /// The users written.
-    package var selection: UserSelection
+    public var selection: UserSelection
     /// How they were written.
-    package var options: ExportOptions
+    public var options: ExportOptions
     /// Each file written, with its rows, bytes and CRC-32.
-    package var files: [GeneratedFile: WrittenFile]
+    public var files: [GeneratedFile: WrittenFile]
     /// The faults injected.
-    package var faults: FaultTally
+    public var faults: FaultTally
     /// What a Parquet export typed and kept in `rejected_rows`.
-    package var parquet: ParquetSummary?
+    public var parquet: ParquetSummary?
 
     /// The manifest as JSON, keys in a fixed order.
-    package var json: String {
+    public var json: String {
         func counts<K: RawRepresentable>(_ all: [K], _ map: [K: Int], extra: [(String, Int)] = []) -> String where K.RawValue == String {
             let pairs = all.map { "\"\($0.rawValue)\": \(map[$0] ?? 0)" } + extra.map { "\"\($0.0)\": \($0.1)" }
             return "{" + pairs.joined(separator: ", ") + "}"

@@ -2,11 +2,10 @@ import DatasetText
 import Datasets
 import HealthCore
 import PaymentsCore
-@_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+import Simulation
 
 /// The four files `generate` writes, with their columns in SPEC order.
-@_spi(Tooling) public typealias GeneratedFile = DatasetKind
+public typealias GeneratedFile = DatasetKind
 
 /// Renders generated rows, faults included, as SPEC rows through a `RecordEncoder`.
 package enum RowRendering {

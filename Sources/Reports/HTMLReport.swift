@@ -1,13 +1,12 @@
 import PaymentsCore
-@_spi(Tooling) import ProcessMetrics
-@_spi(Tooling) import RunResults
+import RunResults
 
 /// One self-contained HTML page (inline CSS and SVG; no script, font or image from anywhere):
 /// the verdict first, then charts of the run, beside the reference run when there is one, and
 /// trend lines over the history.
-@_spi(Tooling) public enum HTMLReport {
+public enum HTMLReport {
     /// The HTML document of `context`.
-    @_spi(Tooling) public static func render(_ context: ReportContext) -> String {
+    public static func render(_ context: ReportContext) -> String {
         let result = context.result
         var body = verdict(context)
         body += #"<section class="charts">"#

@@ -3,30 +3,30 @@ import PaymentsCore
 import Yams
 
 /// Why a scenario cannot be used; the message names the file, line and key.
-@_spi(Tooling) public struct ScenarioError: Error, Equatable, CustomStringConvertible, Sendable {
+public struct ScenarioError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The scenario file.
-    @_spi(Tooling) public var file: String
+    public var file: String
     /// The line, when known.
-    @_spi(Tooling) public var line: Int?
+    public var line: Int?
     /// What is wrong, naming the key.
-    @_spi(Tooling) public var message: String
+    public var message: String
 
     /// An error of `file` at `line`.
-    @_spi(Tooling) public init(file: String, line: Int?, message: String) {
+    public init(file: String, line: Int?, message: String) {
         self.file = file
         self.line = line
         self.message = message
     }
 
     /// `file:line: message`.
-    @_spi(Tooling) public var description: String { line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)" }
+    public var description: String { line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)" }
 }
 
 /// Reads scenario YAML (schema: `Scenarios/README.md`): unknown keys and bad values are errors
 /// naming the key and its line.
-@_spi(Tooling) public enum ScenarioParser {
+public enum ScenarioParser {
     /// Parses `yaml`; `file` names it in errors and gives the default `name` (its stem).
-    @_spi(Tooling) public static func parse(_ yaml: String, file: String) throws(ScenarioError) -> Scenario {
+    public static func parse(_ yaml: String, file: String) throws(ScenarioError) -> Scenario {
         let node: Node?
         do {
             node = try Yams.compose(yaml: yaml)

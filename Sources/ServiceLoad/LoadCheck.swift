@@ -1,5 +1,5 @@
 import PaymentsCore
-@_spi(Tooling) import RunResults
+import RunResults
 import ServiceSimulation
 
 /// Load mode's differential check of one pass: each answer against the SPEC reference's, the service's

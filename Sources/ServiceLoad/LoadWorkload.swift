@@ -1,8 +1,8 @@
 import Foundation
 import PaymentsCore
-@_spi(Tooling) import Scenarios
+import Scenarios
 import ServiceSimulation
-@_spi(Tooling) import Simulation
+import Simulation
 
 /// A scenario's payment stream as load mode sends it: the generated `payments` rows of every user, in
 /// SPEC §4's processing order, as `ServiceRequest`s built before the run; the users dealt to clients;

@@ -1,7 +1,7 @@
-@_spi(Tooling) import Analysis
+import Analysis
 import ArgumentParser
 import Datasets
-@_spi(Tooling) import ProcessMetrics
+import ProcessMetrics
 import Foundation
 import Synchronization
 

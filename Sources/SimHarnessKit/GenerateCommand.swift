@@ -1,8 +1,8 @@
 import ArgumentParser
-@_spi(Tooling) import Export
+import Export
 import Foundation
-@_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+import Scenarios
+import Simulation
 
 struct GenerateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

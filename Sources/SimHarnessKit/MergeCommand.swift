@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-@_spi(Tooling) import Harness
-@_spi(Tooling) import RunResults
+import Harness
+import RunResults
 
 struct MergeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-@_spi(Tooling) import Harness
-@_spi(Tooling) import Reports
-@_spi(Tooling) import RunResults
+import Harness
+import Reports
+import RunResults
 
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

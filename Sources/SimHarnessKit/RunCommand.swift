@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-@_spi(Tooling) import Harness
-@_spi(Tooling) import ProcessMetrics
-@_spi(Tooling) import Reports
-@_spi(Tooling) import RunResults
+import Harness
+import ProcessMetrics
+import Reports
+import RunResults
 import SpecKernel
 
 struct RunCommand: AsyncParsableCommand {

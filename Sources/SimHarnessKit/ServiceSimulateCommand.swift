@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-@_spi(Tooling) import ProcessMetrics
 import ServiceLoad
 
 extension SimHarness {

@@ -1,4 +1,3 @@
-@_spi(Tooling) import Scenarios
 #if canImport(Glibc)
 import Glibc
 #else

@@ -1,5 +1,4 @@
 import HealthCore
-@_spi(Tooling) import Scenarios
 
 extension UserGenerator {
     /// Appends the user's step samples: walking bouts placed by a circadian profile, recorded by the

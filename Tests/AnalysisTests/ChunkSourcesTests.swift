@@ -1,4 +1,4 @@
-@_spi(Tooling) @testable import Analysis
+@testable import Analysis
 import Datasets
 import PaymentsCore
 import Testing

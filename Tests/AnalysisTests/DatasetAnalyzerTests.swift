@@ -1,4 +1,4 @@
-@_spi(Tooling) import Analysis
+import Analysis
 import Datasets
 import Foundation
 import Testing

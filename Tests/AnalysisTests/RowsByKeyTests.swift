@@ -1,4 +1,4 @@
-@_spi(Tooling) @testable import Analysis
+@testable import Analysis
 @testable import Datasets
 import PaymentsCore
 import TestSupport

@@ -1,4 +1,4 @@
-@_spi(Tooling) import BenchmarkWorkloads
+import BenchmarkWorkloads
 import Testing
 
 @Suite("load mode's driver workload")

@@ -1,7 +1,7 @@
-@_spi(Tooling) import BenchmarkWorkloads
+import BenchmarkWorkloads
 import Datasets
-@_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+import Scenarios
+import Simulation
 import Testing
 
 /// A workload of each kind, small enough for a debug build, behind one face.

@@ -1,9 +1,9 @@
 import Foundation
-@_spi(Tooling) import ProcessMetrics
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
+import ProcessMetrics
+import RunResults
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Harness
+@testable import Harness
 import TestSupport
 
 /// `BaselineRunner`, the engine's side of `baseline record`: it measures a scenario several times.

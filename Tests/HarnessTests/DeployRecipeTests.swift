@@ -1,7 +1,7 @@
 import Foundation
-@_spi(Tooling) import RunResults
+import RunResults
 import Testing
-@_spi(Tooling) import Harness
+import Harness
 import TestSupport
 import Yams
 

@@ -1,11 +1,11 @@
 import Foundation
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
+import RunResults
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Harness
+@testable import Harness
 import HealthCore
 import PaymentsCore
-@_spi(Tooling) @testable import Simulation
+@testable import Simulation
 import SpecKernel
 import TestSupport
 import UserAlgorithms

@@ -1,11 +1,11 @@
-@_spi(Tooling) import Analysis
-@_spi(Tooling) import Export
+import Analysis
+import Export
 import Foundation
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
+import RunResults
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Harness
-@_spi(Tooling) import Simulation
+@testable import Harness
+import Simulation
 import TestSupport
 
 /// `run` must give what `generate` + `analyze` give for the same scenario and seed, whatever the

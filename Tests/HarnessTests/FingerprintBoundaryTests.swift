@@ -1,10 +1,10 @@
 import Foundation
-@_spi(Tooling) @testable import RunResults
-@_spi(Tooling) import Scenarios
+@testable import RunResults
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Harness
+@testable import Harness
 import PaymentsCore
-@_spi(Tooling) @testable import Simulation
+@testable import Simulation
 import SpecKernel
 import TestSupport
 import UserAlgorithms

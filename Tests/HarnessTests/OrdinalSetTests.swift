@@ -1,5 +1,5 @@
 import Testing
-@_spi(Tooling) @testable import Harness
+@testable import Harness
 
 @Suite("The ordinals a user's rows have shown")
 struct OrdinalSetTests {

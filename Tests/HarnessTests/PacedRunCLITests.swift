@@ -1,7 +1,7 @@
 import Foundation
-@_spi(Tooling) import RunResults
+import RunResults
 import Testing
-@_spi(Tooling) @testable import Harness
+@testable import Harness
 import TestSupport
 
 /// `run --strict`, `--duration`, `--rate` and `--dump-user` from the command line.

@@ -1,12 +1,8 @@
-@_spi(Tooling) import Analysis
-@_spi(Tooling) import Export
-@_spi(Tooling) @testable import Harness
-@_spi(Tooling) import ProcessMetrics
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
-import TestSupport
+import Scenarios
+import Simulation
 import Testing
+@testable import Harness
+import TestSupport
 
 @Suite("Arrival-rate pacing against a fake clock")
 struct PacingTests {

@@ -1,7 +1,7 @@
-@_spi(Tooling) @testable import Harness
+@testable import Harness
 import PaymentsCore
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
+import RunResults
+import Scenarios
 import SpecKernel
 import Testing
 import TestSupport

@@ -1,7 +1,7 @@
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
+import RunResults
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Harness
+@testable import Harness
 import TestSupport
 
 @Suite("The concurrent pipeline", .budget(minutes: 2))

@@ -1,9 +1,9 @@
 import Foundation
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
+import RunResults
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Harness
-@_spi(Tooling) import Simulation
+@testable import Harness
+import Simulation
 import TestSupport
 
 @Suite("Replaying batches generated before the run", .budget(minutes: 2))

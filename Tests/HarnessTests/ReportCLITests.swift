@@ -1,7 +1,7 @@
 import Foundation
-@_spi(Tooling) import RunResults
+import RunResults
 import Testing
-@_spi(Tooling) import Harness
+import Harness
 import TestSupport
 
 /// `simharness report` and `run --report-dir` from the command line.

@@ -1,8 +1,8 @@
 import Foundation
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
+import RunResults
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Harness
+@testable import Harness
 import PaymentsCore
 import TestSupport
 

@@ -1,8 +1,8 @@
-@_spi(Tooling) import ProcessMetrics
+import ProcessMetrics
 import Foundation
-@_spi(Tooling) import RunResults
+import RunResults
 import Testing
-@_spi(Tooling) @testable import Harness
+@testable import Harness
 import TestSupport
 
 /// The exit statuses of `run`, `merge` and `baseline` (0 success, 1 threshold or baseline failure,

@@ -1,8 +1,8 @@
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
+import RunResults
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Harness
-@_spi(Tooling) import Simulation
+@testable import Harness
+import Simulation
 
 @Suite("The run sections of a scenario")
 struct RunPlanParsingTests {

@@ -1,9 +1,9 @@
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+import RunResults
+import Scenarios
+import Simulation
 import Synchronization
 import Testing
-@_spi(Tooling) @testable import Harness
+@testable import Harness
 import TestSupport
 
 /// Paced loads against a fake clock: response time (coordinated omission), dropped events, the

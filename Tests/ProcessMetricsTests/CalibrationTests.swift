@@ -1,5 +1,5 @@
 import Testing
-@_spi(Tooling) import ProcessMetrics
+import ProcessMetrics
 
 @Suite struct CalibrationTests {
     @Test func measuresAPositiveScore() {

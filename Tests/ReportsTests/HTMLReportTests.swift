@@ -1,7 +1,6 @@
-@_spi(Tooling) import ProcessMetrics
-@_spi(Tooling) @testable import Reports
-@_spi(Tooling) import RunResults
 import Testing
+import RunResults
+@testable import Reports
 
 @Suite("HTML report")
 struct HTMLReportTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@_spi(Tooling) import RunResults
-@_spi(Tooling) @testable import Reports
+import RunResults
+@testable import Reports
 
 @Suite("HdrHistogram interval log")
 struct HdrIntervalLogTests {

@@ -1,6 +1,6 @@
-@_spi(Tooling) import RunResults
+import RunResults
 import Testing
-@_spi(Tooling) @testable import Reports
+@testable import Reports
 
 /// What the reports show of a paced run that missed its schedule, of a differential check's
 /// mismatches, and of two runs compared.

@@ -1,4 +1,4 @@
-@_spi(Tooling) @testable import RunResults
+@testable import RunResults
 import PaymentsCore
 
 /// Builds run results with chosen figures, for the renderers.

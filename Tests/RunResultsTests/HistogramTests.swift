@@ -1,4 +1,4 @@
-@_spi(Tooling) @testable import RunResults
+@testable import RunResults
 import Testing
 
 @Suite("Latency histograms")

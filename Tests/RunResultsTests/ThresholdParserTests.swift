@@ -1,5 +1,5 @@
-@_spi(Tooling) @testable import RunResults
-@_spi(Tooling) import Scenarios
+@testable import RunResults
+import Scenarios
 import Testing
 
 @Suite("Threshold expressions")

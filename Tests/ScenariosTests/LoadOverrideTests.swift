@@ -1,4 +1,4 @@
-@_spi(Tooling) import Scenarios
+import Scenarios
 import Testing
 
 /// `run --duration` and `run --rate` on each load model.

@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import PaymentsCore
 import Testing
-@_spi(Tooling) @testable import Scenarios
+@testable import Scenarios
 import TestSupport
 
 @Suite("Scenario files")

@@ -1,11 +1,9 @@
-@_spi(Tooling) import BenchmarkWorkloads
 import Foundation
-@_spi(Tooling) import Harness
+import Harness
 import PaymentsCore
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
-@testable import ServiceLoad
+import Scenarios
 import ServiceSimulation
+@testable import ServiceLoad
 import Testing
 
 @Suite("load mode's driver")

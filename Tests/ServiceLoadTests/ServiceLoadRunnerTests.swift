@@ -1,11 +1,10 @@
-@_spi(Tooling) import BenchmarkWorkloads
+import BenchmarkWorkloads
 import Foundation
-@_spi(Tooling) import Harness
+import Harness
 import PaymentsCore
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
-@testable import ServiceLoad
+import RunResults
 import ServiceSimulation
+@testable import ServiceLoad
 import Testing
 
 @Suite("load mode: a user's service against the SPEC reference")

@@ -1,5 +1,5 @@
 import ArgumentParser
-@_spi(Tooling) import BenchmarkWorkloads
+import BenchmarkWorkloads
 import Foundation
 import ServiceLoad
 import ServiceSimulation

@@ -1,4 +1,4 @@
-@_spi(Tooling) import BenchmarkWorkloads
+import BenchmarkWorkloads
 import ServiceSimulation
 import Testing
 

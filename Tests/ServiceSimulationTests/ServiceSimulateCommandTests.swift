@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@_spi(Tooling) import BenchmarkWorkloads
+import BenchmarkWorkloads
 import ServiceSimulation
 @testable import SimHarnessKit
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import PaymentsCore
-@_spi(Tooling) import BenchmarkWorkloads
+import BenchmarkWorkloads
 import ServiceSimulation
 import Testing
 

@@ -1,8 +1,8 @@
-@_spi(Tooling) @testable import Export
+@testable import Export
 import Foundation
-@_spi(Tooling) import Scenarios
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Simulation
+@testable import Simulation
 import TestSupport
 
 @Suite("An export replaces a dataset of another format in its directory")

@@ -1,9 +1,9 @@
-@_spi(Tooling) @testable import Export
+@testable import Export
 import HealthCore
 import PaymentsCore
-@_spi(Tooling) import Scenarios
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Simulation
+@testable import Simulation
 import TestSupport
 
 /// The in-memory path of the harness: batches go straight to the core algorithms, and the rows

@@ -1,7 +1,7 @@
 import HealthCore
-@_spi(Tooling) import Scenarios
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Simulation
+@testable import Simulation
 import TestSupport
 
 /// The meal model fits each protocol: its days comply unless the user breaks it.

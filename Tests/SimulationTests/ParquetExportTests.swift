@@ -1,11 +1,11 @@
 import Datasets
-@_spi(Tooling) @testable import Export
+@testable import Export
 import Foundation
 import GRDB
 import Parquet
-@_spi(Tooling) import Scenarios
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Simulation
+@testable import Simulation
 import TestSupport
 
 @Suite("generate --format parquet", .budget(minutes: 2))

@@ -1,10 +1,10 @@
 import Datasets
-@_spi(Tooling) @testable import Export
+@testable import Export
 import HealthCore
 import PaymentsCore
-@_spi(Tooling) import Scenarios
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Simulation
+@testable import Simulation
 
 /// Builds generated rows with readable defaults.
 struct RowBuilder {

@@ -1,9 +1,9 @@
-@_spi(Tooling) @testable import Export
+@testable import Export
 import Foundation
 import HealthCore
-@_spi(Tooling) import Scenarios
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Simulation
+@testable import Simulation
 import TestSupport
 
 @Suite("SPEC boundary catalogue and the boundary users")

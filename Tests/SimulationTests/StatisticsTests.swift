@@ -1,9 +1,9 @@
-@_spi(Tooling) @testable import Export
+@testable import Export
 import HealthCore
 import PaymentsCore
-@_spi(Tooling) import Scenarios
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Simulation
+@testable import Simulation
 import TestSupport
 
 /// Generated rates and distributions match the scenario within stated tolerances (fixed seeds).

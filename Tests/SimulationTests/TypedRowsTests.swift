@@ -1,9 +1,9 @@
 import Datasets
-@_spi(Tooling) @testable import Export
+@testable import Export
 import Parquet
-@_spi(Tooling) import Scenarios
+import Scenarios
 import Testing
-@_spi(Tooling) @testable import Simulation
+@testable import Simulation
 import TestSupport
 
 @Suite("typing generated rows from their values", .budget(minutes: 2))

@@ -1,23 +1,23 @@
-@_spi(Tooling) import Scenarios
+import Scenarios
 
 /// Builds small scenarios for tests: `users` users over `days` days from `seed`, then any change.
-package struct ScenarioBuilder: Sendable {
+public struct ScenarioBuilder: Sendable {
     private var scenario = Scenario(name: "test")
 
-    package init(users: Int = 40, days: Int = 3, seed: UInt64 = 99) {
+    public init(users: Int = 40, days: Int = 3, seed: UInt64 = 99) {
         scenario.users = users
         scenario.days = days
         scenario.seed = seed
     }
 
-    package func with(_ change: (inout Scenario) -> Void) -> ScenarioBuilder {
+    public func with(_ change: (inout Scenario) -> Void) -> ScenarioBuilder {
         var copy = self
         change(&copy.scenario)
         return copy
     }
 
     /// No injected faults at all.
-    package func clean() -> ScenarioBuilder {
+    public func clean() -> ScenarioBuilder {
         with {
             $0.faults.defaultRate = 0
             $0.faults.mealsOutOfOrder = 0
@@ -27,7 +27,7 @@ package struct ScenarioBuilder: Sendable {
     }
 
     /// Every fault of SPEC at a visible rate, a flaky gateway, many refunds and retries.
-    package func faulty() -> ScenarioBuilder {
+    public func faulty() -> ScenarioBuilder {
         with {
             $0.faults.defaultRate = 0.02
             $0.faults.users = [.malformed: 0.03, .duplicate: 0.03]
@@ -43,5 +43,5 @@ package struct ScenarioBuilder: Sendable {
         }
     }
 
-    package func build() -> Scenario { scenario }
+    public func build() -> Scenario { scenario }
 }

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) import ProcessMetrics
+import ProcessMetrics
 
 /// What the command line chose.
 struct GateSettings {

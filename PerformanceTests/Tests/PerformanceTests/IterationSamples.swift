@@ -1,4 +1,4 @@
-@_spi(Tooling) import ProcessMetrics
+import ProcessMetrics
 
 /// What each iteration measured.
 struct IterationSamples {

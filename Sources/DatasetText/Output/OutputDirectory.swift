@@ -16,14 +16,14 @@ package struct OutputError: Error, CustomStringConvertible, Sendable {
 
 /// Writes output files into a hidden staging directory and moves them into place only when the
 /// whole run succeeded, so a refused or failed run leaves no output file behind.
-package final class OutputDirectory {
+public final class OutputDirectory {
     /// The directory the files end up in.
     package let path: String
     private let staging: String
     private var written: [String] = []
 
     /// Creates `path` (and its parents) and a staging directory in it.
-    package init(path: String) throws {
+    public init(path: String) throws {
         self.path = path
         staging = path + "/.simharness-staging-\(getpid())"
         try Self.makeDirectories(path)
@@ -38,28 +38,28 @@ package final class OutputDirectory {
     }
 
     /// Opens one of the SPEC output files and writes its header line.
-    package func create(header file: SpecOutputFile) throws -> OutputFile {
+    public func create(header file: SpecOutputFile) throws -> OutputFile {
         let output = try create(file.rawValue)
         try output.write(SpecRowWriter(headerOf: file).buffer)
         return output
     }
 
     /// Writes a whole file at once.
-    package func write(_ name: String, _ buffer: ByteBuffer) throws {
+    public func write(_ name: String, _ buffer: ByteBuffer) throws {
         let file = try create(name)
         try file.write(buffer)
         try file.close()
     }
 
     /// Writes a whole file of text at once.
-    package func write(_ name: String, _ text: String) throws {
+    public func write(_ name: String, _ text: String) throws {
         let buffer = ByteBuffer(capacity: text.utf8.count)
         buffer.append(text)
         try write(name, buffer)
     }
 
     /// Moves every written file into place.
-    package func publish() throws {
+    public func publish() throws {
         for name in written {
             guard rename(staging + "/" + name, path + "/" + name) == 0 else { throw OutputError(path: path + "/" + name, reason: Self.lastError()) }
         }
@@ -67,7 +67,7 @@ package final class OutputDirectory {
     }
 
     /// Removes everything written so far.
-    package func discard() {
+    public func discard() {
         for name in written { unlink(staging + "/" + name) }
         rmdir(staging)
     }
@@ -84,7 +84,7 @@ package final class OutputDirectory {
 }
 
 /// An output file written sequentially.
-package final class OutputFile {
+public final class OutputFile {
     private var fd: Int32
     let path: String
 
@@ -97,7 +97,7 @@ package final class OutputFile {
     deinit { if fd >= 0 { systemClose(fd) } }
 
     /// Appends the bytes of `buffer`.
-    package func write(_ buffer: ByteBuffer) throws {
+    public func write(_ buffer: ByteBuffer) throws {
         let raw = buffer.bytes
         var offset = 0
         while offset < raw.count {
@@ -110,7 +110,7 @@ package final class OutputFile {
 
 
     /// Closes the file; throws when the last writes could not be completed.
-    package func close() throws {
+    public func close() throws {
         let result = systemClose(fd)
         fd = -1
         guard result == 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }

@@ -78,13 +78,13 @@ extension DatasetKind {
 
 /// The companion table of rows that could not be typed: `table`, `line` (the row's line in the
 /// CSV file of the same seed and shard, the header being line 1) and `raw` (that line's text).
-package enum RejectedRows {
+public enum RejectedRows {
     /// The table's base name.
-    package static let name = "rejected_rows"
+    public static let name = "rejected_rows"
     /// Its columns.
-    package static let columns = ["table", "line", "raw"]
+    public static let columns = ["table", "line", "raw"]
     /// Its Parquet schema.
-    package static var schema: ParquetSchema {
+    public static var schema: ParquetSchema {
         ParquetSchema(columns: [
             ParquetColumnSchema(name: "table", type: .string, dictionary: true),
             ParquetColumnSchema(name: "line", type: .int64),

@@ -9,18 +9,18 @@ import Parquet
 /// The typed columns of rows of one dataset file, filled from CSV lines: a line goes in only when
 /// every field is well-formed for its column (`TypedColumn`), else nothing is appended and the
 /// caller keeps the line verbatim (`rejected_rows`).
-package struct TypedTable: Sendable {
+public struct TypedTable: Sendable {
     /// The file the rows are of.
-    package let kind: DatasetKind
+    public let kind: DatasetKind
     /// One column of values per column of `kind`.
-    package private(set) var columns: [ParquetColumnValues]
+    public private(set) var columns: [ParquetColumnValues]
     private let codes: [Code]
     private let categories: [[[UInt8]]]
 
     private enum Code: UInt8, Sendable { case id, optionalId, text, category, script, integer, time, decimal }
 
     /// Empty columns for `kind`, with room for `capacity` rows.
-    package init(kind: DatasetKind, reservingCapacity capacity: Int = 0) {
+    public init(kind: DatasetKind, reservingCapacity capacity: Int = 0) {
         self.kind = kind
         let types = kind.typedColumns
         columns = types.map { ParquetColumnValues(type: $0.parquetType, nullable: $0.nullable, reservingCapacity: capacity) }
@@ -43,11 +43,11 @@ package struct TypedTable: Sendable {
     }
 
     /// The rows held.
-    package var rows: Int { columns.first?.count ?? 0 }
+    public var rows: Int { columns.first?.count ?? 0 }
 
     /// Appends the row of a CSV line (no `\n`) when it has one field per column and every field is
     /// well-formed; returns whether it did.
-    package mutating func append(csvLine line: UnsafeBufferPointer<UInt8>) -> Bool {
+    public mutating func append(csvLine line: UnsafeBufferPointer<UInt8>) -> Bool {
         var typed = false
         append(csvLines: UnsafeBufferPointer(start: line.baseAddress, count: line.count)) { _, _ in } typed: { typed = true }
         return typed
@@ -57,7 +57,7 @@ package struct TypedTable: Sendable {
     /// one field per column and every field is well-formed (`typed`), else calls `rejected` with the
     /// line's index and text. Returns the number of lines.
     @discardableResult
-    package mutating func append(
+    public mutating func append(
         csvLines text: UnsafeBufferPointer<UInt8>, rejected: (Int, UnsafeBufferPointer<UInt8>) -> Void, typed: () -> Void = {}
     ) -> Int {
         guard let base = text.baseAddress, !text.isEmpty else { return 0 }
@@ -100,7 +100,7 @@ package struct TypedTable: Sendable {
 
     /// Appends a row given as one field per column when every field is well-formed; returns
     /// whether it did.
-    package mutating func append(fields: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>) -> Bool {
+    public mutating func append(fields: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>) -> Bool {
         precondition(fields.count == codes.count, "one field per column")
         return withUnsafeTemporaryAllocation(of: Int64.self, capacity: codes.count) { numbers in
             guard parse(fields, into: numbers) else { return false }
@@ -162,12 +162,12 @@ package struct TypedTable: Sendable {
 
     /// Calls `body` with the columns, to append rows whose values are well-formed by construction
     /// (a generator's): one value to every column a row, as the row's canonical text would type.
-    package mutating func withColumns<R>(_ body: (UnsafeMutableBufferPointer<ParquetColumnValues>) throws -> R) rethrows -> R {
+    public mutating func withColumns<R>(_ body: (UnsafeMutableBufferPointer<ParquetColumnValues>) throws -> R) rethrows -> R {
         try columns.withUnsafeMutableBufferPointer { try body($0) }
     }
 
     /// Removes the rows, keeping the storage.
-    package mutating func removeAll() {
+    public mutating func removeAll() {
         for c in columns.indices { columns[c].removeAll(keepingCapacity: true) }
     }
 }

@@ -1,10 +1,8 @@
 import ParallelWork
 import PaymentsCore
-@_spi(Tooling) import ProcessMetrics
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+import RunResults
 import SpecKernel
+import Simulation
 import UserAlgorithms
 
 /// `run --check-against reference`: after the timed run, drives the implementations under test and

@@ -1,15 +1,13 @@
-@_spi(Tooling) import ProcessMetrics
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+import ProcessMetrics
+import RunResults
 
 /// Measures a plan for `baseline record` and `baseline check`.
-package enum BaselineRunner {
+public enum BaselineRunner {
     /// Runs one fixed-volume pass of the plan's users × days `repetitions` times (no monitoring, no
     /// output files), each just after a run of the calibration loop, and keeps the medians: the
     /// calibration sees the load the runs saw.
     /// `run` makes one run (`ScenarioRunner.run`; load mode's runner for a user's service).
-    package static func measure(
+    public static func measure(
         _ plan: RunPlan, options: RunOptions, repetitions: Int,
         run: @Sendable (RunPlan, RunOptions) async throws -> RunResult = { try await ScenarioRunner.run($0, options: $1) }
     ) async throws -> BaselineMeasurement {

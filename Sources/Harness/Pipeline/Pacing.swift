@@ -1,4 +1,4 @@
-@_spi(Tooling) import Scenarios
+import Scenarios
 import Synchronization
 
 /// The wall clock of a run: the only place a run reads real time (its duration, time limits,
@@ -18,10 +18,10 @@ package struct SystemClock: HarnessClock {
     package init() {}
 
     /// Time since this clock was made.
-    package func now() -> Duration { ContinuousClock.now - origin }
+    public func now() -> Duration { ContinuousClock.now - origin }
 
     /// Sleeps until `deadline` (time since this clock was made).
-    package func wait(until deadline: Duration) async throws {
+    public func wait(until deadline: Duration) async throws {
         try await ContinuousClock().sleep(until: origin + deadline)
     }
 }

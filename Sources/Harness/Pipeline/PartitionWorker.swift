@@ -1,10 +1,8 @@
 import DatasetText
 import HealthCore
 import PaymentsCore
-@_spi(Tooling) import ProcessMetrics
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+import RunResults
+import Simulation
 import SpecKernel
 import UserAlgorithms
 

@@ -1,7 +1,6 @@
-@_spi(Tooling) import ProcessMetrics
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+import RunResults
+import Scenarios
+import Simulation
 
 /// The child tasks of one run.
 struct Pipeline: Sendable {

@@ -1,4 +1,4 @@
-@_spi(Tooling) import RunResults
+import RunResults
 import Synchronization
 
 /// What the tasks of a run share: the stop request and the partitions' latest figures.

@@ -1,10 +1,10 @@
-@_spi(Tooling) import Scenarios
+import Scenarios
 
 /// A pass/fail rule on one metric of a run, written like k6's thresholds:
 /// `payments.p99_latency_ms < 250`, `total.events_per_s > 5e6`, `invariant_violations == 0`.
-@_spi(Tooling) public struct Threshold: Sendable, Equatable {
+public struct Threshold: Sendable, Equatable {
     /// How the metric is compared with the value.
-    @_spi(Tooling) public enum Comparison: String, Sendable, CaseIterable {
+    public enum Comparison: String, Sendable, CaseIterable {
         case lessOrEqual = "<="
         case greaterOrEqual = ">="
         case equal = "=="
@@ -25,18 +25,18 @@
     }
 
     /// The metric's name (`MetricCatalog`).
-    @_spi(Tooling) public var metric: String
+    public var metric: String
     /// The comparison.
-    @_spi(Tooling) public var comparison: Comparison
+    public var comparison: Comparison
     /// The value the metric is compared with.
-    @_spi(Tooling) public var value: Double
+    public var value: Double
     /// Stop the run as soon as the rule fails (checked while it runs).
-    @_spi(Tooling) public var abortOnFail: Bool
+    public var abortOnFail: Bool
     /// The rule as written.
-    @_spi(Tooling) public var text: String
+    public var text: String
 
     /// A rule of all its parts.
-    @_spi(Tooling) public init(metric: String, comparison: Comparison, value: Double, abortOnFail: Bool = false) {
+    public init(metric: String, comparison: Comparison, value: Double, abortOnFail: Bool = false) {
         self.metric = metric
         self.comparison = comparison
         self.value = value
@@ -45,24 +45,24 @@
     }
 
     /// Whether `measured` satisfies the rule; a metric without a value fails it.
-    @_spi(Tooling) public func holds(for measured: Double?) -> Bool {
+    public func holds(for measured: Double?) -> Bool {
         guard let measured else { return false }
         return comparison.holds(measured, value)
     }
 }
 
 /// Why a threshold expression cannot be used.
-package struct ThresholdSyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
+public struct ThresholdSyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What is wrong with the rule.
-    package var message: String
+    public var message: String
     /// The message.
-    package var description: String { message }
+    public var description: String { message }
 }
 
 /// Parses `metric <op> number`, `<op>` one of `<`, `<=`, `>`, `>=`, `==`, `!=`.
-package enum ThresholdParser {
+public enum ThresholdParser {
     /// Reads `metric <op> number`; throws naming what is wrong (an unknown metric with the closest known one).
-    package static func parse(_ text: String, abortOnFail: Bool = false) throws(ThresholdSyntaxError) -> Threshold {
+    public static func parse(_ text: String, abortOnFail: Bool = false) throws(ThresholdSyntaxError) -> Threshold {
         let expression = text.trimmingWhitespace
         guard !expression.isEmpty else { throw ThresholdSyntaxError(message: "empty threshold") }
         guard let (operatorRange, comparison) = findOperator(in: expression) else {

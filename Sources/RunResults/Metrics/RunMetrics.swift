@@ -2,16 +2,16 @@ import HealthCore
 import PaymentsCore
 
 /// Rows rejected per reason, in the reasons' SPEC order.
-@_spi(Tooling) public struct RejectionCounts: Sendable, Equatable {
+public struct RejectionCounts: Sendable, Equatable {
     /// The reasons of the file, in SPEC order.
-    @_spi(Tooling) public let reasons: [String]
+    public let reasons: [String]
     /// The count of each reason, in the order of `reasons`.
-    @_spi(Tooling) public var counts: [Int] { tally }
+    public var counts: [Int] { tally }
     /// `counts`' storage, which the engine's `add(at:)` inlines.
     @usableFromInline package var tally: [Int]
 
     /// Zero counts of `reasons`.
-    @_spi(Tooling) public init(reasons: [String]) {
+    public init(reasons: [String]) {
         self.reasons = reasons
         tally = [Int](repeating: 0, count: reasons.count)
     }
@@ -27,15 +27,15 @@ import PaymentsCore
     }
 
     /// Rejected rows, all reasons together.
-    @_spi(Tooling) public var total: Int { counts.reduce(0, +) }
+    public var total: Int { counts.reduce(0, +) }
 
     /// The count of `reason`, 0 for a reason of another file.
-    @_spi(Tooling) public subscript(reason: String) -> Int {
+    public subscript(reason: String) -> Int {
         reasons.firstIndex(of: reason).map { counts[$0] } ?? 0
     }
 
     /// The reasons that occurred, with their counts, in SPEC order.
-    @_spi(Tooling) public var nonZero: [(reason: String, count: Int)] {
+    public var nonZero: [(reason: String, count: Int)] {
         zip(reasons, counts).filter { $0.1 > 0 }.map { ($0.0, $0.1) }
     }
 
@@ -45,29 +45,29 @@ import PaymentsCore
 }
 
 /// What one stream (meals, steps, payments), or the generator, or all streams together went through.
-@_spi(Tooling) public struct StreamMetrics: Sendable, Equatable {
+public struct StreamMetrics: Sendable, Equatable {
     /// Rows (events) read.
-    @_spi(Tooling) public var events = 0
+    public var events = 0
     /// Batches timed.
-    @_spi(Tooling) public var batches = 0
+    public var batches = 0
     /// Time spent processing the stream, in nanoseconds (0 when timing is off).
-    @_spi(Tooling) public var busyNanos: Int64 = 0
+    public var busyNanos: Int64 = 0
     /// Rejected rows per reason.
-    @_spi(Tooling) public var rejected: RejectionCounts
+    public var rejected: RejectionCounts
     /// Processing time per batch, in microseconds.
-    @_spi(Tooling) public var batchLatency = LatencyHistogram()
+    public var batchLatency = LatencyHistogram()
     /// Processing time per event within each batch, in nanoseconds (one value per event).
-    @_spi(Tooling) public var eventLatency = LatencyHistogram()
+    public var eventLatency = LatencyHistogram()
     /// Events a paced load made due before the run ended that were never analyzed.
-    @_spi(Tooling) public var dropped = 0
+    public var dropped = 0
 
     /// Empty metrics of a stream whose rows may be rejected for `reasons`.
-    @_spi(Tooling) public init(reasons: [String] = []) {
+    public init(reasons: [String] = []) {
         rejected = RejectionCounts(reasons: reasons)
     }
 
     /// Events less the rejected ones.
-    @_spi(Tooling) public var accepted: Int { events - rejected.total }
+    public var accepted: Int { events - rejected.total }
 
     /// Records one batch of `events` that took `nanos`.
     package mutating func recordBatch(events: Int, nanos: UInt64) {
@@ -89,52 +89,52 @@ import PaymentsCore
 }
 
 /// The counters and histograms of a run, or of one partition of it: they merge by adding.
-@_spi(Tooling) public struct RunMetrics: Sendable, Equatable {
+public struct RunMetrics: Sendable, Equatable {
     /// The most invariant messages kept.
-    @_spi(Tooling) public static let messageLimit = 20
+    public static let messageLimit = 20
 
     /// Users generated (one per `users` row, duplicated rows counted once).
-    @_spi(Tooling) public var users = 0
+    public var users = 0
     /// `users` rows as `analyze` would read them (a duplicated row twice).
-    @_spi(Tooling) public var userRows = 0
+    public var userRows = 0
     /// Rejected `users` rows: `malformed` and `duplicate`.
-    @_spi(Tooling) public var userRejections = RejectionCounts(reasons: ["malformed", "duplicate"])
+    public var userRejections = RejectionCounts(reasons: ["malformed", "duplicate"])
     /// The meal stream.
-    @_spi(Tooling) public var meals = StreamMetrics(reasons: MealRejection.allCases.map(\.rawValue))
+    public var meals = StreamMetrics(reasons: MealRejection.allCases.map(\.rawValue))
     /// The step stream.
-    @_spi(Tooling) public var steps = StreamMetrics(reasons: StepRejection.allCases.map(\.rawValue))
+    public var steps = StreamMetrics(reasons: StepRejection.allCases.map(\.rawValue))
     /// The payment stream.
-    @_spi(Tooling) public var payments = StreamMetrics(reasons: PaymentRejection.allCases.map(\.rawValue))
+    public var payments = StreamMetrics(reasons: PaymentRejection.allCases.map(\.rawValue))
     /// Final payment states, in `PaymentState.allCases` order.
-    @_spi(Tooling) public var paymentStates = [Int](repeating: 0, count: PaymentState.allCases.count)
+    public var paymentStates = [Int](repeating: 0, count: PaymentState.allCases.count)
     /// Simulated time from submission to final answer of each payment that reached the gateway
     /// (retries and backoff included), in milliseconds.
-    @_spi(Tooling) public var paymentLatency = LatencyHistogram()
+    public var paymentLatency = LatencyHistogram()
     /// Time from when each batch of a paced load was due to when its analysis ended, in
     /// microseconds: the service time plus any wait behind earlier batches (the coordinated-omission
     /// correction). Empty for unpaced loads.
-    @_spi(Tooling) public var responseLatency = LatencyHistogram()
+    public var responseLatency = LatencyHistogram()
     /// The most any batch of a paced load started after it was due, in seconds.
-    @_spi(Tooling) public var behindScheduleSeconds = 0.0
+    public var behindScheduleSeconds = 0.0
     /// Generating the batches.
-    @_spi(Tooling) public var generation = StreamMetrics()
+    public var generation = StreamMetrics()
     /// Analyzing whole batches, all three streams.
-    @_spi(Tooling) public var total = StreamMetrics()
+    public var total = StreamMetrics()
     /// Broken SPEC §4 invariants (always 0 unless the processor has a bug).
-    @_spi(Tooling) public var invariantViolations = 0
+    public var invariantViolations = 0
     /// The first violations found.
-    @_spi(Tooling) public var invariantMessages: [String] = []
+    public var invariantMessages: [String] = []
     /// A sum over users of a hash of their results: equal digests, equal outputs.
-    @_spi(Tooling) public var digest: UInt64 = 0
+    public var digest: UInt64 = 0
 
     /// Metrics of nothing yet.
-    @_spi(Tooling) public init() {}
+    public init() {}
 
     /// Events of the three streams.
-    @_spi(Tooling) public var events: Int { meals.events + steps.events + payments.events }
+    public var events: Int { meals.events + steps.events + payments.events }
 
     /// The count of `state`.
-    @_spi(Tooling) public func count(of state: PaymentState) -> Int {
+    public func count(of state: PaymentState) -> Int {
         paymentStates[state.position]
     }
 
@@ -144,7 +144,7 @@ import PaymentsCore
     }
 
     /// Adds `other`'s counts and histograms (the digest too: it is a sum over users).
-    @_spi(Tooling) public mutating func merge(_ other: RunMetrics) {
+    public mutating func merge(_ other: RunMetrics) {
         users += other.users
         userRows += other.userRows
         userRejections.merge(other.userRejections)

@@ -1,18 +1,16 @@
 import Foundation
 import PaymentsCore
-@_spi(Tooling) import ProcessMetrics
-@_spi(Tooling) import Scenarios
 
 /// ANSI styling that is either on or off (off when stdout is not a terminal or `NO_COLOR` is set).
-package struct TextStyle: Sendable {
+public struct TextStyle: Sendable {
     /// Whether escape sequences are written.
-    package var enabled: Bool
+    public var enabled: Bool
 
     /// Styling on or off.
-    package init(enabled: Bool) { self.enabled = enabled }
+    public init(enabled: Bool) { self.enabled = enabled }
 
     /// Whether a terminal should get colours: `isTerminal` and no `NO_COLOR` in the environment.
-    package static func automatic(isTerminal: Bool, environment: [String: String]) -> TextStyle {
+    public static func automatic(isTerminal: Bool, environment: [String: String]) -> TextStyle {
         TextStyle(enabled: isTerminal && environment["NO_COLOR"] == nil)
     }
 
@@ -29,9 +27,9 @@ package struct TextStyle: Sendable {
 
 /// The summary of a run for people: a table per stream, payments, rejections, the process
 /// figures and the thresholds.
-package enum Summary {
+public enum Summary {
     /// The summary text of `result`, styled by `style`.
-    package static func render(_ result: RunResult, style: TextStyle) -> String {
+    public static func render(_ result: RunResult, style: TextStyle) -> String {
         let m = result.metrics
         var lines: [String] = []
         lines.append(style.bold("simharness run: \(result.scenario)") + " (seed \(result.seed), \(result.users) users × \(result.days) days, "
@@ -138,7 +136,7 @@ package enum Summary {
     }
 
     /// The outcome of `baseline check` for people: the metrics that moved, and the tally.
-    package static func render(
+    public static func render(
         _ report: BaselineReport, scenario: String, baseline: BaselineMeasurement, current: BaselineMeasurement, style: TextStyle
     ) -> String {
         var lines = ["checked \(scenario) against its baseline: this machine is \(fixed(report.slowdown, 2))× as slow as the baseline's "
@@ -188,7 +186,7 @@ package enum Summary {
     }
 
     /// `12.3M`, `45.6k`, `789`, `0.25`.
-    package static func compact(_ value: Double) -> String {
+    public static func compact(_ value: Double) -> String {
         let magnitude = abs(value)
         if magnitude >= 1e9 { return fixed(value / 1e9, 2) + "G" }
         if magnitude >= 1e6 { return fixed(value / 1e6, 2) + "M" }

@@ -1,8 +1,8 @@
 import Foundation
-@_spi(Tooling) import Harness
-@_spi(Tooling) import RunResults
-@_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+import Harness
+import RunResults
+import Scenarios
+import Simulation
 import Synchronization
 import TestSupport
 

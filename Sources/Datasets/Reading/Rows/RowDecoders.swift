@@ -4,18 +4,18 @@ import PaymentsCore
 
 /// A rejected row: its line within its chunk, the reason (an index into the kind's reasons), the
 /// culprit column when known (-1 otherwise) and the accepted user it names (`.max` when none).
-package struct RowRejection: Sendable, Equatable {
+public struct RowRejection: Sendable, Equatable {
     /// The line within its chunk.
-    package var line: UInt32
+    public var line: UInt32
     /// The reason, as an index into the kind's reasons.
-    package var reason: UInt8
+    public var reason: UInt8
     /// The culprit column, -1 when none is known.
-    package var column: Int8
+    public var column: Int8
     /// The accepted user the row names, `.max` when none.
-    package var user: UInt32
+    public var user: UInt32
 
     /// A rejection of all its parts.
-    package init(line: UInt32, reason: UInt8, column: Int8, user: UInt32) {
+    public init(line: UInt32, reason: UInt8, column: Int8, user: UInt32) {
         self.line = line
         self.reason = reason
         self.column = column
