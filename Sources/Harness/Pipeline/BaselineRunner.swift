@@ -7,7 +7,7 @@ public enum BaselineRunner {
     /// output files), each just after a run of the calibration loop, and keeps the medians: the
     /// calibration sees the load the runs saw.
     /// `run` makes one run (`ScenarioRunner.run`; load mode's runner for a user's service).
-    public static func measure(
+    package static func measure(
         _ plan: RunPlan, options: RunOptions, repetitions: Int,
         run: @Sendable (RunPlan, RunOptions) async throws -> RunResult = { try await ScenarioRunner.run($0, options: $1) }
     ) async throws -> BaselineMeasurement {
