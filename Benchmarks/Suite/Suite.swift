@@ -1,35 +1,35 @@
 // The workloads of the benchmark suite, defined once: the package-benchmark targets measure them
 // (counts against Thresholds/, times for a look), and `TimeRatios` times the same ones against a
 // reference loop run beside them (docs/performance.md, "Times: judged within the run").
-import BenchmarkWorkloads
+@_spi(Tooling) import BenchmarkWorkloads
 import Foundation
 import PaymentSimulation
-import Reports
-import RunResults
+@_spi(Tooling) import Reports
+@_spi(Tooling) import RunResults
 import ServiceSimulation
 
 /// The suite's workloads by name; each is built on first use (a benchmark runs in a process of its own).
-public enum Suite {
+package enum Suite {
     /// Events in one iteration of a core-algorithm workload.
-    public static let eventsPerIteration = 1_000_000
+    package static let eventsPerIteration = 1_000_000
     /// The regression named by `SIMHARNESS_INJECT_REGRESSION` (`allocation`, `slowdown`, `work:N`, ...).
-    public static let regression = InjectedRegression.fromEnvironment(ProcessInfo.processInfo.environment)
+    package static let regression = InjectedRegression.fromEnvironment(ProcessInfo.processInfo.environment)
 
-    public static let fasting = FastingWorkload(events: eventsPerIteration, days: 365, seed: 1)
-    public static let steps = StepWorkload(events: eventsPerIteration, days: 180, seed: 2)
-    public static let payments = PaymentWorkload(events: eventsPerIteration, perUser: 200, seed: 3)
-    public static let mealRows = MealRowsWorkload(lines: eventsPerIteration, users: 100_000, seed: 4)
+    package static let fasting = FastingWorkload(events: eventsPerIteration, days: 365, seed: 1)
+    package static let steps = StepWorkload(events: eventsPerIteration, days: 180, seed: 2)
+    package static let payments = PaymentWorkload(events: eventsPerIteration, perUser: 200, seed: 3)
+    package static let mealRows = MealRowsWorkload(lines: eventsPerIteration, users: 100_000, seed: 4)
 
     /// A world of 1,000 payments with every fault on (in memory or over SQLite in a file).
-    public static let world = WorldConfiguration(seed: 0x5EED, payments: 1_000, clients: 8, faults: .all)
+    package static let world = WorldConfiguration(seed: 0x5EED, payments: 1_000, clients: 8, faults: .all)
     /// A world of 500 payments over SQLite on the simulated disk, with its storage faults.
-    public static let diskWorld = WorldConfiguration(seed: 0x5EED, payments: 500, clients: 8, faults: .all, store: .disk)
+    package static let diskWorld = WorldConfiguration(seed: 0x5EED, payments: 500, clients: 8, faults: .all, store: .disk)
 
     /// An hour-long paced soak's result as JSON (3,600 one-second intervals, an RSS and CPU sample each).
-    public static let soakDocument: Data = try! ResultJSON.encode(soakResult())
+    package static let soakDocument: Data = try! ResultJSON.encode(soakResult())
 
     /// The soak's HTML report, read from its JSON (goal, docs/reports.md: < 1 s and < 2 MB).
-    public static func renderSoakReport() throws -> Int {
+    package static func renderSoakReport() throws -> Int {
         let html = HTMLReport.render(ReportContext(result: try ResultJSON.decode(soakDocument)))
         precondition(html.utf8.count < 2_000_000, "the report weighs \(html.utf8.count) bytes")
         return html.utf8.count
@@ -37,19 +37,19 @@ public enum Suite {
 
     /// Ten worlds of the fixture service (100 payments, 8 clients, faults and 2 crashes each; seeds 0-9,
     /// even ones uniform, odd ones PCT). Goal (docs/your-service.md): >= 5,000 worlds a CPU-minute.
-    public static func serviceWorlds(count: Int = 10) -> UInt64 {
+    package static func serviceWorlds(count: Int = 10) -> UInt64 {
         let swarm = ServiceSwarm(template: ServiceWorldConfiguration(seed: 0), from: 0, count: count, mixedSchedules: true, tasks: 1)
         return swarm.run { ServiceWorld.run(LedgerService<Correct>.self, $0) }.traceHash
     }
 
     /// The same worlds with the service's records in SQLite on the simulated disk (goal: >= 1,000 a CPU-minute).
-    public static func serviceWorldsOnSQLite(count: Int = 10) -> UInt64 {
+    package static func serviceWorldsOnSQLite(count: Int = 10) -> UInt64 {
         let swarm = ServiceSwarm(template: ServiceWorldConfiguration(seed: 0), from: 0, count: count, mixedSchedules: true, tasks: 1)
         return swarm.run { ServiceWorld.run(LedgerService<CorrectOnSQLite>.self, $0) }.traceHash
     }
 
     /// Job switches of the seeded executor: 8 tasks that each yield `yields` times (goal: <= 300 ns a switch).
-    public static func jobSwitches(yields: Int = 10_000) -> UInt64 {
+    package static func jobSwitches(yields: Int = 10_000) -> UInt64 {
         let run = try! SeededWorld.run(seed: 7) { _ in
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<8 { group.addTask { for _ in 0..<yields { await Task.yield() } } }
@@ -60,7 +60,7 @@ public enum Suite {
 
     /// Load mode's driver: the smoke stream (3,000 users × 14 days) from 8 clients through a service that
     /// answers at once (goal: >= 1,000,000 requests a second on 2 cores).
-    public static let serviceLoad = ServiceLoadWorkload()
+    package static let serviceLoad = ServiceLoadWorkload()
 
     /// Every timed workload, `Target:Benchmark` as package-benchmark names them, with one iteration's work;
     /// `churning` for the simulated worlds, which allocate throughout and call the kernel (SQLite, fsync), and
@@ -68,7 +68,7 @@ public enum Suite {
     /// +26.7 % in one run right after the fuzzers, -0.7 % in the next), and for load mode's driver, whose 8 client
     /// tasks share the 2 cores with whatever else runs: the state of the machine moves their CPU time more than
     /// the reference loop's (TimeRatios judges them with a wider tolerance; their malloc counts are the sharp edge).
-    public static let timed: [(name: String, churning: Bool, run: @Sendable () throws -> UInt64)] = [
+    package static let timed: [(name: String, churning: Bool, run: @Sendable () throws -> UInt64)] = [
         ("CoreAlgorithms:FastingAccumulator", false, { fasting.run(injecting: regression) }),
         ("CoreAlgorithms:StepAccumulator", false, { steps.run(injecting: regression) }),
         ("CoreAlgorithms:PaymentProcessor", false, { payments.run(injecting: regression) }),

@@ -3,7 +3,7 @@ import HealthCore
 import PaymentsCore
 
 /// Settings of an `analyze` run.
-public struct AnalysisOptions: Sendable {
+@_spi(Tooling) public struct AnalysisOptions: Sendable {
     /// `min_fast` of SPEC §2, in seconds.
     package var minimumFastSeconds: Int64
     /// `max_attempts` of SPEC §4.
@@ -16,7 +16,7 @@ public struct AnalysisOptions: Sendable {
     package var onStage: (@Sendable (String) -> Void)?
 
     /// Options with SPEC's defaults for `min_fast` and `max_attempts`.
-    public init(
+    @_spi(Tooling) public init(
         minimumFastSeconds: Int64 = FastingConfiguration.defaultMinimumFast,
         maxAttempts: Int = RetryPolicy.defaultMaxAttempts, tasks: Int, chunkBytes: Int = 4 << 20
     ) {
@@ -32,9 +32,9 @@ public struct AnalysisOptions: Sendable {
 /// `simharness analyze`: reads a dataset directory and writes every output of SPEC §5.
 /// Files are processed one after another (users, payments, meals, steps) so memory holds one
 /// file's rows at a time; within a file, every stage runs on `options.tasks` child tasks.
-public enum DatasetAnalyzer {
+@_spi(Tooling) public enum DatasetAnalyzer {
     /// Runs the analysis. Throws `InputRefusal` (and writes nothing) when the input is refused.
-    public static func run(input: String, output: String, options: AnalysisOptions) async throws -> AnalysisTotals {
+    @_spi(Tooling) public static func run(input: String, output: String, options: AnalysisOptions) async throws -> AnalysisTotals {
         let files = try DatasetDiscovery.discover(in: input, sqliteTables: SQLiteTables.names)
         let out = try OutputDirectory(path: output)
         do {

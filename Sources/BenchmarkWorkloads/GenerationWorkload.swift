@@ -1,16 +1,16 @@
-import Scenarios
-import Simulation
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 
 /// The simulator's generation of the first `users` users of the embedded `load` scenario, batch
 /// after batch into one reused `SimulationBatch` (as a `run` partition does): the generating
 /// half of `simharness run`, without the analysis.
-public struct GenerationWorkload: Sendable {
+@_spi(Tooling) public struct GenerationWorkload: Sendable {
     let simulator: Simulator
     let users: Int
     let usersPerBatch: Int
 
     /// `users` users, `usersPerBatch` at a time.
-    public init(users: Int, usersPerBatch: Int = 16) {
+    @_spi(Tooling) public init(users: Int, usersPerBatch: Int = 16) {
         // The embedded text, not `ScenarioCatalog.load`, so a `Scenarios/load.yaml` in the current directory changes nothing.
         let text = ScenarioCatalog.embeddedText("load")!
         simulator = Simulator(scenario: try! ScenarioParser.parse(text, file: "load.yaml"))
@@ -19,12 +19,12 @@ public struct GenerationWorkload: Sendable {
     }
 
     /// The events (meal, step and payment rows) a run generates, counted by generating them once.
-    public func countEvents() -> Int {
+    @_spi(Tooling) public func countEvents() -> Int {
         simulator.forEachBatch(UserSelection(users: 0..<users), usersPerBatch: usersPerBatch)
     }
 
     /// Generates every user; returns a checksum of the rows' counts and times.
-    public func run(injecting regression: InjectedRegression) -> UInt64 {
+    @_spi(Tooling) public func run(injecting regression: InjectedRegression) -> UInt64 {
         var checksum: UInt64 = 0
         var batch = SimulationBatch()
         for first in stride(from: 0, to: users, by: usersPerBatch) {

@@ -2,7 +2,7 @@
 /// gate catches it. Chosen with `SIMHARNESS_INJECT_REGRESSION` like `InjectedRegression`: `memory:N`
 /// or `bytes:N`; `none` otherwise. Kept apart from `InjectedRegression` so that the workloads' inner
 /// loops, whose instructions `scripts/instruction-gate.sh` counts, stay as they are.
-public enum InjectedMemory: Sendable, Equatable {
+@_spi(Tooling) public enum InjectedMemory: Sendable, Equatable {
     case none
     /// `N` more bytes held, every page written, through each run: more peak memory (resident and heap).
     /// The perf gate sizes it to 10 % of a test's peak resident memory.
@@ -13,7 +13,7 @@ public enum InjectedMemory: Sendable, Equatable {
     case requested(bytes: Int)
 
     /// The memory regression named by `SIMHARNESS_INJECT_REGRESSION`.
-    public static func fromEnvironment(_ environment: [String: String]) -> InjectedMemory {
+    @_spi(Tooling) public static func fromEnvironment(_ environment: [String: String]) -> InjectedMemory {
         switch environment["SIMHARNESS_INJECT_REGRESSION"] {
         case let text? where text.hasPrefix("memory:"): Int(text.dropFirst(7)).map { .held(bytes: max(0, $0)) } ?? .none
         case let text? where text.hasPrefix("bytes:"): Int(text.dropFirst(6)).map { .requested(bytes: max(0, $0)) } ?? .none
@@ -22,7 +22,7 @@ public enum InjectedMemory: Sendable, Equatable {
     }
 
     /// Runs `body`, one run of a workload, with the memory this regression holds or requests.
-    @inline(never) public func around<T>(_ body: () throws -> T) rethrows -> T {
+    @inline(never) @_spi(Tooling) public func around<T>(_ body: () throws -> T) rethrows -> T {
         switch self {
         case .held(let bytes) where bytes > 0:
             let block = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes, alignment: 16)

@@ -6,7 +6,7 @@ import ServiceSimulation
 // service-simulation tests and benchmarks run (the user-facing gallery is Examples/PaymentServiceUnderTest).
 
 /// A bug planted in `LedgerService`, each one a way payment services go wrong in production.
-public enum PlantedFlaw: String, CaseIterable, Sendable {
+@_spi(Tooling) public enum PlantedFlaw: String, CaseIterable, Sendable {
     /// None: the correct service.
     case none
     /// The ledger kept as a record updated by read, await, write, locked per key but not per user: actor reentrancy.
@@ -31,7 +31,7 @@ public enum PlantedFlaw: String, CaseIterable, Sendable {
 }
 
 /// Chooses the flaw of a `LedgerService` type.
-public protocol FlawChoice: Sendable {
+@_spi(Tooling) public protocol FlawChoice: Sendable {
     /// The flaw planted.
     static var flaw: PlantedFlaw { get }
     /// Where the service keeps its records (the simulation's durable store unless said otherwise).
@@ -39,36 +39,36 @@ public protocol FlawChoice: Sendable {
 }
 
 extension FlawChoice {
-    public static var storage: LedgerStorage { .records }
+    @_spi(Tooling) public static var storage: LedgerStorage { .records }
 }
 
 /// No flaw.
-public enum Correct: FlawChoice { public static var flaw: PlantedFlaw { .none } }
+@_spi(Tooling) public enum Correct: FlawChoice { public static var flaw: PlantedFlaw { .none } }
 /// `PlantedFlaw.reentrancy`.
-public enum Reentrancy: FlawChoice { public static var flaw: PlantedFlaw { .reentrancy } }
+@_spi(Tooling) public enum Reentrancy: FlawChoice { public static var flaw: PlantedFlaw { .reentrancy } }
 /// `PlantedFlaw.checkThenAct`.
-public enum CheckThenAct: FlawChoice { public static var flaw: PlantedFlaw { .checkThenAct } }
+package enum CheckThenAct: FlawChoice { public static var flaw: PlantedFlaw { .checkThenAct } }
 /// `PlantedFlaw.saveAfterAnswer`.
-public enum SaveAfterAnswer: FlawChoice { public static var flaw: PlantedFlaw { .saveAfterAnswer } }
+package enum SaveAfterAnswer: FlawChoice { public static var flaw: PlantedFlaw { .saveAfterAnswer } }
 /// `PlantedFlaw.timeoutIsFailure`.
-public enum TimeoutIsFailure: FlawChoice { public static var flaw: PlantedFlaw { .timeoutIsFailure } }
+package enum TimeoutIsFailure: FlawChoice { public static var flaw: PlantedFlaw { .timeoutIsFailure } }
 /// `PlantedFlaw.newKeyOnRetry`.
-public enum NewKeyOnRetry: FlawChoice { public static var flaw: PlantedFlaw { .newKeyOnRetry } }
+package enum NewKeyOnRetry: FlawChoice { public static var flaw: PlantedFlaw { .newKeyOnRetry } }
 /// `PlantedFlaw.answerBeforeSync`.
-public enum AnswerBeforeSync: FlawChoice { public static var flaw: PlantedFlaw { .answerBeforeSync } }
+package enum AnswerBeforeSync: FlawChoice { public static var flaw: PlantedFlaw { .answerBeforeSync } }
 
 /// `PlantedFlaw.unsyncedRecovery`.
-public enum UnsyncedRecovery: FlawChoice { public static var flaw: PlantedFlaw { .unsyncedRecovery } }
+package enum UnsyncedRecovery: FlawChoice { public static var flaw: PlantedFlaw { .unsyncedRecovery } }
 
 /// No flaw, the records in a SQLite database on the simulated disk.
-public enum CorrectOnSQLite: FlawChoice {
-    public static var flaw: PlantedFlaw { .none }
-    public static var storage: LedgerStorage { .sqlite }
+@_spi(Tooling) public enum CorrectOnSQLite: FlawChoice {
+    @_spi(Tooling) public static var flaw: PlantedFlaw { .none }
+    @_spi(Tooling) public static var storage: LedgerStorage { .sqlite }
 }
 /// `PlantedFlaw.sqliteSynchronousOff`, on SQLite.
-public enum SynchronousOff: FlawChoice {
-    public static var flaw: PlantedFlaw { .sqliteSynchronousOff }
-    public static var storage: LedgerStorage { .sqlite }
+package enum SynchronousOff: FlawChoice {
+    package static var flaw: PlantedFlaw { .sqliteSynchronousOff }
+    package static var storage: LedgerStorage { .sqlite }
 }
 
 /// A payment as the service stores it.
@@ -93,13 +93,13 @@ struct StoredPayment: Codable, Hashable {
 
 /// A SPEC §4 payment service written as teams write one: an actor, a repository over the durable
 /// store, the gateway behind it; `Flaw` plants one bug.
-public struct LedgerService<Flaw: FlawChoice>: ServiceUnderSimulation {
+@_spi(Tooling) public struct LedgerService<Flaw: FlawChoice>: ServiceUnderSimulation {
     let core: PaymentCore
 
     /// A service over `environment` (no state survives but the store's). Recovery syncs first: a crashed
     /// process may have left writes in the cache, and a retry that finds one must not answer from a record a
     /// power loss could still take away (found by the simulation: seed 1712 of 5,000, `ledger differs`).
-    public static func start(in environment: ServiceEnvironment) async throws -> LedgerService {
+    @_spi(Tooling) public static func start(in environment: ServiceEnvironment) async throws -> LedgerService {
         let store: any RecordStore = switch Flaw.storage {
         case .records: environment.store
         case .sqlite: try SQLiteRecords(uri: environment.disk.uri(of: "ledger.sqlite"), syncsCommits: Flaw.flaw != .sqliteSynchronousOff)
@@ -109,12 +109,12 @@ public struct LedgerService<Flaw: FlawChoice>: ServiceUnderSimulation {
     }
 
     /// Processes one request (SPEC §4) under the user's lock.
-    public func submit(_ request: ServiceRequest) async throws -> ServiceAnswer {
+    @_spi(Tooling) public func submit(_ request: ServiceRequest) async throws -> ServiceAnswer {
         try await core.submit(request)
     }
 
     /// The ledger from the stored payments.
-    public func ledger() async throws -> [ServiceLedgerLine] {
+    @_spi(Tooling) public func ledger() async throws -> [ServiceLedgerLine] {
         try await core.ledger()
     }
 }

@@ -3,7 +3,7 @@ import GRDB
 import ServiceSimulation
 
 /// Where `LedgerService` keeps its records.
-public enum LedgerStorage: Sendable {
+@_spi(Tooling) public enum LedgerStorage: Sendable {
     /// The simulation's durable store (`ServiceEnvironment.store`).
     case records
     /// A SQLite database on the simulation's disk (`ServiceEnvironment.disk`), through GRDB.

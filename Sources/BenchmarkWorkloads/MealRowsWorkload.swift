@@ -6,16 +6,16 @@ import PaymentsCore
 
 /// `lines` valid meal lines of `users` numbered users (`u000000`…), as `simharness generate` and
 /// the polars comparison's dataset write them, and the directory that resolves their users.
-public struct MealRowsWorkload: Sendable {
+@_spi(Tooling) public struct MealRowsWorkload: Sendable {
     /// The canonical `meals.csv` lines.
     package let text: [UInt8]
     /// The users they name.
     package let users: UserDirectory
     /// Lines in `text`.
-    public let lines: Int
+    @_spi(Tooling) public let lines: Int
 
     /// `lines` lines of `userCount` users, from `seed`.
-    public init(lines: Int, users userCount: Int, seed: UInt64) {
+    @_spi(Tooling) public init(lines: Int, users userCount: Int, seed: UInt64) {
         users = UserDirectory(profiles: (0..<userCount).map {
             UserProfile(id: Self.userId($0), utcOffsetMinutes: 0, fastingProtocol: .sixteenEight, sex: .female, age: 40,
                         weightKg: 60, heightCm: 165, activity: .light)
@@ -39,7 +39,7 @@ public struct MealRowsWorkload: Sendable {
 
     /// Reads every line; returns a checksum of the candidates (and stops on a line the fast path declines).
     /// A per-user regression adds nothing: the text is read as one, with no user's start to allocate at.
-    public func run(injecting regression: InjectedRegression) -> UInt64 {
+    @_spi(Tooling) public func run(injecting regression: InjectedRegression) -> UInt64 {
         text.withUnsafeBufferPointer { bytes in
             var checksum: UInt64 = 0
             var position = 0

@@ -4,15 +4,15 @@ import PaymentsCore
 import ServiceSimulation
 
 /// The defects planted in an `OwnPaymentService` (tests: the checks catch them on this path too).
-public protocol OwnServiceFlaws: Sendable {
+package protocol OwnServiceFlaws: Sendable {
     /// The service's planted defects.
     static var flaws: Set<ServiceFlaw> { get }
 }
 
 /// The own service as it ships: no defect.
-public enum OwnServiceAsShipped: OwnServiceFlaws { public static var flaws: Set<ServiceFlaw> { [] } }
+package enum OwnServiceAsShipped: OwnServiceFlaws { package static var flaws: Set<ServiceFlaw> { [] } }
 /// `ServiceFlaw.retryWithoutKey`: a retry after a timeout goes to the gateway under a new key.
-public enum OwnRetryWithoutKey: OwnServiceFlaws { public static var flaws: Set<ServiceFlaw> { [.retryWithoutKey] } }
+package enum OwnRetryWithoutKey: OwnServiceFlaws { package static var flaws: Set<ServiceFlaw> { [.retryWithoutKey] } }
 
 /// SimHarness's own payment service (`PaymentService`: sans-I/O, inputs in and effects out) run as a
 /// `ServiceUnderSimulation` on the seeded-executor path, as a user's service runs: an actor hands it
@@ -21,12 +21,12 @@ public enum OwnRetryWithoutKey: OwnServiceFlaws { public static var flaws: Set<S
 ///
 /// A transaction's payments are written to the durable records and synced before any of its effects
 /// (a reply, a gateway call, a later step) is carried out, so what a client was told survives a crash.
-public struct OwnPaymentService<Flaws: OwnServiceFlaws>: ServiceUnderSimulation {
+package struct OwnPaymentService<Flaws: OwnServiceFlaws>: ServiceUnderSimulation {
     let driver: OwnServiceDriver
 
     /// Rebuilds the store from the durable records (synced first: a crashed process may have left
     /// writes that a power loss could still take away), then resumes the unfinished payments.
-    public static func start(in environment: ServiceEnvironment) async throws -> OwnPaymentService {
+    package static func start(in environment: ServiceEnvironment) async throws -> OwnPaymentService {
         try await environment.store.sync()
         let store = RecordingStore(flaws: Flaws.flaws)
         var names: [UInt32: ServiceSimulation.ServiceRequest] = [:]
@@ -51,12 +51,12 @@ public struct OwnPaymentService<Flaws: OwnServiceFlaws>: ServiceUnderSimulation 
     }
 
     /// Hands the request to the service and waits for its reply.
-    public func submit(_ request: ServiceSimulation.ServiceRequest) async throws -> ServiceAnswer {
+    package func submit(_ request: ServiceSimulation.ServiceRequest) async throws -> ServiceAnswer {
         try await driver.submit(request)
     }
 
     /// The store's ledger.
-    public func ledger() async throws -> [ServiceLedgerLine] {
+    package func ledger() async throws -> [ServiceLedgerLine] {
         try await driver.ledger()
     }
 }

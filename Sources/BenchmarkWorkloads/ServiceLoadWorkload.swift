@@ -1,15 +1,15 @@
 import Foundation
-import Scenarios
+@_spi(Tooling) import Scenarios
 import ServiceLoad
 import ServiceSimulation
 
 /// Load mode's driver against a service that answers at once: the harness's own cost per request, which
 /// must leave a service room for >= 1,000,000 requests a second on 2 cores (docs/your-service.md).
-public struct ServiceLoadWorkload: Sendable {
+@_spi(Tooling) public struct ServiceLoadWorkload: Sendable {
     let workload: LoadWorkload
 
     /// The smoke scenario's payment stream (`users` users × 14 days), split among `clients` clients.
-    public init(users: Int = 3_000, clients: Int = 8) {
+    @_spi(Tooling) public init(users: Int = 3_000, clients: Int = 8) {
         var scenario = try! ScenarioParser.parse(ScenarioCatalog.embeddedText("smoke")!, file: "smoke")
         scenario.users = users
         scenario.days = 14
@@ -17,16 +17,16 @@ public struct ServiceLoadWorkload: Sendable {
     }
 
     /// Requests one pass sends.
-    public var requests: Int { workload.requests.count }
+    @_spi(Tooling) public var requests: Int { workload.requests.count }
 
     /// Sends every request once, through a service that answers at once; the requests answered.
-    public func run() async -> Int {
+    @_spi(Tooling) public func run() async -> Int {
         let driver = LoadDriver<InstantService>(workload: workload, schedule: nil, rankOffset: 0, start: monotonicNanos(), deadline: nil)
         return await driver.run(InstantService()).reduce(0) { $0 + $1.sent }
     }
 
     /// `run()`, from a thread that is not the concurrency pool's (a benchmark's): blocks until it ends.
-    public func runBlocking() -> Int {
+    @_spi(Tooling) public func runBlocking() -> Int {
         let done = DispatchSemaphore(value: 0)
         let answered = Answered()
         Task {

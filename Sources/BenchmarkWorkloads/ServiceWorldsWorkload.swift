@@ -4,9 +4,9 @@ import ServiceSimulation
 /// faults and 2 crashes: the world): SimHarness's own service behind `OwnPaymentService`, or
 /// the `LedgerService` fixture. `simharness-workloads own-service-worlds N` times N of them
 /// (docs/performance.md, "One engine").
-public struct ServiceWorldsWorkload {
+package struct ServiceWorldsWorkload {
     /// Which service runs.
-    public enum Service: Sendable {
+    package enum Service: Sendable {
         /// `OwnPaymentService`: the own sans-I/O service, adapted.
         case own
         /// `LedgerService<Correct>`: a service written as users write theirs.
@@ -17,10 +17,10 @@ public struct ServiceWorldsWorkload {
     private var seed: UInt64 = 0
 
     /// Worlds of `service`, from seed 0.
-    public init(service: Service) { self.service = service }
+    package init(service: Service) { self.service = service }
 
     /// Runs the next seed's world; returns its trace hash, with 1 added when it broke an invariant.
-    public mutating func run() -> UInt64 {
+    package mutating func run() -> UInt64 {
         let configuration = ServiceWorldConfiguration(seed: seed)
         seed += 1
         let report = switch service {

@@ -6,7 +6,7 @@ import PaymentsCore
 /// A regression added on purpose to a workload, to show that the performance gates catch it.
 /// Chosen with `SIMHARNESS_INJECT_REGRESSION`: `allocation`, `allocation-per-user`, `slowdown` or
 /// `work:N`; `none` otherwise.
-public enum InjectedRegression: Sendable, Equatable {
+@_spi(Tooling) public enum InjectedRegression: Sendable, Equatable {
     case none
     /// One heap allocation (and free) per event.
     case allocation
@@ -20,7 +20,7 @@ public enum InjectedRegression: Sendable, Equatable {
     case work(rounds: Int)
 
     /// The regression named by `SIMHARNESS_INJECT_REGRESSION`.
-    public static func fromEnvironment(_ environment: [String: String]) -> InjectedRegression {
+    @_spi(Tooling) public static func fromEnvironment(_ environment: [String: String]) -> InjectedRegression {
         switch environment["SIMHARNESS_INJECT_REGRESSION"] {
         case "allocation": .allocation
         case "allocation-per-user": .allocationPerUser
@@ -32,7 +32,7 @@ public enum InjectedRegression: Sendable, Equatable {
 
     /// The extra work for the event at `index`; its result feeds the checksum so it cannot be removed.
     /// (Inlinable: a workload in another module, `simharness-workloads pipeline`, pays no call per event.)
-    @inlinable @inline(__always) public func perEvent(_ index: Int) -> UInt64 {
+    @inlinable @inline(__always) @_spi(Tooling) public func perEvent(_ index: Int) -> UInt64 {
         switch self {
         case .none, .allocationPerUser:
             return 0
@@ -86,7 +86,7 @@ struct UserSlice: Sendable {
 /// Exactly `events` meals of as many users as it takes, `days` days each (3 to 5 meals a day, some
 /// overlapping; the last user's history is cut short), each user's sorted by `Meal.precedes`, fed
 /// through `FastingAccumulator`.
-public struct FastingWorkload: Sendable {
+@_spi(Tooling) public struct FastingWorkload: Sendable {
     /// The first day of the workloads' data.
     package static let firstDay: Int64 = 20_000  // 2024-10-04
 
@@ -95,7 +95,7 @@ public struct FastingWorkload: Sendable {
     var protocols: [FastingProtocol] = []
 
     /// About `events` meals over `days` days per user, from `seed`.
-    public init(events: Int, days: Int, seed: UInt64) {
+    @_spi(Tooling) public init(events: Int, days: Int, seed: UInt64) {
         var random = WorkloadRandom(seed: seed)
         meals.reserveCapacity(events + days * 5)
         var user = 0
@@ -125,10 +125,10 @@ public struct FastingWorkload: Sendable {
     }
 
     /// Meals in the workload.
-    public var eventCount: Int { meals.count }
+    @_spi(Tooling) public var eventCount: Int { meals.count }
 
     /// Analyzes every user; returns a checksum of the days and summaries.
-    public func run(injecting regression: InjectedRegression) -> UInt64 {
+    @_spi(Tooling) public func run(injecting regression: InjectedRegression) -> UInt64 {
         var checksum: UInt64 = 0
         meals.withUnsafeBufferPointer { meals in
             for (index, user) in users.enumerated() {
@@ -150,12 +150,12 @@ public struct FastingWorkload: Sendable {
 /// Exactly `events` step samples of as many users as it takes, `days` days each: a watch worn through
 /// the day in 5–15 minute samples with gaps, and a phone reporting overlapping 30–90 minute samples,
 /// each user's sorted by `StepSample.precedes`, fed through `StepAccumulator`.
-public struct StepWorkload: Sendable {
+@_spi(Tooling) public struct StepWorkload: Sendable {
     var samples: [StepSample] = []
     var users: [UserSlice] = []
 
     /// About `events` samples over `days` days per user, from `seed`.
-    public init(events: Int, days: Int, seed: UInt64) {
+    @_spi(Tooling) public init(events: Int, days: Int, seed: UInt64) {
         var random = WorkloadRandom(seed: seed)
         var daySamples: [StepSample] = []
         samples.reserveCapacity(events + days * 100)
@@ -188,10 +188,10 @@ public struct StepWorkload: Sendable {
     }
 
     /// Samples in the workload.
-    public var eventCount: Int { samples.count }
+    @_spi(Tooling) public var eventCount: Int { samples.count }
 
     /// Aggregates every user; returns a checksum of the daily totals.
-    public func run(injecting regression: InjectedRegression) -> UInt64 {
+    @_spi(Tooling) public func run(injecting regression: InjectedRegression) -> UInt64 {
         var checksum: UInt64 = 0
         samples.withUnsafeBufferPointer { samples in
             for (index, user) in users.enumerated() {
@@ -210,12 +210,12 @@ public struct StepWorkload: Sendable {
 /// approves at once, some declined, timed out, lost or failing every attempt, client retries (same
 /// key and values), idempotency conflicts and refunds of earlier charges. Fed through one
 /// `PaymentProcessor`, restarted for each user.
-public struct PaymentWorkload: Sendable {
+@_spi(Tooling) public struct PaymentWorkload: Sendable {
     var payments: [PaymentRequest] = []
     var users: [Range<Int>] = []
 
     /// About `events` payments, `perUser` per user, from `seed`.
-    public init(events: Int, perUser: Int, seed: UInt64) {
+    @_spi(Tooling) public init(events: Int, perUser: Int, seed: UInt64) {
         var random = WorkloadRandom(seed: seed)
         let scripts: [GatewayScript] = [
             GatewayScript([.declined]), GatewayScript([.timedOut, .approved]), GatewayScript([.lost]),
@@ -256,10 +256,10 @@ public struct PaymentWorkload: Sendable {
     }
 
     /// Payments in the workload.
-    public var eventCount: Int { payments.count }
+    @_spi(Tooling) public var eventCount: Int { payments.count }
 
     /// Processes every user's payments; returns a checksum of the outcomes.
-    public func run(injecting regression: InjectedRegression) -> UInt64 {
+    @_spi(Tooling) public func run(injecting regression: InjectedRegression) -> UInt64 {
         var processor = PaymentProcessor(seed: 7)
         var checksum: UInt64 = 0
         payments.withUnsafeBufferPointer { payments in

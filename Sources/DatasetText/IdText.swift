@@ -19,7 +19,7 @@ extension ByteCursor {
 /// owner is copied from a word, not formatted again; and a user's rows mostly count up by one, so
 /// the next ordinal's text is the last one's with its last digit raised. What `RecordEncoder` and
 /// the Parquet export's column scratch both write ids from.
-public struct IdWords: Sendable {
+package struct IdWords: Sendable {
     /// The owner number of the last owner word (`.max`: none yet), and its `Ids.userWidth` digits in
     /// bytes 1 to 7 of a little-endian word (byte 0 is zero, for the prefix).
     @usableFromInline var lastOwner = UInt64.max
@@ -30,11 +30,11 @@ public struct IdWords: Sendable {
     @usableFromInline var lastOrdinalText: UInt64 = 0
 
     /// No id written yet.
-    public init() {}
+    package init() {}
 
     /// `number` (below 10⁷) in `Ids.userWidth` digits, in bytes 1 to 7 of a little-endian word
     /// whose byte 0 is zero: OR the prefix in.
-    @inlinable @inline(__always) public mutating func owner(_ number: UInt64) -> UInt64 {
+    @inlinable @inline(__always) package mutating func owner(_ number: UInt64) -> UInt64 {
         if number != lastOwner {
             lastOwnerDigits = ByteCursor.word { $0.id(0, number) }
             lastOwner = number
@@ -44,7 +44,7 @@ public struct IdWords: Sendable {
 
     /// `-` and `ordinal` (below 10⁶) in `Ids.ordinalWidth` digits, in bytes 0 to 6 of a
     /// little-endian word whose byte 7 is zero.
-    @inlinable @inline(__always) public mutating func ordinal(_ ordinal: UInt64) -> UInt64 {
+    @inlinable @inline(__always) package mutating func ordinal(_ ordinal: UInt64) -> UInt64 {
         let lastDigit: UInt64 = 0xFF << 48
         if ordinal != lastOrdinal {
             if lastOrdinal != .max, ordinal == lastOrdinal + 1, lastOrdinalText & lastDigit != UInt64(UInt8(ascii: "9")) << 48 {

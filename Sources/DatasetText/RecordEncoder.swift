@@ -1,7 +1,7 @@
 import HealthCore
 
 /// The two text encodings of dataset rows (SPEC §0).
-public enum TextRecordFormat: String, Sendable, CaseIterable {
+package enum TextRecordFormat: String, Sendable, CaseIterable {
     /// Comma separated, no quoting, a header row, `\n` line ends.
     case csv
     /// One JSON object per line with the CSV column names as keys.
@@ -12,13 +12,13 @@ public enum TextRecordFormat: String, Sendable, CaseIterable {
 /// Call `beginRecord()`, the field methods in column order, then `endRecord()`. Between the two,
 /// the encoder writes through a `ByteCursor` (no access to the buffer object per byte). Values
 /// never need quoting or escaping (SPEC §0: no field holds a comma or a quote), so none is done.
-public struct RecordEncoder {
+package struct RecordEncoder {
     /// CSV or NDJSON.
-    public let format: TextRecordFormat
+    package let format: TextRecordFormat
     /// The column names, in the order fields are written.
     package let columns: [String]
     /// Where the records go.
-    public let buffer: ByteBuffer
+    package let buffer: ByteBuffer
     /// NDJSON: the bytes before each field (`{"a":`, `,"b":`, …), concatenated, with their ends.
     @usableFromInline let prefixes: [UInt8]
     @usableFromInline let prefixEnds: [Int]
@@ -28,10 +28,10 @@ public struct RecordEncoder {
     @usableFromInline var ids = IdWords()
 
     /// The most bytes one record may take; `beginRecord` reserves this much.
-    public static let maximumRecordBytes = 2048
+    package static let maximumRecordBytes = 2048
 
     /// An encoder of records of `columns` into `buffer`.
-    public init(format: TextRecordFormat, columns: [String], buffer: ByteBuffer) {
+    package init(format: TextRecordFormat, columns: [String], buffer: ByteBuffer) {
         self.format = format
         self.columns = columns
         self.buffer = buffer
@@ -50,20 +50,20 @@ public struct RecordEncoder {
     }
 
     /// The header line (CSV only; NDJSON files have none).
-    public func writeHeader() {
+    package func writeHeader() {
         guard format == .csv else { return }
         buffer.append(columns.joined(separator: ",") + "\n")
     }
 
     /// Reserves room for one record.
-    @inlinable @inline(__always) public mutating func beginRecord() {
+    @inlinable @inline(__always) package mutating func beginRecord() {
         buffer.reserve(Self.maximumRecordBytes)
         cursor = ByteCursor(buffer.storage + buffer.count)
         column = 0
     }
 
     /// Ends the record with a line feed.
-    @inlinable @inline(__always) public mutating func endRecord() {
+    @inlinable @inline(__always) package mutating func endRecord() {
         if format == .ndjson { put(UInt8(ascii: "}")) }
         put(UInt8(ascii: "\n"))
         buffer.count = cursor.position - buffer.storage
@@ -88,20 +88,20 @@ public struct RecordEncoder {
     }
 
     /// An integer field (a JSON number in NDJSON).
-    @inlinable @inline(__always) public mutating func int(_ value: Int64) {
+    @inlinable @inline(__always) package mutating func int(_ value: Int64) {
         separator()
         cursor.int(value)
     }
 
     /// A decimal field given in thousandths: at most 3 digits after the point, trailing zeros
     /// dropped (`1234500` → `1234.5`, `7000` → `7`). A JSON number in NDJSON.
-    @inlinable @inline(__always) public mutating func milli(_ value: Int64) {
+    @inlinable @inline(__always) package mutating func milli(_ value: Int64) {
         separator()
         cursor.shortMilli(value)
     }
 
     /// An id such as `u0000042` (`Ids`; a JSON string).
-    @inlinable @inline(__always) public mutating func id(_ prefix: UInt8, _ number: UInt64) {
+    @inlinable @inline(__always) package mutating func id(_ prefix: UInt8, _ number: UInt64) {
         separator()
         quote()
         ownerId(prefix, number)
@@ -109,7 +109,7 @@ public struct RecordEncoder {
     }
 
     /// An id such as `m0000042-000017` (`Ids`; a JSON string).
-    @inlinable @inline(__always) public mutating func id(_ prefix: UInt8, owner: UInt64, ordinal: UInt64) {
+    @inlinable @inline(__always) package mutating func id(_ prefix: UInt8, owner: UInt64, ordinal: UInt64) {
         separator()
         quote()
         ownerId(prefix, owner)
@@ -118,7 +118,7 @@ public struct RecordEncoder {
     }
 
     /// An id such as `k0000042-000017` followed by `count` times `byte`, in one field (a JSON string).
-    @inlinable public mutating func id(_ prefix: UInt8, owner: UInt64, ordinal: UInt64, padding byte: UInt8, count: Int) {
+    @inlinable package mutating func id(_ prefix: UInt8, owner: UInt64, ordinal: UInt64, padding byte: UInt8, count: Int) {
         separator()
         quote()
         ownerId(prefix, owner)
@@ -145,12 +145,12 @@ public struct RecordEncoder {
     }
 
     /// A text field such as an enum value (a JSON string). At most 1024 bytes.
-    @inlinable @inline(__always) public mutating func text(_ value: StaticString) {
+    @inlinable @inline(__always) package mutating func text(_ value: StaticString) {
         text(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
     }
 
     /// A text field from bytes (a JSON string). At most 1024 bytes.
-    @inlinable @inline(__always) public mutating func text(_ value: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) package mutating func text(_ value: UnsafeBufferPointer<UInt8>) {
         separator()
         quote()
         cursor.bytes(value)
@@ -159,7 +159,7 @@ public struct RecordEncoder {
 
     /// An integer written as text between a prefix and a suffix (a JSON string), such as the
     /// malformed `+60` or `1736150400.5`.
-    @inlinable public mutating func decoratedInt(_ value: Int64, prefix: StaticString = "", suffix: StaticString = "") {
+    @inlinable package mutating func decoratedInt(_ value: Int64, prefix: StaticString = "", suffix: StaticString = "") {
         separator()
         quote()
         appendRaw(prefix)
@@ -171,7 +171,7 @@ public struct RecordEncoder {
     @inlinable mutating func appendRaw(_ value: StaticString) { cursor.bytes(value) }
 
     /// A text field of `count` copies of `byte` (a JSON string). At most 1024 bytes.
-    @inlinable public mutating func repeated(_ byte: UInt8, count: Int) {
+    @inlinable package mutating func repeated(_ byte: UInt8, count: Int) {
         separator()
         quote()
         cursor.repeated(byte, count: count)

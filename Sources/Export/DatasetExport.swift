@@ -1,8 +1,8 @@
 import Datasets
 import ParallelWork
 import Parquet
-import Scenarios
-import Simulation
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -11,27 +11,27 @@ import Darwin
 #endif
 
 /// How `generate` writes a dataset.
-public struct ExportOptions: Sendable {
+@_spi(Tooling) public struct ExportOptions: Sendable {
     /// The file format of a dataset (the one enum `analyze` reads by, too).
-    public typealias Format = DatasetFormat
+    @_spi(Tooling) public typealias Format = DatasetFormat
 
     /// The directory written to.
-    public var directory: String
+    @_spi(Tooling) public var directory: String
     /// The version of the tool writing, for `manifest.json` (the CLI's, `simharness --version`).
-    public var toolVersion: String
+    @_spi(Tooling) public var toolVersion: String
     /// The file format.
-    public var format: Format
+    @_spi(Tooling) public var format: Format
     /// Whether CSV and NDJSON files are gzip-compressed.
-    public var gzip: Bool
+    @_spi(Tooling) public var gzip: Bool
     /// Formatting tasks; the output is the same for any value.
-    public var jobs: Int
+    @_spi(Tooling) public var jobs: Int
     /// The compression of Parquet files' pages.
-    public var compression: ParquetCompression
+    @_spi(Tooling) public var compression: ParquetCompression
     /// Rows a Parquet row group gathers (whole chunks of users) before it is encoded.
-    public var rowGroupRows = ParquetExport.rowGroupRows
+    @_spi(Tooling) public var rowGroupRows = ParquetExport.rowGroupRows
 
     /// The options of one export.
-    public init(
+    @_spi(Tooling) public init(
         directory: String, toolVersion: String, format: Format = .csv, gzip: Bool = false, jobs: Int = 1, compression: ParquetCompression = .zstd
     ) {
         self.directory = directory
@@ -43,7 +43,7 @@ public struct ExportOptions: Sendable {
     }
 
     /// The SQLite file `--format sqlite` writes (one table per dataset file).
-    public static let sqliteFileName = "dataset.sqlite"
+    @_spi(Tooling) public static let sqliteFileName = "dataset.sqlite"
 
     func fileName(_ file: GeneratedFile) -> String {
         Self.fileName(file, format: format, gzip: gzip)
@@ -67,29 +67,29 @@ public struct ExportOptions: Sendable {
 }
 
 /// Progress of an export, reported after each chunk is written.
-public struct ExportProgress: Sendable {
+package struct ExportProgress: Sendable {
     /// Users written so far.
-    public var usersDone: Int
+    package var usersDone: Int
     /// Users to write.
-    public var usersTotal: Int
+    package var usersTotal: Int
     /// Rows written so far.
-    public var rowsWritten: Int
+    package var rowsWritten: Int
 }
 
 /// Writes a simulated dataset: the selected users are cut into fixed ranges (independent of
 /// `jobs`), each range is generated and formatted by a child task into its own buffers (and
 /// deflated when gzip), and the writer appends the ranges in user order. So the bytes are the
 /// same whatever `jobs`, and memory holds only the ranges in flight.
-public enum DatasetExport {
+package enum DatasetExport {
     /// Users per formatting chunk, from the scenario's expected rows per user (~64k rows a chunk).
-    public static func usersPerChunk(_ scenario: Scenario) -> Int {
+    package static func usersPerChunk(_ scenario: Scenario) -> Int {
         let s = scenario.steps
         let perDay = 4 + s.boutsPerDay * (s.phoneCarry + s.watchShare * 2.2) + scenario.payments.perUserPerDay * 1.2
         return max(1, min(4096, Int(65_536 / max(1, perDay * Double(scenario.days)))))
     }
 
     /// Generates and writes the files; returns the manifest (also written as `manifest.json`).
-    public static func run(
+    package static func run(
         _ simulator: Simulator, selection: UserSelection, options: ExportOptions,
         progress: @Sendable (ExportProgress) -> Void = { _ in }
     ) async throws -> Manifest {
@@ -211,10 +211,10 @@ struct ExportSink {
 
 extension ExportOptions {
     /// The names `--compression` accepts.
-    public static var compressionNames: [String] { ParquetCompression.allCases.map(\.rawValue) }
+    @_spi(Tooling) public static var compressionNames: [String] { ParquetCompression.allCases.map(\.rawValue) }
 
     /// Sets the Parquet compression by name (one of `compressionNames`; another leaves it as it is).
-    public mutating func setCompression(named name: String) {
+    @_spi(Tooling) public mutating func setCompression(named name: String) {
         compression = ParquetCompression(rawValue: name) ?? compression
     }
 }

@@ -1,35 +1,35 @@
 import Datasets
 import HealthCore
 import PaymentsCore
-import Scenarios
-import Simulation
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 
 /// Counts of the injected faults and of the notable events of generated rows.
-public struct FaultTally: Sendable, Equatable {
+package struct FaultTally: Sendable, Equatable {
     /// Injected faults of `users` rows.
-    public var users: [UserFault: Int] = [:]
+    package var users: [UserFault: Int] = [:]
     /// Injected faults of `meals` rows, by the rejection they trigger.
-    public var meals: [MealRejection: Int] = [:]
+    package var meals: [MealRejection: Int] = [:]
     /// Injected faults of `steps` rows.
-    public var steps: [StepRejection: Int] = [:]
+    package var steps: [StepRejection: Int] = [:]
     /// Injected faults of `payments` rows.
-    public var payments: [PaymentRejection: Int] = [:]
+    package var payments: [PaymentRejection: Int] = [:]
     /// Meal rows delivered out of order.
-    public var mealsLate = 0
+    package var mealsLate = 0
     /// Step rows delivered out of order.
-    public var stepsLate = 0
+    package var stepsLate = 0
     /// Payment rows delivered out of order.
-    public var paymentsLate = 0
+    package var paymentsLate = 0
     /// Client retries (rows reusing the key of an earlier row with the same values).
-    public var retries = 0
+    package var retries = 0
     /// Refunds.
-    public var refunds = 0
+    package var refunds = 0
 
     /// Nothing counted yet.
-    public init() {}
+    package init() {}
 
     /// Counts the rows of `batch`.
-    public mutating func add(_ batch: SimulationBatch) {
+    package mutating func add(_ batch: SimulationBatch) {
         for user in batch.users { if let f = user.fault { users[f, default: 0] += 1 } }
         for meal in batch.meals {
             if let f = meal.fault { meals[f, default: 0] += 1 }
@@ -48,7 +48,7 @@ public struct FaultTally: Sendable, Equatable {
     }
 
     /// Adds `other`'s counts.
-    public mutating func add(_ other: FaultTally) {
+    package mutating func add(_ other: FaultTally) {
         users.merge(other.users, uniquingKeysWith: +)
         meals.merge(other.meals, uniquingKeysWith: +)
         steps.merge(other.steps, uniquingKeysWith: +)
@@ -62,24 +62,24 @@ public struct FaultTally: Sendable, Equatable {
 }
 
 /// What `generate` wrote: `manifest.json`. It holds nothing that depends on timing or `--jobs`.
-public struct Manifest: Sendable {
+package struct Manifest: Sendable {
     /// The scenario generated.
-    public var scenario: Scenario
+    package var scenario: Scenario
     /// The root seed.
-    public var seed: UInt64
+    package var seed: UInt64
     /// The users written.
-    public var selection: UserSelection
+    package var selection: UserSelection
     /// How they were written.
-    public var options: ExportOptions
+    package var options: ExportOptions
     /// Each file written, with its rows, bytes and CRC-32.
-    public var files: [GeneratedFile: WrittenFile]
+    package var files: [GeneratedFile: WrittenFile]
     /// The faults injected.
-    public var faults: FaultTally
+    package var faults: FaultTally
     /// What a Parquet export typed and kept in `rejected_rows`.
-    public var parquet: ParquetSummary?
+    package var parquet: ParquetSummary?
 
     /// The manifest as JSON, keys in a fixed order.
-    public var json: String {
+    package var json: String {
         func counts<K: RawRepresentable>(_ all: [K], _ map: [K: Int], extra: [(String, Int)] = []) -> String where K.RawValue == String {
             let pairs = all.map { "\"\($0.rawValue)\": \(map[$0] ?? 0)" } + extra.map { "\"\($0.0)\": \($0.1)" }
             return "{" + pairs.joined(separator: ", ") + "}"

@@ -1,7 +1,7 @@
 import Datasets
 import ParallelWork
 import Parquet
-import Simulation
+@_spi(Tooling) import Simulation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -16,20 +16,20 @@ import Darwin
 /// gathers whole chunks, in order, into row groups of about `rowGroupRows` rows per table, which
 /// child tasks encode (`EncodedRowGroup`, from the chunks' columns) and the writer appends in order. Chunk and row-group
 /// boundaries do not depend on `jobs`, so neither do the bytes.
-public enum ParquetExport {
+@_spi(Tooling) public enum ParquetExport {
     /// The Parquet tables: the four dataset files, then `rejected_rows`.
-    public static let tables = GeneratedFile.allCases.map(\.rawValue) + [RejectedRows.name]
+    @_spi(Tooling) public static let tables = GeneratedFile.allCases.map(\.rawValue) + [RejectedRows.name]
 
     /// Rows a row group gathers by default before it is encoded (whole chunks: a group may hold a
     /// few more); `ExportOptions.rowGroupRows`. 64 Ki rows: a reader's unit of work about the size
     /// of `analyze`'s 4 MB chunks of CSV text, so that its memory a unit comes from the heap rather
     /// than fresh pages, and a smaller peak for `generate` (figures: docs/datasets.md, "Speed and
     /// size", and docs/performance.md, "Figures behind choices in the code").
-    public static let rowGroupRows = 1 << 16
+    @_spi(Tooling) public static let rowGroupRows = 1 << 16
 
     /// The manifest's file name: `manifest.json`, or `manifest-shard-k.json` for shard k of a
     /// sharded export, so that the shards written into one directory keep theirs.
-    public static func manifestName(_ selection: UserSelection) -> String {
+    @_spi(Tooling) public static func manifestName(_ selection: UserSelection) -> String {
         selection.shardCount > 1 ? "manifest-shard-\(selection.shard).json" : "manifest.json"
     }
 
@@ -284,13 +284,13 @@ struct ParquetSink {
 
 /// What a Parquet export adds to the manifest: the compression, per file the rows typed and the
 /// rows kept in `rejected_rows`, and that table's file.
-public struct ParquetSummary: Sendable {
+package struct ParquetSummary: Sendable {
     /// The pages' compression.
-    public var compression: ParquetCompression
+    package var compression: ParquetCompression
     /// Rows written to each typed table.
-    public var typedRows: [GeneratedFile: Int]
+    package var typedRows: [GeneratedFile: Int]
     /// Rows of each file written to `rejected_rows`.
-    public var rejectedRows: [GeneratedFile: Int]
+    package var rejectedRows: [GeneratedFile: Int]
     /// The `rejected_rows` file.
-    public var rejectedFile: WrittenFile
+    package var rejectedFile: WrittenFile
 }

@@ -1,6 +1,6 @@
 import Datasets
 import Parquet
-import Simulation
+@_spi(Tooling) import Simulation
 
 extension ParquetExport {
     /// Writes dataset files given as CSV text (a header line, then `\n`-ended rows) as the Parquet
@@ -10,7 +10,7 @@ extension ParquetExport {
     /// chunks of `linesPerChunk` lines, encoded with the export's schemas (dictionary-encoded columns
     /// included), compression and key-value metadata. A file missing from `csv` gets an empty table.
     /// For tests and fuzzing: analyzing the directory must give the outputs of the CSV files.
-    public static func write(csv: [GeneratedFile: [UInt8]], options: ExportOptions, linesPerChunk: Int = 64) async throws {
+    @_spi(Tooling) public static func write(csv: [GeneratedFile: [UInt8]], options: ExportOptions, linesPerChunk: Int = 64) async throws {
         let pool = TypingPool()
         var sink = try ParquetSink(options: options, selection: UserSelection(users: 0..<1), pool: pool)
         // Each file's rows (after its header), as `\n`-ended lines.

@@ -2,10 +2,11 @@ import DatasetText
 import Datasets
 import HealthCore
 import PaymentsCore
-import Simulation
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 
 /// The four files `generate` writes, with their columns in SPEC order.
-public typealias GeneratedFile = DatasetKind
+@_spi(Tooling) public typealias GeneratedFile = DatasetKind
 
 /// Renders generated rows, faults included, as SPEC rows through a `RecordEncoder`.
 package enum RowRendering {

@@ -3,7 +3,8 @@ import Datasets
 import HealthCore
 import Parquet
 import PaymentsCore
-import Simulation
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 
 /// Types generated rows from their values, without rendering and parsing their CSV text: a row
 /// without an injected fault is well-formed by construction, and its typed values are those its

@@ -1,11 +1,11 @@
 /// Runs numbered jobs on child tasks and hands their results on in job order: the shape of every
 /// parallel stage that writes a file (`analyze`'s partitions, `generate`'s chunks). At most
 /// `window` jobs are started and not yet consumed, so memory holds at most `window` results.
-public enum OrderedParallel {
+package enum OrderedParallel {
     /// Runs jobs `0..<count`, at most `window` (at least 1) ahead of the one `consume` takes next;
     /// `consume` gets each result in job order (it may await, e.g. work it handed to other tasks).
     /// The first error thrown by a job or by `consume` cancels the jobs still running and is rethrown.
-    public static func run<R: Sendable>(
+    package static func run<R: Sendable>(
         count: Int, window: Int, job: @escaping @Sendable (Int) throws -> R, consume: (Int, R) async throws -> Void
     ) async throws {
         let window = max(1, window)
@@ -38,7 +38,7 @@ public enum OrderedParallel {
     /// yet consumed; `consume` gets the results in order of position. Errors come as they would one
     /// piece after another: when `next` throws, the pieces handed out before are still consumed, then
     /// its error is rethrown, unless `consume` threw first (at an earlier piece), whose error is.
-    public static func run<R: Sendable>(
+    package static func run<R: Sendable>(
         window: Int, next: @escaping @Sendable () throws -> (Int, R)?, consume: (Int, R) throws -> Void
     ) async throws {
         let window = max(1, window)

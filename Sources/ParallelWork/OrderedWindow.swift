@@ -5,7 +5,7 @@ extension OrderedParallel {
     /// child tasks of one group): results numbered 0, 1, 2, … are consumed in that order whichever task
     /// submits them, and a task more than `window` results ahead of the next one consumed waits (bounded
     /// memory). The consumer (a writer, say) lives behind the window's lock.
-    public final class Window<Result: Sendable, Consumer>: Sendable {
+    package final class Window<Result: Sendable, Consumer>: Sendable {
         private struct State {
             var consumer: Consumer
             var next = 0
@@ -19,7 +19,7 @@ extension OrderedParallel {
 
         /// A window of `window` (at least 1) results ahead of the next consumed; `consume` gets each
         /// result in order, under the lock.
-        public init(window: Int, consumer: sending Consumer, consume: @escaping @Sendable (inout Consumer, Result) throws -> Void) {
+        package init(window: Int, consumer: sending Consumer, consume: @escaping @Sendable (inout Consumer, Result) throws -> Void) {
             self.window = max(1, window)
             self.consume = consume
             state = Mutex(State(consumer: consumer))
@@ -28,7 +28,7 @@ extension OrderedParallel {
         /// Hands in result `index`: waits while it is `window` or more ahead of the next consumed, then
         /// consumes it and every result after it that is ready. Throws `consume`'s error, or
         /// `CancellationError` when the task is cancelled while it waits.
-        public func submit(_ index: Int, _ result: Result) async throws {
+        package func submit(_ index: Int, _ result: Result) async throws {
             while true {
                 try Task.checkCancellation()
                 let (accepted, wake) = try state.withLock { s throws -> (Bool, [CheckedContinuation<Void, Never>]) in
@@ -49,7 +49,7 @@ extension OrderedParallel {
         }
 
         /// Runs `body` on the consumer under the lock (to finish or discard what it wrote).
-        public func withConsumer(_ body: (inout Consumer) throws -> Void) rethrows {
+        package func withConsumer(_ body: (inout Consumer) throws -> Void) rethrows {
             try state.withLock { s in try body(&s.consumer) }
         }
 

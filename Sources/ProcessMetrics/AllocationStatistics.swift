@@ -6,13 +6,13 @@ import CAllocationCounter
 /// `Jemalloc` (jemalloc's own statistics), `MallocInterposer` (the default: malloc calls counted by
 /// the package's own malloc family over glibc's; not under a sanitizer), or neither (the C library's
 /// heap counters only).
-public enum AllocationBackend: String, Sendable, Codable {
+@_spi(Tooling) public enum AllocationBackend: String, Sendable, Codable {
     case jemalloc
     case mallocInterposer
     case libc
 
     /// The backend this build uses; with both traits enabled jemalloc wins.
-    public static var current: AllocationBackend {
+    @_spi(Tooling) public static var current: AllocationBackend {
         #if Jemalloc
         .jemalloc
         #elseif MallocInterposer
@@ -37,7 +37,7 @@ public enum AllocationBackend: String, Sendable, Codable {
 ///
 /// On Darwin the interposer is not installed (it replaces glibc's entry points), so a default build
 /// reports the `libc` backend there.
-public struct AllocationStatistics: Hashable, Sendable, Codable {
+@_spi(Tooling) public struct AllocationStatistics: Hashable, Sendable, Codable {
     /// Allocation calls counted so far (cumulative; only differences between snapshots mean anything).
     package var allocations: Int?
     /// Bytes requested by those calls (cumulative).
@@ -64,7 +64,7 @@ public struct AllocationStatistics: Hashable, Sendable, Codable {
     /// The statistics now. With jemalloc this first flushes the calling thread's cache so that its
     /// requests are counted; other threads' counts arrive when their caches flush, so a multi-threaded
     /// caller should have each worker call `AllocationStatistics.publishCurrentThread()` when it is done.
-    public static func current() -> AllocationStatistics {
+    @_spi(Tooling) public static func current() -> AllocationStatistics {
         AllocatorProbe.read()
     }
 
@@ -75,7 +75,7 @@ public struct AllocationStatistics: Hashable, Sendable, Codable {
     }
 
     /// What happened between `earlier` and this snapshot.
-    public func delta(since earlier: AllocationStatistics) -> AllocationDelta {
+    @_spi(Tooling) public func delta(since earlier: AllocationStatistics) -> AllocationDelta {
         AllocationDelta(
             allocations: difference(allocations, earlier.allocations),
             allocatedBytes: difference(allocatedBytes, earlier.allocatedBytes),
@@ -90,16 +90,16 @@ public struct AllocationStatistics: Hashable, Sendable, Codable {
 }
 
 /// Allocation activity over an interval; `nil` where the backend cannot tell.
-public struct AllocationDelta: Hashable, Sendable, Codable {
+@_spi(Tooling) public struct AllocationDelta: Hashable, Sendable, Codable {
     /// Allocation calls in the interval, when the backend counts them.
-    public var allocations: Int?
+    @_spi(Tooling) public var allocations: Int?
     /// Bytes requested in the interval, when the backend counts them.
-    public var allocatedBytes: Int?
+    @_spi(Tooling) public var allocatedBytes: Int?
     /// Live bytes at the end minus live bytes at the start (negative when memory was freed).
     package var bytesInUseChange: Int?
 
     /// A change of the counters.
-    public init(allocations: Int? = nil, allocatedBytes: Int? = nil, bytesInUseChange: Int? = nil) {
+    @_spi(Tooling) public init(allocations: Int? = nil, allocatedBytes: Int? = nil, bytesInUseChange: Int? = nil) {
         self.allocations = allocations
         self.allocatedBytes = allocatedBytes
         self.bytesInUseChange = bytesInUseChange

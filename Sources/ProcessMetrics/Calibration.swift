@@ -1,25 +1,25 @@
 /// The speed of this machine on a fixed CPU-bound loop, so that times measured on one machine can be
 /// compared with times measured on another: scale a baseline time by `slowdown(comparedWith:)`.
-public struct Calibration: Hashable, Sendable, Codable {
+@_spi(Tooling) public struct Calibration: Hashable, Sendable, Codable {
     /// Iterations of the loop in one run.
     package static let iterations = 8_000_000
 
     /// Millions of loop iterations per second of wall-clock time (higher is faster): the speed a
     /// program sees, load from other processes included.
-    public var score: Double
+    @_spi(Tooling) public var score: Double
     /// Millions of loop iterations per second of the thread's CPU time: the speed of one core, nearly
     /// independent of other load.
-    public var cpuScore: Double
+    @_spi(Tooling) public var cpuScore: Double
 
     /// Scores measured elsewhere (as read from a baseline file).
-    public init(score: Double, cpuScore: Double) {
+    @_spi(Tooling) public init(score: Double, cpuScore: Double) {
         self.score = score
         self.cpuScore = cpuScore
     }
 
     /// Runs the loop `repetitions` times and keeps the fastest run by each clock, the one least
     /// disturbed by other processes. About 30 ms a repetition on a current x86-64 core.
-    public static func measure(repetitions: Int = 5) -> Calibration {
+    @_spi(Tooling) public static func measure(repetitions: Int = 5) -> Calibration {
         precondition(repetitions > 0, "repetitions must be positive")
         let clock = ContinuousClock()
         var fastestWall = Duration.seconds(Int64.max)
@@ -37,7 +37,7 @@ public struct Calibration: Hashable, Sendable, Codable {
     }
 
     /// The median of each score over `calibrations` (measured beside the runs they scale).
-    public static func median(of calibrations: [Calibration]) -> Calibration {
+    @_spi(Tooling) public static func median(of calibrations: [Calibration]) -> Calibration {
         guard let score = ProcessMetrics.median(calibrations.map(\.score)), let cpuScore = ProcessMetrics.median(calibrations.map(\.cpuScore))
         else { preconditionFailure("no calibration to take the median of") }
         return Calibration(score: score, cpuScore: cpuScore)
@@ -45,12 +45,12 @@ public struct Calibration: Hashable, Sendable, Codable {
 
     /// How many times slower this machine is than `baseline`'s in wall-clock time (below 1 when
     /// faster): the factor by which a wall-clock time recorded there is multiplied to predict it here.
-    public func slowdown(comparedWith baseline: Calibration) -> Double {
+    @_spi(Tooling) public func slowdown(comparedWith baseline: Calibration) -> Double {
         baseline.score / score
     }
 
     /// The same for CPU time.
-    public func cpuSlowdown(comparedWith baseline: Calibration) -> Double {
+    @_spi(Tooling) public func cpuSlowdown(comparedWith baseline: Calibration) -> Double {
         baseline.cpuScore / cpuScore
     }
 
@@ -78,4 +78,4 @@ func calibrationLoop(iterations: Int) -> UInt64 {
 
 /// Keeps `value` alive and opaque to the optimizer, so the work that produced it is not removed.
 @_optimize(none)
-public func blackHole<T>(_ value: T) {}
+@_spi(Tooling) public func blackHole<T>(_ value: T) {}

@@ -12,7 +12,7 @@ import CAllocationCounter
 /// atomic operations per call, so measure in a run of its own, not in a timed one. Process-wide:
 /// other threads' allocations in the meantime count too; one measurement runs at a time (a second
 /// one waits).
-public enum HeapHighWater {
+@_spi(Tooling) public enum HeapHighWater {
     /// Whether this build can measure it (the malloc interposer backend).
     package static var isAvailable: Bool {
         #if MallocInterposer && !Jemalloc
@@ -24,7 +24,7 @@ public enum HeapHighWater {
 
     /// Runs `body` and returns its result with the heap's peak bytes in use during it, `nil` where
     /// the backend cannot tell (see `isAvailable`).
-    public static func measure<T>(_ body: () throws -> T) rethrows -> (result: T, peakBytes: Int?) {
+    @_spi(Tooling) public static func measure<T>(_ body: () throws -> T) rethrows -> (result: T, peakBytes: Int?) {
         #if MallocInterposer && !Jemalloc
         guard isAvailable else { return (try body(), nil) }
         let start = AllocationStatistics.current()

@@ -5,22 +5,22 @@ import Darwin
 #endif
 
 /// What a measurement ran on, stored with baselines so that a reader can tell machines apart.
-public struct MachineDescription: Hashable, Sendable, Codable {
+@_spi(Tooling) public struct MachineDescription: Hashable, Sendable, Codable {
     /// The processor's model name (`model name` in `/proc/cpuinfo`; Darwin: `machdep.cpu.brand_string`), or `unknown`.
-    public var processor: String
+    @_spi(Tooling) public var processor: String
     /// Online logical processors.
-    public var logicalCores: Int
+    @_spi(Tooling) public var logicalCores: Int
     /// Physical memory in bytes.
-    public var memoryBytes: Int
+    @_spi(Tooling) public var memoryBytes: Int
     /// Kernel name and release, e.g. `Linux 6.1.0`.
-    public var operatingSystem: String
+    @_spi(Tooling) public var operatingSystem: String
     /// e.g. `x86_64`.
-    public var architecture: String
+    @_spi(Tooling) public var architecture: String
     /// The allocation-statistics backend of this build.
-    public var allocator: AllocationBackend
+    @_spi(Tooling) public var allocator: AllocationBackend
 
     /// A description of all its parts (as read from a file).
-    public init(
+    @_spi(Tooling) public init(
         processor: String, logicalCores: Int, memoryBytes: Int, operatingSystem: String, architecture: String,
         allocator: AllocationBackend
     ) {
@@ -33,7 +33,7 @@ public struct MachineDescription: Hashable, Sendable, Codable {
     }
 
     /// This machine.
-    public static func current() -> MachineDescription {
+    @_spi(Tooling) public static func current() -> MachineDescription {
         var names = utsname()
         uname(&names)
         #if os(Linux)
@@ -68,7 +68,7 @@ public struct MachineDescription: Hashable, Sendable, Codable {
     }
 
     /// One line for people, e.g. `Intel Xeon, 2 cores, 23.4 GiB, Linux 6.1.0 x86_64, malloc-interposer`.
-    public var summary: String {
+    @_spi(Tooling) public var summary: String {
         let gib = Double(memoryBytes) / 1_073_741_824
         let memory = (gib * 10).rounded() / 10
         return "\(processor), \(logicalCores) cores, \(memory) GiB, \(operatingSystem) \(architecture), \(allocator.rawValue)"

@@ -1,9 +1,9 @@
 /// The unit of a metric, for messages.
-public enum MetricUnit: String, Hashable, Sendable, Codable {
+@_spi(Tooling) public enum MetricUnit: String, Hashable, Sendable, Codable {
     case seconds, count, bytes
 
     /// `value` in this unit for people: `12.5 ms`, `1200`, `3145728 B (3.0 MiB)`.
-    public func format(_ value: Double) -> String {
+    @_spi(Tooling) public func format(_ value: Double) -> String {
         switch self {
         case .seconds: "\(Self.rounded(value * 1000, places: 3)) ms"
         case .count: "\(Int(value.rounded()))"
@@ -19,7 +19,7 @@ public enum MetricUnit: String, Hashable, Sendable, Codable {
 }
 
 /// Which way a metric gets better.
-public enum MetricDirection: String, Hashable, Sendable, Codable {
+@_spi(Tooling) public enum MetricDirection: String, Hashable, Sendable, Codable {
     /// Times, memory, allocations.
     case lowerIsBetter
     /// Throughput.
@@ -30,21 +30,21 @@ public enum MetricDirection: String, Hashable, Sendable, Codable {
 
 /// How far a metric may move past its expected value before it counts as a regression: a
 /// `relative` share of the expected value plus `absolute` units of the metric.
-public struct MetricTolerance: Hashable, Sendable, Codable {
+@_spi(Tooling) public struct MetricTolerance: Hashable, Sendable, Codable {
     /// Allowed change as a fraction of the expected value (0.5: up to 50 % worse).
-    public var relative: Double
+    @_spi(Tooling) public var relative: Double
     /// Allowed change in the metric's unit, on top of the relative part.
     package var absolute: Double
 
     /// A tolerance; both parts are never negative.
-    public init(relative: Double, absolute: Double = 0) {
+    @_spi(Tooling) public init(relative: Double, absolute: Double = 0) {
         precondition(relative >= 0 && absolute >= 0, "tolerances are never negative")
         self.relative = relative
         self.absolute = absolute
     }
 
     /// No change allowed.
-    public static let exact = MetricTolerance(relative: 0)
+    @_spi(Tooling) public static let exact = MetricTolerance(relative: 0)
 }
 
 /// One metric measured again and set against its baseline: the one comparison of the project,
@@ -54,9 +54,9 @@ public struct MetricTolerance: Hashable, Sendable, Codable {
 /// `expected × (1 − relative) − absolute` for a higher-is-better one; a value past it regressed.
 /// A value so much better that the expected value would count as a regression from it
 /// (the same rule, the other way round) improved; improvements are reported, never failures.
-public struct MetricComparison: Hashable, Sendable {
+@_spi(Tooling) public struct MetricComparison: Hashable, Sendable {
     /// The outcome.
-    public enum Verdict: String, Hashable, Sendable {
+    @_spi(Tooling) public enum Verdict: String, Hashable, Sendable {
         /// Within tolerance.
         case held
         /// So much better that the expected value would be a regression from it: worth recording.
@@ -68,23 +68,23 @@ public struct MetricComparison: Hashable, Sendable {
     }
 
     /// The metric's name.
-    public var metric: String
+    @_spi(Tooling) public var metric: String
     /// Which way it gets better.
     package var direction: MetricDirection
     /// The recorded value.
-    public var baseline: Double
+    @_spi(Tooling) public var baseline: Double
     /// The baseline adjusted to this machine (equal to `baseline` for what does not scale).
     package var expected: Double
     /// The value now, nil when there is none.
-    public var measured: Double?
+    @_spi(Tooling) public var measured: Double?
     /// The worst value that still holds.
     package var limit: Double
     /// The outcome.
-    public var verdict: Verdict
+    @_spi(Tooling) public var verdict: Verdict
 
     /// Compares `measured` with `expected` (the baseline adjusted to this machine, by default the
     /// baseline itself).
-    public init(
+    @_spi(Tooling) public init(
         metric: String, direction: MetricDirection = .lowerIsBetter, baseline: Double, expected: Double? = nil, measured: Double?,
         tolerance: MetricTolerance
     ) {
@@ -120,7 +120,7 @@ public struct MetricComparison: Hashable, Sendable {
 
     /// One line naming the metric, verdict, baseline, measured and limit, each value spelled by
     /// `format`, e.g. `allocations regressed: baseline 1200, measured 2400, limit 1212`.
-    public func message(limitWord: String = "limit", _ format: (Double) -> String) -> String {
+    @_spi(Tooling) public func message(limitWord: String = "limit", _ format: (Double) -> String) -> String {
         var text = "\(metric) \(verdict.rawValue): baseline \(format(baseline))"
         if expected != baseline { text += " (\(format(expected)) on this machine)" }
         text += ", measured " + (measured.map(format) ?? "nothing")
@@ -130,7 +130,7 @@ public struct MetricComparison: Hashable, Sendable {
 }
 
 /// The median of `values` (the mean of the middle two for an even count), `nil` when empty.
-public func median(_ values: [Double]) -> Double? {
+@_spi(Tooling) public func median(_ values: [Double]) -> Double? {
     guard !values.isEmpty else { return nil }
     let sorted = values.sorted()
     let middle = sorted.count / 2

@@ -6,12 +6,12 @@ import Darwin
 
 /// The resident set of this process: on Linux as `/proc/self/status` reports it, on Darwin as the
 /// Mach task's basic information (`task_info`, `MACH_TASK_BASIC_INFO`) reports it.
-public struct ResidentMemory: Hashable, Sendable, Codable {
+@_spi(Tooling) public struct ResidentMemory: Hashable, Sendable, Codable {
     /// `VmRSS` (Darwin: `resident_size`): resident bytes now.
-    public var currentBytes: Int
+    @_spi(Tooling) public var currentBytes: Int
     /// `VmHWM` (Darwin: `resident_size_max`): the high-water mark of the resident bytes since start or,
     /// on Linux, since `resetPeak()`.
-    public var peakBytes: Int
+    @_spi(Tooling) public var peakBytes: Int
 
     /// A reading of all its parts.
     package init(currentBytes: Int, peakBytes: Int) {
@@ -20,7 +20,7 @@ public struct ResidentMemory: Hashable, Sendable, Codable {
     }
 
     /// Reads `/proc/self/status` on Linux, `task_info` on Darwin; `nil` where neither answers.
-    public static func current() -> ResidentMemory? {
+    @_spi(Tooling) public static func current() -> ResidentMemory? {
         #if os(Linux)
         guard let text = readSmallFile("/proc/self/status") else { return nil }
         return parse(status: text)
@@ -56,7 +56,7 @@ public struct ResidentMemory: Hashable, Sendable, Codable {
     /// Returns false when the kernel refuses it, and always off Linux (Darwin has no such reset);
     /// `peakBytes` then keeps counting from process start.
     @discardableResult
-    public static func resetPeak() -> Bool {
+    @_spi(Tooling) public static func resetPeak() -> Bool {
         #if os(Linux)
         let fd = open("/proc/self/clear_refs", O_WRONLY)
         guard fd >= 0 else { return false }

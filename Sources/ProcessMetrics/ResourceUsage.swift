@@ -5,13 +5,13 @@ import Darwin
 #endif
 
 /// CPU time and peak resident memory of this process, from `getrusage(RUSAGE_SELF)`.
-public struct ResourceUsage: Hashable, Sendable, Codable {
+@_spi(Tooling) public struct ResourceUsage: Hashable, Sendable, Codable {
     /// CPU time spent in user mode.
-    public var userCPU: Duration
+    @_spi(Tooling) public var userCPU: Duration
     /// CPU time spent in the kernel on the process's behalf.
-    public var systemCPU: Duration
+    @_spi(Tooling) public var systemCPU: Duration
     /// `ru_maxrss` in bytes: the process's peak resident set size since it started.
-    public var maxResidentBytes: Int
+    @_spi(Tooling) public var maxResidentBytes: Int
 
     /// Usage of all its parts.
     package init(userCPU: Duration, systemCPU: Duration, maxResidentBytes: Int) {
@@ -21,7 +21,7 @@ public struct ResourceUsage: Hashable, Sendable, Codable {
     }
 
     /// The usage so far.
-    public static func current() -> ResourceUsage {
+    @_spi(Tooling) public static func current() -> ResourceUsage {
         var usage = rusage()
         #if canImport(Darwin)
         getrusage(RUSAGE_SELF, &usage)
@@ -36,7 +36,7 @@ public struct ResourceUsage: Hashable, Sendable, Codable {
     }
 
     /// User plus system time.
-    public var totalCPU: Duration { userCPU + systemCPU }
+    @_spi(Tooling) public var totalCPU: Duration { userCPU + systemCPU }
 
     /// CPU time consumed by the calling thread (`CLOCK_THREAD_CPUTIME_ID`): unlike wall-clock time,
     /// it does not grow while other processes hold the cores.
@@ -53,7 +53,7 @@ extension Duration {
     }
 
     /// The duration in seconds, as a `Double`.
-    public var seconds: Double {
+    @_spi(Tooling) public var seconds: Double {
         let (s, attoseconds) = components
         return Double(s) + Double(attoseconds) * 1e-18
     }

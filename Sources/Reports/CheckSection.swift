@@ -1,4 +1,4 @@
-import RunResults
+@_spi(Tooling) import RunResults
 
 /// The differential check in the HTML and Markdown reports: the verdict and the first mismatches,
 /// each with its user's UTC offset and fasting protocol, the row, the field and both values.

@@ -1,12 +1,13 @@
 import PaymentsCore
-import RunResults
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
 
 /// One self-contained HTML page (inline CSS and SVG; no script, font or image from anywhere):
 /// the verdict first, then charts of the run, beside the reference run when there is one, and
 /// trend lines over the history.
-public enum HTMLReport {
+@_spi(Tooling) public enum HTMLReport {
     /// The HTML document of `context`.
-    public static func render(_ context: ReportContext) -> String {
+    @_spi(Tooling) public static func render(_ context: ReportContext) -> String {
         let result = context.result
         var body = verdict(context)
         body += #"<section class="charts">"#

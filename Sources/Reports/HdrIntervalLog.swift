@@ -1,6 +1,6 @@
 import CZlib
 import Foundation
-import RunResults
+@_spi(Tooling) import RunResults
 
 /// The series' latency histograms in HdrHistogram's interval-log format (version 1.3), which
 /// HdrHistogram's own tools read (HistogramLogProcessor, HistogramLogAnalyzer, Python `hdrh`): one

@@ -1,4 +1,5 @@
-import RunResults
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
 
 /// JUnit XML, the format Jenkins, GitLab and GitHub show natively: each threshold, each metric of
 /// the reference and each invariant check as a test case; a failing one carries the expected and

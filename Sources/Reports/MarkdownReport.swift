@@ -1,4 +1,5 @@
-import RunResults
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
 
 /// A compact Markdown summary for a pull-request comment or `$GITHUB_STEP_SUMMARY`: the verdict,
 /// the key metrics with their change against the reference (🔴 a regression, 🟢 an improvement

@@ -1,5 +1,5 @@
 import PaymentsCore
-import RunResults
+@_spi(Tooling) import RunResults
 
 /// The run's final metrics in the OpenMetrics text format (`application/openmetrics-text`), for a
 /// Pushgateway or a node-exporter textfile: counters, gauges, and the latencies as histograms with

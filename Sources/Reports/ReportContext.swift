@@ -1,10 +1,10 @@
 import PaymentsCore
-import ProcessMetrics
-import RunResults
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
 
 /// What a report shows: one run, optionally compared with a reference (a baseline file or another
 /// run) and followed over earlier runs. The renderers read this and nothing else.
-public struct ReportContext: Sendable {
+@_spi(Tooling) public struct ReportContext: Sendable {
     /// The run reported on.
     package var result: RunResult
     /// What the run is compared with, if anything.
@@ -50,7 +50,7 @@ public struct ReportContext: Sendable {
     ] + PaymentState.allCases.filter { $0 != .rejected }.map { "payments.\($0.rawValue)" } + ["invariant_violations"]
 
     /// A report of `result` alone.
-    public init(result: RunResult, history: [RunResult] = []) {
+    @_spi(Tooling) public init(result: RunResult, history: [RunResult] = []) {
         self.result = result
         self.history = history
     }
@@ -125,7 +125,7 @@ package struct ReportError: Error, Equatable, CustomStringConvertible, Sendable 
     /// What is wrong.
     package var message: String
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// Escapes text for XML and HTML content and attribute values.

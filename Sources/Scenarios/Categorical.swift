@@ -1,20 +1,20 @@
 /// A categorical distribution over values with weights, as a scenario gives it, with the alias table
 /// of Walker's method that the generator draws from in O(1) (one random number a draw: `draw(_:)`,
 /// in `Simulation`).
-public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
+@_spi(Tooling) public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
     /// The values, in the order given.
-    public let values: [Value]
+    @_spi(Tooling) public let values: [Value]
     /// The normalized weights.
-    public let probabilities: [Double]
+    @_spi(Tooling) public let probabilities: [Double]
     /// Alias table: slot `i` keeps `values[i]` with probability `keep[i]`, else gives its alias's value.
-    public let keep: [Double]
+    @_spi(Tooling) public let keep: [Double]
     /// The alias table's two outcomes of each slot `i`, side by side: `values[alias[i]]` at `2i`,
     /// `values[i]` at `2i + 1`. A draw indexes them with its comparison's result, so the coin flip
     /// is not a branch (as a branch it missed about half the time: the step stream's bout hours).
-    public let outcomes: [Value]
+    @_spi(Tooling) public let outcomes: [Value]
 
     /// `pairs` hold non-negative weights with a positive sum.
-    public init(_ pairs: [(Value, Double)]) {
+    @_spi(Tooling) public init(_ pairs: [(Value, Double)]) {
         let total = pairs.reduce(0) { $0 + $1.1 }
         let values = pairs.map(\.0)
         self.values = values
@@ -36,5 +36,5 @@ public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
     }
 
     /// The same values with the same weights.
-    public static func == (a: Categorical, b: Categorical) -> Bool { a.values == b.values && a.probabilities == b.probabilities }
+    @_spi(Tooling) public static func == (a: Categorical, b: Categorical) -> Bool { a.values == b.values && a.probabilities == b.probabilities }
 }

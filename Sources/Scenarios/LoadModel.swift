@@ -1,5 +1,5 @@
 /// How `simharness run` loads the analyzers (the scenario's `load:` section), like k6's executors.
-public enum LoadModel: Sendable, Equatable {
+@_spi(Tooling) public enum LoadModel: Sendable, Equatable {
     /// Every user of the scenario once (users × days), as fast as possible.
     case fixed
     /// Passes over the population, as fast as possible, until the duration has passed.
@@ -12,7 +12,7 @@ public enum LoadModel: Sendable, Equatable {
     case soak(duration: Duration, maxRSSSlopeMBPerMinute: Double)
 
     /// The name used in scenario files and reports.
-    public var name: String {
+    @_spi(Tooling) public var name: String {
         switch self {
         case .fixed: "fixed"
         case .duration: "duration"
@@ -23,10 +23,10 @@ public enum LoadModel: Sendable, Equatable {
     }
 
     /// Whether the run makes more than one pass over the population (pass `k` uses seed + k).
-    public var repeats: Bool { self != .fixed }
+    @_spi(Tooling) public var repeats: Bool { self != .fixed }
 
     /// The wall-clock time after which no new batch starts.
-    public var timeLimit: Duration? {
+    @_spi(Tooling) public var timeLimit: Duration? {
         switch self {
         case .fixed: nil
         case .duration(let d), .soak(let d, _): d
@@ -35,7 +35,7 @@ public enum LoadModel: Sendable, Equatable {
     }
 
     /// The arrival schedule of the paced models.
-    public var schedule: ArrivalSchedule? {
+    @_spi(Tooling) public var schedule: ArrivalSchedule? {
         switch self {
         case .fixed, .duration, .soak: nil
         case .arrivalRate(let rate, let duration):
@@ -45,7 +45,7 @@ public enum LoadModel: Sendable, Equatable {
     }
 
     /// A short description for reports, e.g. `arrival_rate 2000000/s for 10s`.
-    public var summary: String {
+    @_spi(Tooling) public var summary: String {
         switch self {
         case .fixed: "fixed"
         case .duration(let d): "duration \(d.shortText)"
@@ -58,26 +58,26 @@ public enum LoadModel: Sendable, Equatable {
 }
 
 /// One stage of a ramping load: the rate moves linearly to `target` events/s over `duration`.
-public struct RampStage: Sendable, Equatable {
+@_spi(Tooling) public struct RampStage: Sendable, Equatable {
     /// How long the stage lasts.
-    public var duration: Duration
+    @_spi(Tooling) public var duration: Duration
     /// The rate, in events per second, at its end.
-    public var target: Double
+    @_spi(Tooling) public var target: Double
 
     /// A stage of a ramping load.
-    public init(duration: Duration, target: Double) {
+    @_spi(Tooling) public init(duration: Duration, target: Double) {
         self.duration = duration
         self.target = target
     }
 }
 
 /// A piecewise-linear arrival rate and the instant at which the n-th event is due.
-public struct ArrivalSchedule: Sendable, Equatable {
+@_spi(Tooling) public struct ArrivalSchedule: Sendable, Equatable {
     /// Each stage as seconds, starting rate and ending rate.
     private let segments: [(seconds: Double, from: Double, to: Double)]
 
     /// A schedule that starts at `startRate` and follows `stages`.
-    public init(startRate: Double, stages: [RampStage]) {
+    @_spi(Tooling) public init(startRate: Double, stages: [RampStage]) {
         var rate = startRate
         var segments: [(Double, Double, Double)] = []
         for stage in stages {
@@ -88,18 +88,18 @@ public struct ArrivalSchedule: Sendable, Equatable {
     }
 
     /// The same segments.
-    public static func == (a: ArrivalSchedule, b: ArrivalSchedule) -> Bool {
+    @_spi(Tooling) public static func == (a: ArrivalSchedule, b: ArrivalSchedule) -> Bool {
         a.segments.elementsEqual(b.segments, by: ==)
     }
 
     /// The schedule's length in seconds.
-    public var totalSeconds: Double { segments.reduce(0) { $0 + $1.seconds } }
+    @_spi(Tooling) public var totalSeconds: Double { segments.reduce(0) { $0 + $1.seconds } }
 
     /// The events the schedule holds in all.
-    public var totalEvents: Double { segments.reduce(0) { $0 + $1.seconds * ($1.from + $1.to) / 2 } }
+    @_spi(Tooling) public var totalEvents: Double { segments.reduce(0) { $0 + $1.seconds * ($1.from + $1.to) / 2 } }
 
     /// Seconds from the start at which `events` events have arrived; nil when the schedule ends first.
-    public func dueSeconds(afterEvents events: Double) -> Double? {
+    @_spi(Tooling) public func dueSeconds(afterEvents events: Double) -> Double? {
         var elapsed = 0.0
         var remaining = events
         for segment in segments {
@@ -114,7 +114,7 @@ public struct ArrivalSchedule: Sendable, Equatable {
     }
 
     /// Events that have arrived `seconds` after the start (all of them after the end).
-    public func events(bySeconds seconds: Double) -> Double {
+    @_spi(Tooling) public func events(bySeconds seconds: Double) -> Double {
         var elapsed = 0.0
         var total = 0.0
         for segment in segments {
@@ -127,7 +127,7 @@ public struct ArrivalSchedule: Sendable, Equatable {
     }
 
     /// The same stages with every rate multiplied by `factor` (a shard's share of the load).
-    public func scaled(by factor: Double) -> ArrivalSchedule {
+    @_spi(Tooling) public func scaled(by factor: Double) -> ArrivalSchedule {
         ArrivalSchedule(segments: segments.map { ($0.seconds, $0.from * factor, $0.to * factor) })
     }
 
@@ -146,7 +146,7 @@ public struct ArrivalSchedule: Sendable, Equatable {
 
 extension Duration {
     /// `500ms`, `10s`, `5m`, `1h30m`: the shortest exact spelling.
-    public var shortText: String {
+    package var shortText: String {
         let millis = Int64((secondsValue * 1000).rounded())
         if millis % 1000 != 0 { return "\(millis)ms" }
         var s = millis / 1000
@@ -165,7 +165,7 @@ extension Duration {
 
 extension Double {
     /// An integer without a fraction when it is one (`2000000`), else the shortest decimal.
-    public var compactText: String {
+    package var compactText: String {
         self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
     }
 }
@@ -175,7 +175,7 @@ extension LoadModel {
     /// `run --rate`); a message saying why when the model has no such setting. A duration turns
     /// `fixed` into `duration`; a rate turns `duration` into `arrival_rate` (so does a rate with a
     /// duration on `fixed`); `ramping` keeps its stages and `soak` its as-fast-as-possible pace.
-    public func overriding(duration: Duration?, rate: Double?) -> Result<LoadModel, LoadOverrideError> {
+    @_spi(Tooling) public func overriding(duration: Duration?, rate: Double?) -> Result<LoadModel, LoadOverrideError> {
         switch (self, duration, rate) {
         case (_, nil, nil): .success(self)
         case (.ramping, _, _): .failure(LoadOverrideError(message: "the ramping model's stages set their own durations and rates; edit load.stages"))
@@ -191,13 +191,13 @@ extension LoadModel {
 }
 
 /// A `--duration` or `--rate` that the scenario's load model has no place for.
-public struct LoadOverrideError: Error, Equatable, CustomStringConvertible, Sendable {
+@_spi(Tooling) public struct LoadOverrideError: Error, Equatable, CustomStringConvertible, Sendable {
     /// Why, naming the option and the model.
-    public var message: String
+    @_spi(Tooling) public var message: String
 
     /// An error saying `message`.
-    public init(message: String) { self.message = message }
+    @_spi(Tooling) public init(message: String) { self.message = message }
 
     /// The message.
-    public var description: String { message }
+    @_spi(Tooling) public var description: String { message }
 }

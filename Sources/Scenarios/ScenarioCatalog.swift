@@ -2,15 +2,15 @@ import Foundation
 
 /// Finds scenarios by name or path: a path to a YAML file, else `Scenarios/NAME.yaml` under the
 /// current directory, else the copy of the shipped scenario embedded in the binary.
-public enum ScenarioCatalog {
+package enum ScenarioCatalog {
     /// The names of the shipped scenarios.
-    public static var names: [String] { EmbeddedScenarios.texts.keys.sorted() }
+    package static var names: [String] { EmbeddedScenarios.texts.keys.sorted() }
 
     /// The embedded text of a shipped scenario.
-    public static func embeddedText(_ name: String) -> String? { EmbeddedScenarios.texts[name] }
+    package static func embeddedText(_ name: String) -> String? { EmbeddedScenarios.texts[name] }
 
     /// Loads and validates a scenario.
-    public static func load(_ nameOrPath: String, currentDirectory: String = FileManager.default.currentDirectoryPath) throws(ScenarioError) -> Scenario {
+    package static func load(_ nameOrPath: String, currentDirectory: String = FileManager.default.currentDirectoryPath) throws(ScenarioError) -> Scenario {
         let looksLikePath = nameOrPath.contains("/") || nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml")
         if looksLikePath {
             let path = nameOrPath.hasPrefix("/") ? nameOrPath : currentDirectory + "/" + nameOrPath

@@ -3,30 +3,30 @@ import PaymentsCore
 import Yams
 
 /// Why a scenario cannot be used; the message names the file, line and key.
-public struct ScenarioError: Error, Equatable, CustomStringConvertible, Sendable {
+@_spi(Tooling) public struct ScenarioError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The scenario file.
-    public var file: String
+    @_spi(Tooling) public var file: String
     /// The line, when known.
-    public var line: Int?
+    @_spi(Tooling) public var line: Int?
     /// What is wrong, naming the key.
-    public var message: String
+    @_spi(Tooling) public var message: String
 
     /// An error of `file` at `line`.
-    public init(file: String, line: Int?, message: String) {
+    @_spi(Tooling) public init(file: String, line: Int?, message: String) {
         self.file = file
         self.line = line
         self.message = message
     }
 
     /// `file:line: message`.
-    public var description: String { line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)" }
+    @_spi(Tooling) public var description: String { line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)" }
 }
 
 /// Reads scenario YAML (schema: `Scenarios/README.md`): unknown keys and bad values are errors
 /// naming the key and its line.
-public enum ScenarioParser {
+@_spi(Tooling) public enum ScenarioParser {
     /// Parses `yaml`; `file` names it in errors and gives the default `name` (its stem).
-    public static func parse(_ yaml: String, file: String) throws(ScenarioError) -> Scenario {
+    @_spi(Tooling) public static func parse(_ yaml: String, file: String) throws(ScenarioError) -> Scenario {
         let node: Node?
         do {
             node = try Yams.compose(yaml: yaml)

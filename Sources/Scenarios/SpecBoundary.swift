@@ -2,9 +2,9 @@
 /// case just outside. `SpecBoundary.catalogue` lists them all; the `boundaries:` share of a
 /// scenario plants users whose rows sit on both sides of each, and `run`'s check counts which
 /// sides the users it checked reached (`docs/boundaries.md` prints the table).
-public struct SpecBoundary: Sendable, Hashable, Identifiable {
+package struct SpecBoundary: Sendable, Hashable, Identifiable {
     /// The boundaries, in catalogue order.
-    public enum Key: Int, CaseIterable, Sendable {
+    package enum Key: Int, CaseIterable, Sendable {
         case usersOffsetLowest, usersOffsetHighest, nutritionZero
         case mealZeroLength, mealLongest, mealZeroKcal, mealJoinsEpisode, mealShortestFast
         case mealWindow16to8, mealWindow18to6, mealWindow20to4, mealWindowOmad
@@ -27,7 +27,7 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
     }
 
     /// Which entry this is.
-    public let key: Key
+    package let key: Key
     /// The SPEC section, e.g. `§2.4`.
     package let section: String
     /// The comparison as SPEC states it.
@@ -40,13 +40,13 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
     package let measure: Measure
 
     /// The stable id used in results and docs, e.g. `meals.window_16_8`.
-    public var id: String { Self.ids[key.rawValue] }
+    package var id: String { Self.ids[key.rawValue] }
 
     /// The entry of `key`.
     package static func of(_ key: Key) -> SpecBoundary { catalogue[key.rawValue] }
 
     /// The entries `run` counts.
-    public static var measured: [SpecBoundary] { catalogue.filter { $0.measure == .run } }
+    package static var measured: [SpecBoundary] { catalogue.filter { $0.measure == .run } }
 
     private static let ids = [
         "users.offset_lowest", "users.offset_highest", "users.nutrition_zero",
@@ -63,7 +63,7 @@ public struct SpecBoundary: Sendable, Hashable, Identifiable {
     ]
 
     /// Every boundary, in `Key` order.
-    public static let catalogue: [SpecBoundary] = [
+    package static let catalogue: [SpecBoundary] = [
         .init(.usersOffsetLowest, "§1", "utc_offset_minutes >= -720", "-720: accepted", "-721: malformed"),
         .init(.usersOffsetHighest, "§1", "utc_offset_minutes <= 840", "840: accepted", "841: malformed"),
         .init(.nutritionZero, "§1", "BMI needs weight, height > 0; macro ratios need kcal > 0", "0.001: a value", "0: a typed error",

@@ -1,5 +1,5 @@
 import PaymentsCore
-import RunResults
+@_spi(Tooling) import RunResults
 import ServiceSimulation
 
 /// Load mode's differential check of one pass: each answer against the SPEC reference's, the service's

@@ -3,8 +3,8 @@ import Glibc
 #else
 import Darwin
 #endif
-import RunResults
-import Scenarios
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 import ServiceSimulation
 
 /// What one client of a pass did: its answers in its lane's order, its latencies, and how far it got.

@@ -1,8 +1,8 @@
 import Foundation
 import PaymentsCore
-import Scenarios
+@_spi(Tooling) import Scenarios
 import ServiceSimulation
-import Simulation
+@_spi(Tooling) import Simulation
 
 /// A scenario's payment stream as load mode sends it: the generated `payments` rows of every user, in
 /// SPEC §4's processing order, as `ServiceRequest`s built before the run; the users dealt to clients;

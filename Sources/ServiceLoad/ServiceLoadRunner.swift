@@ -1,9 +1,9 @@
 import Foundation
-import Harness
+@_spi(Tooling) import Harness
 import PaymentsCore
-import ProcessMetrics
-import RunResults
-import Scenarios
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 import ServiceSimulation
 
 /// Load mode (`run` of `SimHarness.main(service:)`): a scenario's payment stream through a user's service

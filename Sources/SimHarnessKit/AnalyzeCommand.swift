@@ -1,7 +1,7 @@
-import Analysis
+@_spi(Tooling) import Analysis
 import ArgumentParser
 import Datasets
-import ProcessMetrics
+@_spi(Tooling) import ProcessMetrics
 import Foundation
 import Synchronization
 

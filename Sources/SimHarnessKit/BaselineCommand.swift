@@ -1,8 +1,14 @@
+@_spi(Tooling) import Analysis
 import ArgumentParser
+@_spi(Tooling) import Export
 import Foundation
-import Harness
-import RunResults
-import ServiceLoad
+@_spi(Tooling) import Harness
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import Reports
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import ServiceLoad
+@_spi(Tooling) import Simulation
 
 struct BaselineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

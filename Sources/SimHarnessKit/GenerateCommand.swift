@@ -1,8 +1,8 @@
 import ArgumentParser
-import Export
+@_spi(Tooling) import Export
 import Foundation
-import Scenarios
-import Simulation
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 
 struct GenerateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import Harness
-import RunResults
+@_spi(Tooling) import Harness
+@_spi(Tooling) import RunResults
 
 struct MergeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import Foundation
-import Harness
-import ProcessMetrics
-import RunResults
+@_spi(Tooling) import Harness
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
 import Synchronization
 
 /// The one progress line of the tool, on stderr while `generate` or `run` works (only when

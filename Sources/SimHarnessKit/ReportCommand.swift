@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import Harness
-import Reports
-import RunResults
+@_spi(Tooling) import Harness
+@_spi(Tooling) import Reports
+@_spi(Tooling) import RunResults
 
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

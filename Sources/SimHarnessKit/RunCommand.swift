@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import Harness
-import ProcessMetrics
-import Reports
-import RunResults
+@_spi(Tooling) import Harness
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import Reports
+@_spi(Tooling) import RunResults
 import SpecKernel
 
 struct RunCommand: AsyncParsableCommand {

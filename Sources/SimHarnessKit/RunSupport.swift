@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import Harness
-import RunResults
-import Scenarios
+@_spi(Tooling) import Harness
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 import Synchronization
 
 /// An option value or input file the command cannot use (exit status 2).

@@ -1,8 +1,14 @@
+@_spi(Tooling) import Analysis
 import ArgumentParser
+@_spi(Tooling) import Export
 import Foundation
-import Harness
-import RunResults
+@_spi(Tooling) import Harness
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import Reports
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 import ServiceLoad
+@_spi(Tooling) import Simulation
 
 extension ServiceSession {
     /// Runs a load plan through the service the command line was started with.

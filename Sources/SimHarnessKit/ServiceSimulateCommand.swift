@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+@_spi(Tooling) import ProcessMetrics
 import ServiceLoad
 
 extension SimHarness {

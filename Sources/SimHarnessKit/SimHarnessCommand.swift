@@ -4,7 +4,7 @@
 @_exported import UserAlgorithms
 import ArgumentParser
 import Foundation
-import Simulation
+@_spi(Tooling) import Simulation
 import SpecKernel
 
 /// The `simharness` command line, for the SPEC's own implementations or for yours.

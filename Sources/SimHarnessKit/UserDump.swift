@@ -1,10 +1,10 @@
 import ArgumentParser
-import Export
+@_spi(Tooling) import Export
 import Foundation
 import Datasets
-import Harness
-import Scenarios
-import Simulation
+@_spi(Tooling) import Harness
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 
 /// `run --dump-user`: writes one user's input rows, as `generate` would, so that a mismatch the
 /// check lists becomes a test case of its own (`analyze` reads the folder).

@@ -1,6 +1,6 @@
 import HealthCore
 import PaymentsCore
-import Scenarios
+@_spi(Tooling) import Scenarios
 
 /// The users a scenario's `boundaries:` share plants: every `stride`-th user (from a phase drawn
 /// from the seed) gets rows that sit on both sides of every `SpecBoundary` measured in `run`, laid
@@ -40,7 +40,7 @@ extension GenerationContext {
 
 extension Simulator {
     /// Whether user `index` is one of the boundary users the scenario's `boundaries:` share plants.
-    public func isBoundaryUser(_ index: Int) -> Bool { context.boundaryPlan(of: index) != nil }
+    package func isBoundaryUser(_ index: Int) -> Bool { context.boundaryPlan(of: index) != nil }
 }
 
 extension UserHabits {
@@ -252,19 +252,19 @@ extension UserGenerator {
 /// boundary users (share 1, ten per plan), over the `days` the layout needs, numbered right after
 /// the scenario's users (`u0000300` to `u0000359` for smoke's 300). They are checked only: never
 /// timed, written or counted in a run's outputs.
-public struct BoundaryPopulation: Sendable {
+package struct BoundaryPopulation: Sendable {
     /// Boundary users checked.
     package static let size = 60
     /// Days of the layout: the last row sits on day 13.
     package static let days = 14
 
     /// The generator of the population (the scenario with `boundaries: 1`, `days` days).
-    public let simulator: Simulator
+    package let simulator: Simulator
     /// The population's users: `size` indices after the scenario's.
-    public let users: UserSelection
+    package let users: UserSelection
 
     /// The population added to `scenario`'s users, from `seed`.
-    public init(after scenario: Scenario, seed: UInt64) {
+    package init(after scenario: Scenario, seed: UInt64) {
         var copy = scenario
         copy.boundaries = 1
         copy.days = Self.days

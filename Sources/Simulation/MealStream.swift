@@ -1,4 +1,5 @@
 import HealthCore
+@_spi(Tooling) import Scenarios
 
 extension UserGenerator {
     /// A planned meal: local second of day, duration range in minutes, type, share of the day's kcal.

@@ -1,3 +1,4 @@
+@_spi(Tooling) import Scenarios
 #if canImport(Glibc)
 import Glibc
 #else

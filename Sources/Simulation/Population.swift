@@ -5,7 +5,7 @@ import Darwin
 #endif
 import HealthCore
 import PaymentsCore
-import Scenarios
+@_spi(Tooling) import Scenarios
 
 /// What every user's generator reads, made once per simulator: the scenario, the root seed and the
 /// tables derived from them. A class, so that a user's generator holds one reference instead of a

@@ -4,17 +4,17 @@ import Glibc
 import Darwin
 #endif
 import PaymentsCore
-import Scenarios
+@_spi(Tooling) import Scenarios
 
 /// xoshiro256**: the fast generator inside each of a user's streams.
-public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
+@_spi(Tooling) public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
     @usableFromInline var s0: UInt64
     @usableFromInline var s1: UInt64
     @usableFromInline var s2: UInt64
     @usableFromInline var s3: UInt64
 
     /// Seeds the state from SplitMix64, as the xoshiro authors recommend.
-    public init(seed: UInt64) {
+    @_spi(Tooling) public init(seed: UInt64) {
         var splitMix = SplitMix64(seed: seed)
         s0 = splitMix.next()
         s1 = splitMix.next()
@@ -23,7 +23,7 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
     }
 
     /// The next 64 random bits.
-    @inlinable public mutating func next() -> UInt64 {
+    @inlinable @_spi(Tooling) public mutating func next() -> UInt64 {
         let result = rotl(s1 &* 5, 7) &* 9
         let t = s1 << 17
         s2 ^= s0
@@ -38,26 +38,26 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
     @inlinable @inline(__always) func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 &- k)) }
 
     /// Uniform in [0, 1).
-    @inlinable public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    @inlinable @_spi(Tooling) public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 
     /// Uniform in [low, high).
-    @inlinable public mutating func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * unit() }
+    @inlinable @_spi(Tooling) public mutating func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * unit() }
 
     /// True with probability `p`.
-    @inlinable public mutating func chance(_ p: Double) -> Bool { unit() < p }
+    @inlinable @_spi(Tooling) public mutating func chance(_ p: Double) -> Bool { unit() < p }
 
     /// Uniform integer in `0..<n` (multiply-shift; the bias is below 2⁻³² for the sizes used here).
-    @inlinable public mutating func below(_ n: Int) -> Int {
+    @inlinable @_spi(Tooling) public mutating func below(_ n: Int) -> Int {
         Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: n).multipliedFullWidth(by: next())).high)
     }
 
     /// Uniform integer in `low...high`.
-    @inlinable public mutating func integer(_ low: Int64, _ high: Int64) -> Int64 {
+    @inlinable @_spi(Tooling) public mutating func integer(_ low: Int64, _ high: Int64) -> Int64 {
         low + Int64(below(Int(high - low + 1)))
     }
 
     /// A Poisson count, given `exp(-mean)` (Knuth's product of uniforms; means up to ~60).
-    @inlinable public mutating func poisson(expMinusMean: Double) -> Int {
+    @inlinable @_spi(Tooling) public mutating func poisson(expMinusMean: Double) -> Int {
         var k = 0
         var product = unit()
         while product > expMinusMean {
@@ -69,11 +69,11 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
 }
 
 /// The independent streams of one user: a user's data depends only on (seed, user index, stream).
-public enum RandomStream: UInt64, Sendable {
+package enum RandomStream: UInt64, Sendable {
     case profile = 1, meals, steps, payments, userFaults, mealFaults, stepFaults, paymentFaults
 
     /// The generator of `stream` for user `user` under `seed`.
-    public static func generator(seed: UInt64, user: Int, stream: RandomStream) -> Xoshiro256StarStar {
+    package static func generator(seed: UInt64, user: Int, stream: RandomStream) -> Xoshiro256StarStar {
         Xoshiro256StarStar(seed: mix(mix(seed ^ 0x5348_5349_4D00_0000) &+ UInt64(user) &* 0x9E37_79B9_7F4A_7C15 &+ stream.rawValue))
     }
 
@@ -88,18 +88,18 @@ public enum RandomStream: UInt64, Sendable {
 
 /// Standard normal draws by table lookup with linear interpolation (no `log` per draw); tails are
 /// cut at about ±3.5 standard deviations, which a simulation of daily habits never misses.
-public struct GaussianTable: Sendable {
+package struct GaussianTable: Sendable {
     @usableFromInline let quantiles: [Double]
     @usableFromInline static let bits = 12
 
     /// The table (4,097 quantiles), made once.
-    public init() {
+    package init() {
         let n = 1 << Self.bits
         quantiles = (0...n).map { GaussianTable.inverseNormal((Double($0) + 0.5) / Double(n + 1)) }
     }
 
     /// A draw from N(0, 1).
-    @inlinable public func draw(_ random: inout Xoshiro256StarStar) -> Double {
+    @inlinable package func draw(_ random: inout Xoshiro256StarStar) -> Double {
         let u = random.next()
         let i = Int(u >> UInt64(64 - Self.bits))
         let fraction = Double((u >> 20) & 0xFFFF_FFFF) * 0x1p-32
@@ -107,7 +107,7 @@ public struct GaussianTable: Sendable {
     }
 
     /// A draw from N(mean, sd).
-    @inlinable public func draw(_ random: inout Xoshiro256StarStar, mean: Double, sd: Double) -> Double {
+    @inlinable package func draw(_ random: inout Xoshiro256StarStar, mean: Double, sd: Double) -> Double {
         mean + sd * draw(&random)
     }
 
@@ -131,7 +131,7 @@ public struct GaussianTable: Sendable {
 
 extension Categorical {
     /// A value drawn with its probability.
-    @inlinable public func draw(_ random: inout Xoshiro256StarStar) -> Value {
+    @inlinable @_spi(Tooling) public func draw(_ random: inout Xoshiro256StarStar) -> Value {
         let u = random.next()
         let slot = Int(truncatingIfNeeded: ((u >> 32) &* UInt64(values.count)) >> 32)
         let fraction = Double(u & 0xFFFF_FFFF) * 0x1p-32

@@ -1,18 +1,18 @@
 import HealthCore
 import PaymentsCore
-import Scenarios
+@_spi(Tooling) import Scenarios
 
 /// Which users to generate: the indices of `users` with `index % shardCount == shard`.
-public struct UserSelection: Sendable, Equatable {
+@_spi(Tooling) public struct UserSelection: Sendable, Equatable {
     /// The range of user indices to choose from.
     package var users: Range<Int>
     /// This shard.
-    public var shard: Int
+    @_spi(Tooling) public var shard: Int
     /// The number of shards.
     package var shardCount: Int
 
     /// Shard `shard` of `shardCount` of `users`.
-    public init(users: Range<Int>, shard: Int = 0, shardCount: Int = 1) {
+    @_spi(Tooling) public init(users: Range<Int>, shard: Int = 0, shardCount: Int = 1) {
         precondition(shardCount >= 1 && (0..<shardCount).contains(shard), "shard must be in 0..<shardCount")
         self.users = users
         self.shard = shard
@@ -20,20 +20,20 @@ public struct UserSelection: Sendable, Equatable {
     }
 
     /// The selected indices in order.
-    public var indices: StrideTo<Int> {
+    @_spi(Tooling) public var indices: StrideTo<Int> {
         let first = users.lowerBound + ((shard - users.lowerBound % shardCount) % shardCount + shardCount) % shardCount
         return stride(from: first, to: users.upperBound, by: shardCount)
     }
 
     /// Users selected.
-    public var count: Int {
+    @_spi(Tooling) public var count: Int {
         let first = indices.first(where: { _ in true }) ?? users.upperBound
         return max(0, (users.upperBound - first + shardCount - 1) / shardCount)
     }
 
     /// Splits `users` into consecutive ranges of `size` indices aligned on multiples of `size`
     /// (independent of the shard, so any task count cuts a run in the same places).
-    public func ranges(size: Int) -> [UserSelection] {
+    @_spi(Tooling) public func ranges(size: Int) -> [UserSelection] {
         var parts: [UserSelection] = []
         var start = users.lowerBound
         while start < users.upperBound {
@@ -47,15 +47,15 @@ public struct UserSelection: Sendable, Equatable {
 
 /// The rows of a range of users, user after user, in the order `generate` writes them.
 /// `*Ends[i]` is the end of user `users[i]`'s rows in each array.
-public struct SimulationBatch: Sendable {
+package struct SimulationBatch: Sendable {
     /// The batch's users, in index order.
-    public internal(set) var users: [UserRow] = []
+    package internal(set) var users: [UserRow] = []
     /// Their meal rows, user after user.
-    public internal(set) var meals: [MealRow] = []
+    package internal(set) var meals: [MealRow] = []
     /// Their step rows, user after user.
-    public internal(set) var steps: [StepRow] = []
+    package internal(set) var steps: [StepRow] = []
     /// Their payment rows, user after user.
-    public internal(set) var payments: [PaymentRow] = []
+    package internal(set) var payments: [PaymentRow] = []
     /// The end of each user's meals in `meals`.
     package internal(set) var mealEnds: [Int] = []
     /// The end of each user's steps in `steps`.
@@ -68,17 +68,17 @@ public struct SimulationBatch: Sendable {
     var stepDay = DayRows<StepRow>()
 
     /// An empty batch.
-    public init() {}
+    package init() {}
 
     /// Meal, step and payment rows.
-    public var eventCount: Int { meals.count + steps.count + payments.count }
+    package var eventCount: Int { meals.count + steps.count + payments.count }
 
     /// The rows of `users[i]`.
-    public func meals(ofUserAt i: Int) -> ArraySlice<MealRow> { meals[(i == 0 ? 0 : mealEnds[i - 1])..<mealEnds[i]] }
+    package func meals(ofUserAt i: Int) -> ArraySlice<MealRow> { meals[(i == 0 ? 0 : mealEnds[i - 1])..<mealEnds[i]] }
     /// The step rows of the batch's `i`-th user.
-    public func steps(ofUserAt i: Int) -> ArraySlice<StepRow> { steps[(i == 0 ? 0 : stepEnds[i - 1])..<stepEnds[i]] }
+    package func steps(ofUserAt i: Int) -> ArraySlice<StepRow> { steps[(i == 0 ? 0 : stepEnds[i - 1])..<stepEnds[i]] }
     /// The payment rows of the batch's `i`-th user.
-    public func payments(ofUserAt i: Int) -> ArraySlice<PaymentRow> { payments[(i == 0 ? 0 : paymentEnds[i - 1])..<paymentEnds[i]] }
+    package func payments(ofUserAt i: Int) -> ArraySlice<PaymentRow> { payments[(i == 0 ? 0 : paymentEnds[i - 1])..<paymentEnds[i]] }
 
     /// Empties the batch, keeping its memory.
     package mutating func removeAll() {
@@ -94,16 +94,16 @@ public struct SimulationBatch: Sendable {
 
 /// The deterministic generator of a scenario: a user's rows depend only on (seed, scenario,
 /// user index), never on batches, tasks or shards.
-public struct Simulator: Sendable {
+package struct Simulator: Sendable {
     let context: GenerationContext
 
     /// The scenario it generates.
-    public var scenario: Scenario { context.scenario }
+    package var scenario: Scenario { context.scenario }
     /// The root seed every user's streams derive from.
-    public var seed: UInt64 { context.seed }
+    package var seed: UInt64 { context.seed }
 
     /// `seed` overrides the scenario's.
-    public init(scenario: Scenario, seed: UInt64? = nil) {
+    package init(scenario: Scenario, seed: UInt64? = nil) {
         context = GenerationContext(scenario: scenario, seed: seed ?? scenario.seed)
     }
 
@@ -111,12 +111,12 @@ public struct Simulator: Sendable {
     package var allUsers: UserSelection { UserSelection(users: 0..<scenario.users) }
 
     /// The profile of user `index` (what the analyzers need: UTC offset and protocol).
-    public func user(_ index: Int) -> UserRow {
+    package func user(_ index: Int) -> UserRow {
         UserGenerator(context: context, index: index).profile.row
     }
 
     /// Appends one user's rows to `batch`.
-    public func generate(user index: Int, into batch: inout SimulationBatch) {
+    package func generate(user index: Int, into batch: inout SimulationBatch) {
         let generator = UserGenerator(context: context, index: index)
         batch.users.append(generator.profile.row)
         generator.meals(into: &batch)
@@ -128,7 +128,7 @@ public struct Simulator: Sendable {
     }
 
     /// Empties `batch` (keeping its memory) and fills it with the selected users.
-    public func fill(_ batch: inout SimulationBatch, with selection: UserSelection) {
+    package func fill(_ batch: inout SimulationBatch, with selection: UserSelection) {
         batch.removeAll()
         for index in selection.indices { generate(user: index, into: &batch) }
     }
@@ -147,7 +147,7 @@ package struct SimulationBatches: Sequence, IteratorProtocol, Sendable {
     var position = 0
 
     /// The next batch, nil after the last.
-    public mutating func next() -> SimulationBatch? {
+    package mutating func next() -> SimulationBatch? {
         guard position < parts.count else { return nil }
         var batch = SimulationBatch()
         simulator.fill(&batch, with: parts[position])
@@ -161,7 +161,7 @@ extension Simulator {
     /// with each; returns the number of events (meal, step and payment rows). This is the
     /// workload of the in-memory generation benchmark (no allocation once the batch has grown).
     @discardableResult
-    public func forEachBatch(_ selection: UserSelection, usersPerBatch: Int = 256, _ body: (SimulationBatch) -> Void = { _ in }) -> Int {
+    package func forEachBatch(_ selection: UserSelection, usersPerBatch: Int = 256, _ body: (SimulationBatch) -> Void = { _ in }) -> Int {
         var batch = SimulationBatch()
         var events = 0
         for part in selection.ranges(size: usersPerBatch * selection.shardCount) {

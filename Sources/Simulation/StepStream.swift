@@ -1,4 +1,5 @@
 import HealthCore
+@_spi(Tooling) import Scenarios
 
 extension UserGenerator {
     /// Appends the user's step samples: walking bouts placed by a circadian profile, recorded by the

@@ -1,7 +1,7 @@
-import BenchmarkWorkloads
-import Harness
-import Scenarios
-import Simulation
+@_spi(Tooling) import BenchmarkWorkloads
+@_spi(Tooling) import Harness
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 
 /// The analyzing half of `simharness run` on the first `users` users of the embedded `load` scenario:
 /// their batches generated once (not counted), then checked and analyzed by one `BatchAnalyzer`, as a

@@ -2,7 +2,7 @@
 // program the instruction-count gate (`scripts/instruction-gate.sh`) runs under callgrind, which
 // takes the difference of two repeat counts so that only the algorithm's instructions count.
 // Usage: simharness-workloads fasting|steps|payments|generation|pipeline|own-service-worlds|ledger-worlds [REPEAT]
-import BenchmarkWorkloads
+@_spi(Tooling) import BenchmarkWorkloads
 import Foundation
 
 let regression = InjectedRegression.fromEnvironment(ProcessInfo.processInfo.environment)

@@ -1,4 +1,4 @@
-@testable import Analysis
+@_spi(Tooling) @testable import Analysis
 import Datasets
 import Testing
 import TestSupport

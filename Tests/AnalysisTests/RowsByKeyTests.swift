@@ -1,4 +1,4 @@
-@testable import Analysis
+@_spi(Tooling) @testable import Analysis
 @testable import Datasets
 import PaymentsCore
 import TestSupport

@@ -1,4 +1,4 @@
-import Analysis
+@_spi(Tooling) import Analysis
 import Testing
 import TestSupport
 

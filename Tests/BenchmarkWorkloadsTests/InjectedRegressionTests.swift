@@ -1,5 +1,5 @@
-import BenchmarkWorkloads
-import ProcessMetrics
+@_spi(Tooling) import BenchmarkWorkloads
+@_spi(Tooling) import ProcessMetrics
 import Testing
 
 @Suite("Injected regressions: what SIMHARNESS_INJECT_REGRESSION adds to a workload")

@@ -1,4 +1,4 @@
-import BenchmarkWorkloads
+@_spi(Tooling) import BenchmarkWorkloads
 import Testing
 
 @Suite("load mode's driver workload")

@@ -1,4 +1,4 @@
-import BenchmarkWorkloads
+@_spi(Tooling) import BenchmarkWorkloads
 import Testing
 
 @Suite("ServiceWorldsWorkload: the worlds simharness-workloads times on the seeded-executor path")

@@ -1,7 +1,7 @@
-import BenchmarkWorkloads
+@_spi(Tooling) import BenchmarkWorkloads
 import Datasets
-import Scenarios
-import Simulation
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 import Testing
 
 /// A workload of each kind, small enough for a debug build, behind one face.

@@ -19,7 +19,8 @@ struct ModuleGraphTests {
                 guard file.hasSuffix(".swift") else { continue }
                 let text = try String(contentsOf: sources.appendingPathComponent(module).appendingPathComponent(file), encoding: .utf8)
                 for line in text.split(separator: "\n") {
-                    let statement = line.hasPrefix("@_exported ") ? line.dropFirst("@_exported ".count) : line
+                    var statement = Substring(line)
+                    for attribute in ["@_exported ", "@_spi(Tooling) "] where statement.hasPrefix(attribute) { statement = statement.dropFirst(attribute.count) }
                     guard statement.hasPrefix("import ") else { continue }
                     imports.insert(String(statement.dropFirst("import ".count)).trimmingCharacters(in: .whitespaces))
                 }

@@ -1,9 +1,9 @@
 import Foundation
-import ProcessMetrics
-import RunResults
-import Scenarios
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Harness
+@_spi(Tooling) @testable import Harness
 import TestSupport
 
 /// `BaselineRunner`, the engine's side of `baseline record`: it measures a scenario several times.

@@ -1,11 +1,11 @@
 import Foundation
-import RunResults
-import Scenarios
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Harness
+@_spi(Tooling) @testable import Harness
 import HealthCore
 import PaymentsCore
-@testable import Simulation
+@_spi(Tooling) @testable import Simulation
 import SpecKernel
 import TestSupport
 import UserAlgorithms

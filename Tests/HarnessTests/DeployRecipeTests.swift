@@ -1,7 +1,7 @@
 import Foundation
-import RunResults
+@_spi(Tooling) import RunResults
 import Testing
-import Harness
+@_spi(Tooling) import Harness
 import TestSupport
 import Yams
 

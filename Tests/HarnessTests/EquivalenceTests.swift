@@ -1,11 +1,11 @@
-import Analysis
-import Export
+@_spi(Tooling) import Analysis
+@_spi(Tooling) import Export
 import Foundation
-import RunResults
-import Scenarios
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Harness
-import Simulation
+@_spi(Tooling) @testable import Harness
+@_spi(Tooling) import Simulation
 import TestSupport
 
 /// `run` must give what `generate` + `analyze` give for the same scenario and seed, whatever the

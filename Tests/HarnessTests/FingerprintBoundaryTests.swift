@@ -1,10 +1,10 @@
 import Foundation
-@testable import RunResults
-import Scenarios
+@_spi(Tooling) @testable import RunResults
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Harness
+@_spi(Tooling) @testable import Harness
 import PaymentsCore
-@testable import Simulation
+@_spi(Tooling) @testable import Simulation
 import SpecKernel
 import TestSupport
 import UserAlgorithms

@@ -1,5 +1,5 @@
 import Testing
-@testable import Harness
+@_spi(Tooling) @testable import Harness
 
 @Suite("The ordinals a user's rows have shown")
 struct OrdinalSetTests {

@@ -1,7 +1,7 @@
 import Foundation
-import RunResults
+@_spi(Tooling) import RunResults
 import Testing
-@testable import Harness
+@_spi(Tooling) @testable import Harness
 import TestSupport
 
 /// `run --strict`, `--duration`, `--rate` and `--dump-user` from the command line.

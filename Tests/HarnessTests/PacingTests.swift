@@ -1,8 +1,12 @@
-import Scenarios
-import Simulation
-import Testing
-@testable import Harness
+@_spi(Tooling) import Analysis
+@_spi(Tooling) import Export
+@_spi(Tooling) @testable import Harness
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 import TestSupport
+import Testing
 
 @Suite("Arrival-rate pacing against a fake clock")
 struct PacingTests {

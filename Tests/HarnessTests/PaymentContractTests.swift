@@ -1,7 +1,7 @@
-@testable import Harness
+@_spi(Tooling) @testable import Harness
 import PaymentsCore
-import RunResults
-import Scenarios
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 import SpecKernel
 import Testing
 import TestSupport

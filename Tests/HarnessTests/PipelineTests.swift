@@ -1,7 +1,7 @@
-import RunResults
-import Scenarios
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Harness
+@_spi(Tooling) @testable import Harness
 import TestSupport
 
 @Suite("The concurrent pipeline", .budget(minutes: 2))

@@ -1,9 +1,9 @@
 import Foundation
-import RunResults
-import Scenarios
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Harness
-import Simulation
+@_spi(Tooling) @testable import Harness
+@_spi(Tooling) import Simulation
 import TestSupport
 
 @Suite("Replaying batches generated before the run", .budget(minutes: 2))

@@ -1,8 +1,8 @@
 import Foundation
-import RunResults
-import Scenarios
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Harness
+@_spi(Tooling) @testable import Harness
 import PaymentsCore
 import TestSupport
 

@@ -1,8 +1,8 @@
-import ProcessMetrics
+@_spi(Tooling) import ProcessMetrics
 import Foundation
-import RunResults
+@_spi(Tooling) import RunResults
 import Testing
-@testable import Harness
+@_spi(Tooling) @testable import Harness
 import TestSupport
 
 /// The exit statuses of `run`, `merge` and `baseline` (0 success, 1 threshold or baseline failure,

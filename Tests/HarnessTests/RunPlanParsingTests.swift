@@ -1,8 +1,8 @@
-import RunResults
-import Scenarios
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Harness
-import Simulation
+@_spi(Tooling) @testable import Harness
+@_spi(Tooling) import Simulation
 
 @Suite("The run sections of a scenario")
 struct RunPlanParsingTests {

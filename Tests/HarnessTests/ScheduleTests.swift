@@ -1,9 +1,9 @@
-import RunResults
-import Scenarios
-import Simulation
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 import Synchronization
 import Testing
-@testable import Harness
+@_spi(Tooling) @testable import Harness
 import TestSupport
 
 /// Paced loads against a fake clock: response time (coordinated omission), dropped events, the

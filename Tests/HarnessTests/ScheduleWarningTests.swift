@@ -1,8 +1,8 @@
-import RunResults
-import Scenarios
-import Simulation
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 import Testing
-@testable import Harness
+@_spi(Tooling) @testable import Harness
 import TestSupport
 
 /// A paced run that misses its schedule: a warning when no threshold judges it, a failure with

@@ -3,7 +3,7 @@
 import CGlibcMalloc
 import Foundation
 import Testing
-import ProcessMetrics
+@_spi(Tooling) import ProcessMetrics
 
 /// The package's malloc family (`CAllocationCounter`, the default backend): every C allocation
 /// call behaves as glibc's and is counted, whichever thread makes it and whether or not that thread

@@ -1,5 +1,5 @@
 import Testing
-import ProcessMetrics
+@_spi(Tooling) import ProcessMetrics
 
 /// The counters are process-wide and other suites run in parallel, so the comparisons of counts run
 /// in a process of their own (an exit test), where nothing else allocates.

@@ -1,5 +1,5 @@
 import Testing
-import ProcessMetrics
+@_spi(Tooling) import ProcessMetrics
 
 /// The heap's live bytes are process-wide and other suites run in parallel, so the measurements run
 /// in a process of their own (an exit test), where nothing else allocates.

@@ -1,5 +1,5 @@
 import Testing
-import ProcessMetrics
+@_spi(Tooling) import ProcessMetrics
 
 @Suite struct ResidentMemoryTests {
     @Test func parsesRSSAndHighWaterMarkFromStatusText() throws {

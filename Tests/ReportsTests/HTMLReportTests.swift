@@ -1,6 +1,7 @@
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) @testable import Reports
+@_spi(Tooling) import RunResults
 import Testing
-import RunResults
-@testable import Reports
 
 @Suite("HTML report")
 struct HTMLReportTests {

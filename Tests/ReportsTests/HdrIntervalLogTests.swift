@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import RunResults
-@testable import Reports
+@_spi(Tooling) import RunResults
+@_spi(Tooling) @testable import Reports
 
 @Suite("HdrHistogram interval log")
 struct HdrIntervalLogTests {

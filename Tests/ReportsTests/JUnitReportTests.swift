@@ -3,8 +3,8 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-import RunResults
-@testable import Reports
+@_spi(Tooling) import RunResults
+@_spi(Tooling) @testable import Reports
 
 @Suite("JUnit XML")
 struct JUnitReportTests {

@@ -1,6 +1,6 @@
 import Testing
-import RunResults
-@testable import Reports
+@_spi(Tooling) import RunResults
+@_spi(Tooling) @testable import Reports
 
 @Suite("OpenMetrics text")
 struct OpenMetricsReportTests {

@@ -1,6 +1,6 @@
-import RunResults
+@_spi(Tooling) import RunResults
 import Testing
-@testable import Reports
+@_spi(Tooling) @testable import Reports
 
 /// What the reports show of a paced run that missed its schedule, of a differential check's
 /// mismatches, and of two runs compared.

@@ -1,4 +1,4 @@
-@testable import RunResults
+@_spi(Tooling) @testable import RunResults
 import PaymentsCore
 
 /// Builds run results with chosen figures, for the renderers.

@@ -1,5 +1,5 @@
-import ProcessMetrics
-import RunResults
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
 import Testing
 
 /// `baseline check` across runners: a baseline recorded on one machine and checked on a slower or busier

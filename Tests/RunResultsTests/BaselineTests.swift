@@ -1,7 +1,7 @@
 import Foundation
-import ProcessMetrics
-@testable import RunResults
-import Scenarios
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) @testable import RunResults
+@_spi(Tooling) import Scenarios
 import Testing
 import TestSupport
 

@@ -1,4 +1,4 @@
-@testable import RunResults
+@_spi(Tooling) @testable import RunResults
 import Testing
 
 @Suite("Latency histograms")

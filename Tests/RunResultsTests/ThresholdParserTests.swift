@@ -1,5 +1,5 @@
-@testable import RunResults
-import Scenarios
+@_spi(Tooling) @testable import RunResults
+@_spi(Tooling) import Scenarios
 import Testing
 
 @Suite("Threshold expressions")

@@ -1,4 +1,4 @@
-import Scenarios
+@_spi(Tooling) import Scenarios
 import Testing
 
 /// `run --duration` and `run --rate` on each load model.

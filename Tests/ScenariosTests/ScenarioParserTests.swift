@@ -2,7 +2,7 @@ import Foundation
 import HealthCore
 import PaymentsCore
 import Testing
-@testable import Scenarios
+@_spi(Tooling) @testable import Scenarios
 import TestSupport
 
 @Suite("Scenario files")

@@ -1,9 +1,11 @@
+@_spi(Tooling) import BenchmarkWorkloads
 import Foundation
-import Harness
+@_spi(Tooling) import Harness
 import PaymentsCore
-import Scenarios
-import ServiceSimulation
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 @testable import ServiceLoad
+import ServiceSimulation
 import Testing
 
 @Suite("load mode's driver")

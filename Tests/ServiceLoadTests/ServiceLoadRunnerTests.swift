@@ -1,10 +1,11 @@
-import BenchmarkWorkloads
+@_spi(Tooling) import BenchmarkWorkloads
 import Foundation
-import Harness
+@_spi(Tooling) import Harness
 import PaymentsCore
-import RunResults
-import ServiceSimulation
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 @testable import ServiceLoad
+import ServiceSimulation
 import Testing
 
 @Suite("load mode: a user's service against the SPEC reference")

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BenchmarkWorkloads
+@_spi(Tooling) import BenchmarkWorkloads
 import Foundation
 import ServiceLoad
 import ServiceSimulation

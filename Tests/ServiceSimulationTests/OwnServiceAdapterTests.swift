@@ -1,4 +1,4 @@
-import BenchmarkWorkloads
+@_spi(Tooling) import BenchmarkWorkloads
 import ServiceSimulation
 import Testing
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import BenchmarkWorkloads
+@_spi(Tooling) import BenchmarkWorkloads
 import ServiceSimulation
 @testable import SimHarnessKit
 import Testing

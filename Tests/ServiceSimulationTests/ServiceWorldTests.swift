@@ -1,6 +1,6 @@
 import Foundation
 import PaymentsCore
-import BenchmarkWorkloads
+@_spi(Tooling) import BenchmarkWorkloads
 import ServiceSimulation
 import Testing
 

@@ -1,4 +1,4 @@
-@testable import Simulation
+@_spi(Tooling) @testable import Simulation
 import Testing
 
 @Suite("DayRows: a day's rows written by index, then appended in one copy")

@@ -1,8 +1,8 @@
-@testable import Export
+@_spi(Tooling) @testable import Export
 import Foundation
-import Scenarios
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Simulation
+@_spi(Tooling) @testable import Simulation
 import TestSupport
 
 @Suite("An export replaces a dataset of another format in its directory")

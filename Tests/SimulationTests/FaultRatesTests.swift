@@ -1,6 +1,6 @@
 import HealthCore
 import Testing
-@testable import Simulation
+@_spi(Tooling) @testable import Simulation
 
 /// `Chance` and `FaultRates` compare integers where the generator used to compare `unit()` with a
 /// rate: the same draws must come true, so that every dataset stays byte-identical.

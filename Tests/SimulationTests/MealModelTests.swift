@@ -1,7 +1,7 @@
 import HealthCore
-import Scenarios
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Simulation
+@_spi(Tooling) @testable import Simulation
 import TestSupport
 
 /// The meal model fits each protocol: its days comply unless the user breaks it.

@@ -1,11 +1,11 @@
 import Datasets
-@testable import Export
+@_spi(Tooling) @testable import Export
 import Foundation
 import GRDB
 import Parquet
-import Scenarios
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Simulation
+@_spi(Tooling) @testable import Simulation
 import TestSupport
 
 @Suite("generate --format parquet", .budget(minutes: 2))

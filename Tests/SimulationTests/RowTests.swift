@@ -1,10 +1,10 @@
 import Datasets
-@testable import Export
+@_spi(Tooling) @testable import Export
 import HealthCore
 import PaymentsCore
-import Scenarios
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Simulation
+@_spi(Tooling) @testable import Simulation
 
 /// Builds generated rows with readable defaults.
 struct RowBuilder {

@@ -1,9 +1,9 @@
-@testable import Export
+@_spi(Tooling) @testable import Export
 import Foundation
 import HealthCore
-import Scenarios
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Simulation
+@_spi(Tooling) @testable import Simulation
 import TestSupport
 
 @Suite("SPEC boundary catalogue and the boundary users")

@@ -1,9 +1,9 @@
-@testable import Export
+@_spi(Tooling) @testable import Export
 import HealthCore
 import PaymentsCore
-import Scenarios
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Simulation
+@_spi(Tooling) @testable import Simulation
 import TestSupport
 
 /// Generated rates and distributions match the scenario within stated tolerances (fixed seeds).

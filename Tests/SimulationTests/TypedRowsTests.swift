@@ -1,9 +1,9 @@
 import Datasets
-@testable import Export
+@_spi(Tooling) @testable import Export
 import Parquet
-import Scenarios
+@_spi(Tooling) import Scenarios
 import Testing
-@testable import Simulation
+@_spi(Tooling) @testable import Simulation
 import TestSupport
 
 @Suite("typing generated rows from their values", .budget(minutes: 2))

@@ -1,23 +1,23 @@
-import Scenarios
+@_spi(Tooling) import Scenarios
 
 /// Builds small scenarios for tests: `users` users over `days` days from `seed`, then any change.
-public struct ScenarioBuilder: Sendable {
+package struct ScenarioBuilder: Sendable {
     private var scenario = Scenario(name: "test")
 
-    public init(users: Int = 40, days: Int = 3, seed: UInt64 = 99) {
+    package init(users: Int = 40, days: Int = 3, seed: UInt64 = 99) {
         scenario.users = users
         scenario.days = days
         scenario.seed = seed
     }
 
-    public func with(_ change: (inout Scenario) -> Void) -> ScenarioBuilder {
+    package func with(_ change: (inout Scenario) -> Void) -> ScenarioBuilder {
         var copy = self
         change(&copy.scenario)
         return copy
     }
 
     /// No injected faults at all.
-    public func clean() -> ScenarioBuilder {
+    package func clean() -> ScenarioBuilder {
         with {
             $0.faults.defaultRate = 0
             $0.faults.mealsOutOfOrder = 0
@@ -27,7 +27,7 @@ public struct ScenarioBuilder: Sendable {
     }
 
     /// Every fault of SPEC at a visible rate, a flaky gateway, many refunds and retries.
-    public func faulty() -> ScenarioBuilder {
+    package func faulty() -> ScenarioBuilder {
         with {
             $0.faults.defaultRate = 0.02
             $0.faults.users = [.malformed: 0.03, .duplicate: 0.03]
@@ -43,5 +43,5 @@ public struct ScenarioBuilder: Sendable {
         }
     }
 
-    public func build() -> Scenario { scenario }
+    package func build() -> Scenario { scenario }
 }

@@ -2,6 +2,7 @@
 // `scalingFactor: .mega` the reported times are per event. The gate judges the malloc counts against
 // Benchmarks/Thresholds; times are shown here and judged by TimeRatios within the run (docs/performance.md).
 import Benchmark
+@_spi(Tooling) import BenchmarkWorkloads
 import Suite
 
 /// Malloc counts against the committed p90 thresholds: deterministic (the framework itself adds 16 a

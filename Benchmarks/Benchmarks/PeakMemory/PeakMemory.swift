@@ -2,6 +2,7 @@
 // workload itself holds (`peakMemoryResidentDelta`). Apart from the per-event benchmarks because
 // the memory sampler's own allocations would spoil their malloc counts.
 import Benchmark
+@_spi(Tooling) import BenchmarkWorkloads
 import Suite
 
 /// The algorithms keep O(1) state per user, so what they add is small: a regression that buffers

@@ -5,6 +5,7 @@
 // <= 300 ns a job switch, >= 1,000,000 requests a second on 2 cores. The gate judges their
 // malloc counts here (Benchmarks/Thresholds) and their times with TimeRatios.
 import Benchmark
+@_spi(Tooling) import BenchmarkWorkloads
 import Suite
 
 let benchmarks: @Sendable () -> Void = {

@@ -1,5 +1,5 @@
 import Foundation
-import ProcessMetrics
+@_spi(Tooling) import ProcessMetrics
 
 /// What the command line chose.
 struct GateSettings {

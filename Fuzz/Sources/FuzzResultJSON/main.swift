@@ -1,7 +1,7 @@
 // Run-result JSON as `merge` reads it: any bytes decode or are refused; what decodes survives a
 // round trip.
 import Foundation
-import RunResults
+@_spi(Tooling) import RunResults
 import FuzzSupport
 
 func fuzz(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

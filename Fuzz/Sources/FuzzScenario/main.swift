@@ -1,6 +1,6 @@
 // Scenario YAML as `generate` and `run` read it: any text parses or is refused with a ScenarioError.
-import Harness
-import Scenarios
+@_spi(Tooling) import Harness
+@_spi(Tooling) import Scenarios
 import FuzzSupport
 
 func fuzz(_ input: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

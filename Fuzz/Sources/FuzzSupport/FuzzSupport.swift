@@ -1,4 +1,4 @@
-import Analysis
+@_spi(Tooling) import Analysis
 import Datasets
 import Foundation
 import HealthCore

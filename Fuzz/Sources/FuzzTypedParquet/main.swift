@@ -10,10 +10,10 @@
 // thousandth more kcal, as a typed path that rounds wrong would read them. scripts/fuzz.sh checks that
 // the target then crashes with "differential mismatch" on its seed corpus.
 import Datasets
-import Export
+@_spi(Tooling) import Export
 import Foundation
 import FuzzSupport
-import Simulation
+@_spi(Tooling) import Simulation
 
 let directory = FuzzSupport.scratch()
 let planted = ProcessInfo.processInfo.environment["SIMHARNESS_FUZZ_PLANT"] == "typed-kcal"

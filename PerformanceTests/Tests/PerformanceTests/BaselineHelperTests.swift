@@ -1,4 +1,4 @@
-import ProcessMetrics
+@_spi(Tooling) import ProcessMetrics
 import Testing
 
 // Unit tests of the baseline helper's arithmetic (Swift Testing: they run in a debug build too, where the

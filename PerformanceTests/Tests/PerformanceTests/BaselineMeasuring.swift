@@ -1,6 +1,6 @@
 import Foundation
-import BenchmarkWorkloads
-import ProcessMetrics
+@_spi(Tooling) import BenchmarkWorkloads
+@_spi(Tooling) import ProcessMetrics
 import XCTest
 
 /// The base class of the performance tests: skips them in debug builds, where timings mean nothing,

@@ -1,5 +1,5 @@
-import BenchmarkWorkloads
-import ProcessMetrics
+@_spi(Tooling) import BenchmarkWorkloads
+@_spi(Tooling) import ProcessMetrics
 import XCTest
 
 /// The core algorithms on fixed seeded workloads, each sized to about 0.1–0.3 s an iteration in a

@@ -1,4 +1,4 @@
-import ProcessMetrics
+@_spi(Tooling) import ProcessMetrics
 
 /// What each iteration measured.
 struct IterationSamples {

@@ -1,5 +1,5 @@
 import Foundation
-import ProcessMetrics
+@_spi(Tooling) import ProcessMetrics
 
 /// The committed baseline of one performance test: `Baselines/<Class>.<test>.json`.
 struct PerformanceBaseline: Codable, Equatable {

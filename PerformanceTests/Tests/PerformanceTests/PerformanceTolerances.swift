@@ -1,6 +1,6 @@
 import Foundation
-import BenchmarkWorkloads
-import ProcessMetrics
+@_spi(Tooling) import BenchmarkWorkloads
+@_spi(Tooling) import ProcessMetrics
 
 /// How far each metric may grow over its baseline (`allowed = baseline × (1 + relative) + absolute`).
 struct PerformanceTolerances {

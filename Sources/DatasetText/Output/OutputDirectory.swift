@@ -16,14 +16,14 @@ package struct OutputError: Error, CustomStringConvertible, Sendable {
 
 /// Writes output files into a hidden staging directory and moves them into place only when the
 /// whole run succeeded, so a refused or failed run leaves no output file behind.
-public final class OutputDirectory {
+package final class OutputDirectory {
     /// The directory the files end up in.
     package let path: String
     private let staging: String
     private var written: [String] = []
 
     /// Creates `path` (and its parents) and a staging directory in it.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         staging = path + "/.simharness-staging-\(getpid())"
         try Self.makeDirectories(path)
@@ -38,28 +38,28 @@ public final class OutputDirectory {
     }
 
     /// Opens one of the SPEC output files and writes its header line.
-    public func create(header file: SpecOutputFile) throws -> OutputFile {
+    package func create(header file: SpecOutputFile) throws -> OutputFile {
         let output = try create(file.rawValue)
         try output.write(SpecRowWriter(headerOf: file).buffer)
         return output
     }
 
     /// Writes a whole file at once.
-    public func write(_ name: String, _ buffer: ByteBuffer) throws {
+    package func write(_ name: String, _ buffer: ByteBuffer) throws {
         let file = try create(name)
         try file.write(buffer)
         try file.close()
     }
 
     /// Writes a whole file of text at once.
-    public func write(_ name: String, _ text: String) throws {
+    package func write(_ name: String, _ text: String) throws {
         let buffer = ByteBuffer(capacity: text.utf8.count)
         buffer.append(text)
         try write(name, buffer)
     }
 
     /// Moves every written file into place.
-    public func publish() throws {
+    package func publish() throws {
         for name in written {
             guard rename(staging + "/" + name, path + "/" + name) == 0 else { throw OutputError(path: path + "/" + name, reason: Self.lastError()) }
         }
@@ -67,7 +67,7 @@ public final class OutputDirectory {
     }
 
     /// Removes everything written so far.
-    public func discard() {
+    package func discard() {
         for name in written { unlink(staging + "/" + name) }
         rmdir(staging)
     }
@@ -84,7 +84,7 @@ public final class OutputDirectory {
 }
 
 /// An output file written sequentially.
-public final class OutputFile {
+package final class OutputFile {
     private var fd: Int32
     let path: String
 
@@ -97,7 +97,7 @@ public final class OutputFile {
     deinit { if fd >= 0 { systemClose(fd) } }
 
     /// Appends the bytes of `buffer`.
-    public func write(_ buffer: ByteBuffer) throws {
+    package func write(_ buffer: ByteBuffer) throws {
         let raw = buffer.bytes
         var offset = 0
         while offset < raw.count {
@@ -110,7 +110,7 @@ public final class OutputFile {
 
 
     /// Closes the file; throws when the last writes could not be completed.
-    public func close() throws {
+    package func close() throws {
         let result = systemClose(fd)
         fd = -1
         guard result == 0 else { throw OutputError(path: path, reason: OutputDirectory.lastError()) }

@@ -53,18 +53,18 @@ public struct AnalysisTotals: Equatable, Sendable {
 }
 
 /// Rejected rows with their file, line, reason and culprit column, for `rejections.csv`.
-public struct RejectionLog: Sendable {
+package struct RejectionLog: Sendable {
     /// The file `analyze` writes the log to.
-    public static let fileName = "rejections.csv"
+    package static let fileName = "rejections.csv"
     static let header = "file,line,reason,column"
     /// The bytes of `rejections.csv`, header included.
-    public let buffer = ByteBuffer(capacity: 1 << 16)
+    package let buffer = ByteBuffer(capacity: 1 << 16)
 
     /// An empty log (the header only).
-    public init() { buffer.line(Self.header) }
+    package init() { buffer.line(Self.header) }
 
     /// Logs one rejected row.
-    public func add(file: String, line: Int, reason: String, column: String) {
+    package func add(file: String, line: Int, reason: String, column: String) {
         buffer.row(maxBytes: file.utf8.count + reason.utf8.count + column.utf8.count + ByteCursor.numberBytes + 4) { row in
             row.text(file)
             row.comma()

@@ -11,7 +11,7 @@ import Parquet
 /// rejected rows (from the sibling `rejected_rows` table) put back at their lines. So `analyze`
 /// applies every SPEC rule with the CSV decoders, and reports CSV line numbers. The text comes in
 /// units (a row group each), which tasks may render at once.
-public struct ParquetTableText: Sendable {
+package struct ParquetTableText: Sendable {
     struct Part: Sendable {
         let reader: ParquetFileReader
         /// The file's column of each of the kind's columns.
@@ -23,16 +23,16 @@ public struct ParquetTableText: Sendable {
     }
 
     /// The kind of table.
-    public let kind: DatasetKind
+    package let kind: DatasetKind
     let parts: [Part]
     /// The (part, row group) of each unit; a part without row groups has one unit (group -1).
     let units: [(part: Int, group: Int)]
     /// The Parquet type of each of the kind's columns.
-    public let types: [ParquetType]
+    package let types: [ParquetType]
 
     /// Opens the files of `file` (a `.parquet` file, or a directory of `shard=k` directories) and
     /// checks their columns and shards; refuses a file that is unreadable or not such a table.
-    public init(_ file: DatasetFile) throws {
+    package init(_ file: DatasetFile) throws {
         kind = file.kind
         types = file.kind.typedColumns.map(\.parquetType)
         let shards: [(shard: Int, files: [String])] = file.path.hasSuffix("." + ParquetLayout.fileExtension)
@@ -57,24 +57,24 @@ public struct ParquetTableText: Sendable {
     }
 
     /// The number of units of text.
-    public var unitCount: Int { units.count }
+    package var unitCount: Int { units.count }
 
     /// The typed rows of unit `index` (its row group's).
-    public func typedRowCount(ofUnit index: Int) -> Int {
+    package func typedRowCount(ofUnit index: Int) -> Int {
         let (p, group) = units[index]
         return group < 0 ? 0 : parts[p].groupStarts[group + 1] - parts[p].groupStarts[group]
     }
 
     /// The rows of the table, typed and rejected.
-    public var rowCount: Int { parts.reduce(0) { $0 + $1.reader.rowCount + $1.rejected.count } }
+    package var rowCount: Int { parts.reduce(0) { $0 + $1.reader.rowCount + $1.rejected.count } }
 
     /// Appends unit `index`'s lines to `buffer`; unit 0 opens with the canonical CSV header.
-    public func appendText(ofUnit index: Int, to buffer: ByteBuffer) throws {
+    package func appendText(ofUnit index: Int, to buffer: ByteBuffer) throws {
         try appendText(ofUnit: index, to: buffer, rendering: TypedRowsText())
     }
 
     /// Appends unit `index`'s lines to `buffer`, rendering its rows in `rendering` (reused memory).
-    public func appendText(ofUnit index: Int, to buffer: ByteBuffer, rendering: TypedRowsText) throws {
+    package func appendText(ofUnit index: Int, to buffer: ByteBuffer, rendering: TypedRowsText) throws {
         if index == 0 { buffer.append(kind.columns.joined(separator: ",") + "\n") }
         var rendered = false
         try forEachRun(ofUnit: index, memory: rendering, typed: { run in
@@ -93,7 +93,7 @@ public struct ParquetTableText: Sendable {
     /// gets each run of typed rows of the row group (its columns decoded into the memory of
     /// `memory`), `rejected` the text of each rejected row (without its `\n`) between such runs.
     /// Refuses a column that cannot be decoded.
-    public func forEachRun(
+    package func forEachRun(
         ofUnit index: Int, memory: TypedRowsText, typed: (TypedRun) throws -> Void, rejected: (UnsafeBufferPointer<UInt8>) throws -> Void
     ) throws {
         let (p, group) = units[index]

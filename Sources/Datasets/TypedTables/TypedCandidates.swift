@@ -11,19 +11,19 @@ import Parquet
 /// over 16 bytes, an unknown user, a value outside SPEC's enums, a time with a fraction of a second, a
 /// DOUBLE that is not a whole number of thousandths below 10¹² in magnitude, a null, a row SPEC rejects
 /// — it returns `nil`, and the caller renders the row and reads its text, which decides and explains.
-public enum TypedCandidates {
+package enum TypedCandidates {
     /// The columns of a meals row group, in `DatasetKind.meals.columns` order, with the user and the
     /// validity of the type of each dictionary entry (or row) looked up once; `nil` when a column is
     /// nullable (a null renders as an empty field, which only the text path judges). Made once a row
     /// group: every run of the group shares its columns.
-    public struct MealColumns {
+    package struct MealColumns {
         @usableFromInline let id, user, start, end, type, kcal, protein, carbs, fat: ParquetColumnStorage
         /// The accepted user of each slot of `user`, `UInt32.max` for none.
         @usableFromInline let userOfSlot: [UInt32]
         /// Whether each slot of `type` is a meal type of SPEC.
         @usableFromInline let isMealTypeOfSlot: [Bool]
 
-        public init?(_ run: TypedRun, users: UserDirectory) {
+        package init?(_ run: TypedRun, users: UserDirectory) {
             let c = run.columns
             guard c.count == DatasetKind.meals.columns.count, c.allSatisfy({ $0.validity.isEmpty }) else { return nil }
             (id, user, start, end, type, kcal, protein, carbs, fat) = (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
@@ -34,7 +34,7 @@ public enum TypedCandidates {
 
     /// The columns of a steps row group, in `DatasetKind.steps.columns` order, with the user and the
     /// source of each dictionary entry (or row) looked up once; `nil` when one is nullable.
-    public struct StepColumns {
+    package struct StepColumns {
         @usableFromInline let id, user, source, start, end, count: ParquetColumnStorage
         /// The accepted user of each slot of `user`, `UInt32.max` for none.
         @usableFromInline let userOfSlot: [UInt32]
@@ -44,7 +44,7 @@ public enum TypedCandidates {
         /// column is stored plainly.
         @usableFromInline let countOfEntry: [Double]
 
-        public init?(_ run: TypedRun, users: UserDirectory) {
+        package init?(_ run: TypedRun, users: UserDirectory) {
             let c = run.columns
             guard c.count == DatasetKind.steps.columns.count, c.allSatisfy({ $0.validity.isEmpty }) else { return nil }
             (id, user, source, start, end, count) = (c[0], c[1], c[2], c[3], c[4], c[5])
@@ -56,7 +56,7 @@ public enum TypedCandidates {
 
     /// Row `row` of `c` as an accepted meal candidate and the hash of its `meal_id`, or `nil`.
     @inlinable @inline(__always)
-    public static func meal(_ row: Int, of c: MealColumns) -> (MealCandidate, idHash: UInt64)? {
+    package static func meal(_ row: Int, of c: MealColumns) -> (MealCandidate, idHash: UInt64)? {
         let user = c.userOfSlot[c.user.slot(row)]
         guard user != .max,
               let id = plainId(c.id, slot: c.id.slot(row)),
@@ -75,7 +75,7 @@ public enum TypedCandidates {
 
     /// Row `row` of `c` as an accepted step candidate and the hash of its `sample_id`, or `nil`.
     @inlinable @inline(__always)
-    public static func step(_ row: Int, of c: StepColumns) -> (StepCandidate, idHash: UInt64)? {
+    package static func step(_ row: Int, of c: StepColumns) -> (StepCandidate, idHash: UInt64)? {
         let user = c.userOfSlot[c.user.slot(row)]
         guard user != .max,
               let source = c.sourceOfSlot[c.source.slot(row)],

@@ -78,13 +78,13 @@ extension DatasetKind {
 
 /// The companion table of rows that could not be typed: `table`, `line` (the row's line in the
 /// CSV file of the same seed and shard, the header being line 1) and `raw` (that line's text).
-public enum RejectedRows {
+package enum RejectedRows {
     /// The table's base name.
-    public static let name = "rejected_rows"
+    package static let name = "rejected_rows"
     /// Its columns.
-    public static let columns = ["table", "line", "raw"]
+    package static let columns = ["table", "line", "raw"]
     /// Its Parquet schema.
-    public static var schema: ParquetSchema {
+    package static var schema: ParquetSchema {
         ParquetSchema(columns: [
             ParquetColumnSchema(name: "table", type: .string, dictionary: true),
             ParquetColumnSchema(name: "line", type: .int64),

@@ -5,14 +5,14 @@ import Parquet
 /// text of each value, an empty field for a null. A value no generated field could have had (a
 /// time with a fraction of a second, a DOUBLE that is not a whole number of thousandths) is
 /// written as its exact or shortest decimal text, which the row decoders then judge.
-public enum TypedRowText {
+package enum TypedRowText {
     /// Appends row `row` of `columns` (typed as `types`) as a CSV line with its `\n`.
-    public static func appendCSVLine(row: Int, of columns: [ParquetColumnValues], types: [ParquetType], to buffer: ByteBuffer) {
+    package static func appendCSVLine(row: Int, of columns: [ParquetColumnValues], types: [ParquetType], to buffer: ByteBuffer) {
         columns.withStorage { appendCSVLine(row: row, of: $0, types: types, to: buffer) }
     }
 
     /// Appends row `row` of the columns viewed by `columns` (typed as `types`) as a CSV line with its `\n`.
-    public static func appendCSVLine(row: Int, of columns: [ParquetColumnStorage], types: [ParquetType], to buffer: ByteBuffer) {
+    package static func appendCSVLine(row: Int, of columns: [ParquetColumnStorage], types: [ParquetType], to buffer: ByteBuffer) {
         for c in columns.indices {
             if c > 0 { buffer.append(StaticString(",")) }
             appendField(row: row, of: columns[c], type: types[c], to: buffer)
@@ -58,7 +58,7 @@ public enum TypedRowText {
 /// copied per field as a row-by-row loop over an array of columns does), then joined row by row:
 /// the same bytes as `TypedRowText.appendCSVLine` for each row in turn. Its memory is reused from
 /// one `render` to the next; owned by one task at a time.
-public final class TypedRowsText: @unchecked Sendable {
+package final class TypedRowsText: @unchecked Sendable {
     private var texts: [ByteBuffer] = []
     /// Per column, where each row's field ends in its text.
     private var ends: [UnsafeMutablePointer<Int>] = []
@@ -69,17 +69,17 @@ public final class TypedRowsText: @unchecked Sendable {
     var columns: [ParquetColumnValues] = []
     var indices: [[UInt32]] = []
 
-    public init() {}
+    package init() {}
 
     deinit { for e in ends { e.deallocate() } }
 
     /// Renders the fields of rows `0..<rows` of `columns` (typed as `types`).
-    public func render(rows: Int, of columns: [ParquetColumnValues], types: [ParquetType]) {
+    package func render(rows: Int, of columns: [ParquetColumnValues], types: [ParquetType]) {
         columns.withStorage { render(rows: rows, of: $0, types: types) }
     }
 
     /// Renders every row of the row group of `run`.
-    public func render(_ run: TypedRun) {
+    package func render(_ run: TypedRun) {
         render(rows: run.groupRowCount, of: run.columns, types: run.types)
     }
 
@@ -108,7 +108,7 @@ public final class TypedRowsText: @unchecked Sendable {
     }
 
     /// Appends the lines of `rows` (of those rendered), each with its `\n`.
-    public func appendLines(_ rows: Range<Int>, to buffer: ByteBuffer) {
+    package func appendLines(_ rows: Range<Int>, to buffer: ByteBuffer) {
         guard !rows.isEmpty else { return }
         let last = columnCount - 1
         var bytes = 0

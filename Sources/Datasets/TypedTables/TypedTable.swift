@@ -9,18 +9,18 @@ import Parquet
 /// The typed columns of rows of one dataset file, filled from CSV lines: a line goes in only when
 /// every field is well-formed for its column (`TypedColumn`), else nothing is appended and the
 /// caller keeps the line verbatim (`rejected_rows`).
-public struct TypedTable: Sendable {
+package struct TypedTable: Sendable {
     /// The file the rows are of.
-    public let kind: DatasetKind
+    package let kind: DatasetKind
     /// One column of values per column of `kind`.
-    public private(set) var columns: [ParquetColumnValues]
+    package private(set) var columns: [ParquetColumnValues]
     private let codes: [Code]
     private let categories: [[[UInt8]]]
 
     private enum Code: UInt8, Sendable { case id, optionalId, text, category, script, integer, time, decimal }
 
     /// Empty columns for `kind`, with room for `capacity` rows.
-    public init(kind: DatasetKind, reservingCapacity capacity: Int = 0) {
+    package init(kind: DatasetKind, reservingCapacity capacity: Int = 0) {
         self.kind = kind
         let types = kind.typedColumns
         columns = types.map { ParquetColumnValues(type: $0.parquetType, nullable: $0.nullable, reservingCapacity: capacity) }
@@ -43,11 +43,11 @@ public struct TypedTable: Sendable {
     }
 
     /// The rows held.
-    public var rows: Int { columns.first?.count ?? 0 }
+    package var rows: Int { columns.first?.count ?? 0 }
 
     /// Appends the row of a CSV line (no `\n`) when it has one field per column and every field is
     /// well-formed; returns whether it did.
-    public mutating func append(csvLine line: UnsafeBufferPointer<UInt8>) -> Bool {
+    package mutating func append(csvLine line: UnsafeBufferPointer<UInt8>) -> Bool {
         var typed = false
         append(csvLines: UnsafeBufferPointer(start: line.baseAddress, count: line.count)) { _, _ in } typed: { typed = true }
         return typed
@@ -57,7 +57,7 @@ public struct TypedTable: Sendable {
     /// one field per column and every field is well-formed (`typed`), else calls `rejected` with the
     /// line's index and text. Returns the number of lines.
     @discardableResult
-    public mutating func append(
+    package mutating func append(
         csvLines text: UnsafeBufferPointer<UInt8>, rejected: (Int, UnsafeBufferPointer<UInt8>) -> Void, typed: () -> Void = {}
     ) -> Int {
         guard let base = text.baseAddress, !text.isEmpty else { return 0 }
@@ -100,7 +100,7 @@ public struct TypedTable: Sendable {
 
     /// Appends a row given as one field per column when every field is well-formed; returns
     /// whether it did.
-    public mutating func append(fields: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>) -> Bool {
+    package mutating func append(fields: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>) -> Bool {
         precondition(fields.count == codes.count, "one field per column")
         return withUnsafeTemporaryAllocation(of: Int64.self, capacity: codes.count) { numbers in
             guard parse(fields, into: numbers) else { return false }
@@ -162,12 +162,12 @@ public struct TypedTable: Sendable {
 
     /// Calls `body` with the columns, to append rows whose values are well-formed by construction
     /// (a generator's): one value to every column a row, as the row's canonical text would type.
-    public mutating func withColumns<R>(_ body: (UnsafeMutableBufferPointer<ParquetColumnValues>) throws -> R) rethrows -> R {
+    package mutating func withColumns<R>(_ body: (UnsafeMutableBufferPointer<ParquetColumnValues>) throws -> R) rethrows -> R {
         try columns.withUnsafeMutableBufferPointer { try body($0) }
     }
 
     /// Removes the rows, keeping the storage.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         for c in columns.indices { columns[c].removeAll(keepingCapacity: true) }
     }
 }

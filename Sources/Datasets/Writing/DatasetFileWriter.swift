@@ -9,9 +9,9 @@ import Darwin
 
 /// A part of a dataset file, made ready off the writing thread: its bytes (deflated when the file
 /// is gzip-compressed) and the CRC-32 checksums the file writer combines in order.
-public struct PreparedChunk: @unchecked Sendable {
+package struct PreparedChunk: @unchecked Sendable {
     /// The bytes to write: the encoded rows, or their raw deflate stream ended by a sync flush.
-    public let output: ByteBuffer
+    package let output: ByteBuffer
     /// CRC-32 and length of the uncompressed rows (the gzip trailer needs them).
     package let rawCRC: UInt32
     /// Length of the uncompressed rows.
@@ -24,7 +24,7 @@ public struct PreparedChunk: @unchecked Sendable {
     /// Checksums `rows` (and deflates them when `compressionLevel` is set) for one file.
     /// Deflated chunks are independent raw deflate streams cut at byte boundaries, so chunks
     /// made by different tasks concatenate into one gzip member (as pigz does).
-    public init(encoded: ByteBuffer, rows: Int, compressionLevel: Int32?) throws {
+    package init(encoded: ByteBuffer, rows: Int, compressionLevel: Int32?) throws {
         self.rows = rows
         rawLength = encoded.count
         rawCRC = Checksum.crc32(encoded.bytes)
@@ -106,18 +106,18 @@ package enum DatasetWriteError: Error, CustomStringConvertible, Equatable {
 }
 
 /// What was written to one file.
-public struct WrittenFile: Sendable, Equatable {
+package struct WrittenFile: Sendable, Equatable {
     /// The file written.
-    public var path: String
+    package var path: String
     /// Rows written (the header not counted).
-    public var rows: Int
+    package var rows: Int
     /// Bytes written, as stored (compressed for gzip).
-    public var bytes: Int
+    package var bytes: Int
     /// CRC-32 of the file's bytes as stored (compressed bytes for `.gz`).
-    public var crc32: UInt32
+    package var crc32: UInt32
 
     /// The figures of a finished file.
-    public init(path: String, rows: Int, bytes: Int, crc32: UInt32) {
+    package init(path: String, rows: Int, bytes: Int, crc32: UInt32) {
         self.path = path
         self.rows = rows
         self.bytes = bytes
@@ -127,7 +127,7 @@ public struct WrittenFile: Sendable, Equatable {
 
 /// Writes one dataset file from prepared chunks, in order: plain, or one gzip member made of the
 /// chunks' deflate streams (gzip header, chunks, an empty final block, CRC-32 and length).
-public struct DatasetFileWriter {
+package struct DatasetFileWriter {
     /// The file being written.
     package let path: String
     /// Whether the file is one gzip member.
@@ -140,10 +140,10 @@ public struct DatasetFileWriter {
     private var rows = 0
 
     /// The gzip compression level: favour speed, the files are scratch data.
-    public static let gzipLevel: Int32 = 1
+    package static let gzipLevel: Int32 = 1
 
     /// Creates (or truncates) the file at `path`.
-    public init(path: String, gzip: Bool) throws {
+    package init(path: String, gzip: Bool) throws {
         self.path = path
         self.gzip = gzip
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -152,7 +152,7 @@ public struct DatasetFileWriter {
     }
 
     /// Appends a chunk prepared with `compressionLevel` set exactly when the file is gzip.
-    public mutating func write(_ chunk: PreparedChunk) throws {
+    package mutating func write(_ chunk: PreparedChunk) throws {
         try emit(chunk.output.bytes, crc: chunk.outputCRC)
         rawCRC = Checksum.combine(rawCRC, chunk.rawCRC, lengthOfSecond: chunk.rawLength)
         rawLength += chunk.rawLength
@@ -160,7 +160,7 @@ public struct DatasetFileWriter {
     }
 
     /// Writes the gzip trailer, closes the file and tells what it holds.
-    public mutating func finish() throws -> WrittenFile {
+    package mutating func finish() throws -> WrittenFile {
         if gzip {
             var trailer: [UInt8] = [0x03, 0x00]
             for shift in stride(from: 0, to: 32, by: 8) { trailer.append(UInt8(truncatingIfNeeded: rawCRC >> UInt32(shift))) }
@@ -198,9 +198,9 @@ private let systemWrite = Darwin.write
 #endif
 
 /// Checksums of files already on disk.
-public enum FileChecksum {
+package enum FileChecksum {
     /// The size and CRC-32 of the file at `path`.
-    public static func of(path: String) throws -> (bytes: Int, crc32: UInt32) {
+    package static func of(path: String) throws -> (bytes: Int, crc32: UInt32) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw DatasetWriteError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }

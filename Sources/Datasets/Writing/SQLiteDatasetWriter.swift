@@ -6,14 +6,14 @@ import GRDBSQLite
 /// columns, every value stored as TEXT holding exactly the CSV field (so malformed values survive
 /// and a reader applies the SPEC grammars as for CSV; an empty field is the empty string), an
 /// index on `user_id` created after the rows, and typed views (`meals_typed`, `SQLiteTypedViews`).
-public final class SQLiteDatasetWriter {
+package final class SQLiteDatasetWriter {
     /// The database file.
     package let path: String
     private let queue: DatabaseQueue
     private var rowsPerTable: [String: Int] = [:]
 
     /// Opens (or creates) the database file at `path` for fast bulk writing (no journal, no sync).
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         do {
             var configuration = Configuration()
@@ -28,7 +28,7 @@ public final class SQLiteDatasetWriter {
     }
 
     /// Creates a table with TEXT columns (dropping any table of that name).
-    public func createTable(_ name: String, columns: [String]) throws {
+    package func createTable(_ name: String, columns: [String]) throws {
         let list = columns.map { "\"\($0)\" TEXT" }.joined(separator: ", ")
         try run("DROP TABLE IF EXISTS \"\(name)\"; CREATE TABLE \"\(name)\" (\(list))")
         rowsPerTable[name] = 0
@@ -36,7 +36,7 @@ public final class SQLiteDatasetWriter {
 
     /// Inserts the rows of a CSV chunk (no header, `\n` line ends, no quoting) into `table`, in one
     /// transaction.
-    public func insert(csv: UnsafeBufferPointer<UInt8>, into table: String, columns: Int) throws {
+    package func insert(csv: UnsafeBufferPointer<UInt8>, into table: String, columns: Int) throws {
         let placeholders = Array(repeating: "?", count: columns).joined(separator: ",")
         var inserted = 0
         try queue.inDatabase { db in try db.inTransaction {
@@ -74,7 +74,7 @@ public final class SQLiteDatasetWriter {
 
     /// Indexes every table by `user_id`, adds the typed view of each dataset table
     /// (`SQLiteTypedViews`) and closes; returns the rows per table.
-    public func finish() throws -> [String: Int] {
+    package func finish() throws -> [String: Int] {
         for table in rowsPerTable.keys.sorted() {
             try run("CREATE INDEX \"\(table)_user_id\" ON \"\(table)\" (user_id)")
         }

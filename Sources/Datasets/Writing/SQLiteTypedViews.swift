@@ -5,12 +5,12 @@ import DatasetText
 /// Parquet tables: ids non-empty, enums known, integers and decimals in canonical text), with
 /// INTEGER and REAL columns (times in seconds, `refund_of` NULL when empty). Plain SQL (`GLOB`,
 /// `CAST`), so any SQLite client and DuckDB's SQLite reader can use them.
-public enum SQLiteTypedViews {
+package enum SQLiteTypedViews {
     /// The view's name: `meals_typed`.
-    public static func name(_ kind: DatasetKind) -> String { kind.rawValue + "_typed" }
+    package static func name(_ kind: DatasetKind) -> String { kind.rawValue + "_typed" }
 
     /// The statement creating the view of `kind` (dropping an older one).
-    public static func createStatement(_ kind: DatasetKind) -> String {
+    package static func createStatement(_ kind: DatasetKind) -> String {
         let pairs = zip(kind.columns, kind.typedColumns).map { column, type in (column: "\"\(column)\"", type: type) }
         let selected = pairs.map { "\(value($0.column, $0.type)) AS \($0.column)" }.joined(separator: ", ")
         let wellFormed = pairs.compactMap { check($0.column, $0.type) }.joined(separator: " AND ")

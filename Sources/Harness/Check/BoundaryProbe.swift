@@ -1,8 +1,8 @@
 import HealthCore
 import PaymentsCore
-import RunResults
-import Scenarios
-import Simulation
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 
 /// Counts, for the users of a checked batch, which side of each `SpecBoundary` the reference's
 /// comparisons took: the row checks and processing rules on the rows the check compared, and the

@@ -1,8 +1,10 @@
 import ParallelWork
 import PaymentsCore
-import RunResults
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 import SpecKernel
-import Simulation
 import UserAlgorithms
 
 /// `run --check-against reference`: after the timed run, drives the implementations under test and

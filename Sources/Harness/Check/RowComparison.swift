@@ -2,7 +2,7 @@ import DatasetText
 import Foundation
 import HealthCore
 import PaymentsCore
-import RunResults
+@_spi(Tooling) import RunResults
 
 /// Compares what an implementation reported with what the reference reported for the same users,
 /// output row by output row and field by field, and collects the differences.

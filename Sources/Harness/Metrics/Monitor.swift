@@ -1,6 +1,6 @@
-import ProcessMetrics
-import RunResults
-import Scenarios
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 
 /// The monitoring task of a run: reports progress, samples resident memory and CPU time, and stops the run
 /// when a threshold marked `abort_on_fail` fails on the figures so far.

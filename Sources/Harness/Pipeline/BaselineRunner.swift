@@ -1,8 +1,10 @@
-import ProcessMetrics
-import RunResults
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 
 /// Measures a plan for `baseline record` and `baseline check`.
-public enum BaselineRunner {
+package enum BaselineRunner {
     /// Runs one fixed-volume pass of the plan's users × days `repetitions` times (no monitoring, no
     /// output files), each just after a run of the calibration loop, and keeps the medians: the
     /// calibration sees the load the runs saw.

@@ -1,4 +1,7 @@
-import Simulation
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 import SpecKernel
 import UserAlgorithms
 
@@ -6,22 +9,22 @@ import UserAlgorithms
 /// and run through the reference kernel, as a task of `run --replay --tasks 1` does, without timing
 /// or output files. What `simharness-workloads pipeline` counts the instructions of (callgrind runs
 /// one thread at a time: the run's tasks do not start under it).
-public struct BatchAnalyzer {
+package struct BatchAnalyzer {
     private var worker: PartitionWorker
 
     /// An analyzer with SPEC's default settings; `jitterSeed` is `run`'s (the scenario's seed).
-    public init(jitterSeed: UInt64) {
+    package init(jitterSeed: UInt64) {
         worker = PartitionWorker(settings: WorkerSettings(
             algorithm: AlgorithmSettings(jitterSeed: jitterSeed), implementations: .reference, timing: false, writesOutput: false
         ))
     }
 
     /// Checks and analyzes every user of `batch`.
-    public mutating func analyze(_ batch: SimulationBatch) {
+    package mutating func analyze(_ batch: SimulationBatch) {
         var output: BatchOutput?
         worker.run(batch, output: &output)
     }
 
     /// The digest of the outputs so far (a one-partition run's `output_digest`).
-    public var digest: UInt64 { worker.metrics.digest }
+    package var digest: UInt64 { worker.metrics.digest }
 }

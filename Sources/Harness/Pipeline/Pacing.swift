@@ -1,4 +1,4 @@
-import Scenarios
+@_spi(Tooling) import Scenarios
 import Synchronization
 
 /// The wall clock of a run: the only place a run reads real time (its duration, time limits,
@@ -18,10 +18,10 @@ package struct SystemClock: HarnessClock {
     package init() {}
 
     /// Time since this clock was made.
-    public func now() -> Duration { ContinuousClock.now - origin }
+    package func now() -> Duration { ContinuousClock.now - origin }
 
     /// Sleeps until `deadline` (time since this clock was made).
-    public func wait(until deadline: Duration) async throws {
+    package func wait(until deadline: Duration) async throws {
         try await ContinuousClock().sleep(until: origin + deadline)
     }
 }

@@ -1,8 +1,10 @@
 import DatasetText
 import HealthCore
 import PaymentsCore
-import RunResults
-import Simulation
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 import SpecKernel
 import UserAlgorithms
 

@@ -1,6 +1,7 @@
-import RunResults
-import Scenarios
-import Simulation
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 
 /// The child tasks of one run.
 struct Pipeline: Sendable {

@@ -1,6 +1,6 @@
 import ParallelWork
-import Scenarios
-import Simulation
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 
 /// `run --replay`: every batch of one pass, generated before the run starts and kept in memory, so
 /// that the run measures the algorithms alone. The pipeline hands the stored batches out as they

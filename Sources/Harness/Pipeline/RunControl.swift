@@ -1,4 +1,4 @@
-import RunResults
+@_spi(Tooling) import RunResults
 import Synchronization
 
 /// What the tasks of a run share: the stop request and the partitions' latest figures.

@@ -1,11 +1,11 @@
 import HealthCore
 import PaymentsCore
-import RunResults
+@_spi(Tooling) import RunResults
 import SpecKernel
 import UserAlgorithms
 
 /// How to run a plan.
-public struct RunOptions: Sendable {
+package struct RunOptions: Sendable {
     /// Partitions, each a child task that generates and analyzes its batches.
     package var tasks: Int
     /// Overrides the scenario's seed.
@@ -77,5 +77,5 @@ package struct RunConfigurationError: Error, Equatable, CustomStringConvertible,
     /// What cannot be done, and why.
     package var message: String
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -1,9 +1,9 @@
 import HealthCore
 import PaymentsCore
-import ProcessMetrics
-import RunResults
-import Scenarios
-import Simulation
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 import UserAlgorithms
 
 /// `simharness run`: streams a scenario's batches from the simulator through the analyzers, in

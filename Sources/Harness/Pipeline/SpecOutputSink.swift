@@ -1,7 +1,7 @@
 import DatasetText
 import ParallelWork
 import PaymentsCore
-import RunResults
+@_spi(Tooling) import RunResults
 
 /// Writes the SPEC output files of a run (`--out`): each batch's rows go out in batch order,
 /// whichever task finishes them, so the files are those `analyze` writes for the same data.

@@ -1,9 +1,9 @@
 import Foundation
-import RunResults
-import Scenarios
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
 
 /// A scenario and what `simharness run` reads from its `load:` and `thresholds:` sections.
-public struct RunPlan: Sendable {
+@_spi(Tooling) public struct RunPlan: Sendable {
     /// The scenario, with any `--users`/`--days` applied.
     package var scenario: Scenario
     /// How the run loads the analyzers.
@@ -35,7 +35,7 @@ public struct RunPlan: Sendable {
 
     /// The plan of a parsed scenario: its load model, batching and thresholds (each threshold's
     /// text is checked here; errors name `file` and the threshold's line).
-    public static func parse(_ scenario: Scenario, file: String) throws(ScenarioError) -> RunPlan {
+    @_spi(Tooling) public static func parse(_ scenario: Scenario, file: String) throws(ScenarioError) -> RunPlan {
         var plan = RunPlan(scenario: scenario, load: scenario.load, batchUsers: scenario.batchUsers)
         plan.thresholds = []
         for rule in scenario.thresholds {

@@ -1,10 +1,10 @@
 import Foundation
 import PaymentsCore
-import ProcessMetrics
-import Scenarios
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import Scenarios
 
 /// How a metric of a baseline is compared.
-public enum BaselineKind: String, Sendable, Codable, CaseIterable {
+@_spi(Tooling) public enum BaselineKind: String, Sendable, Codable, CaseIterable {
     /// Wall-clock time, lower is better, scaled by the machines' calibration ratio.
     case time
     /// CPU time, lower is better, scaled by the machines' CPU calibration ratio.
@@ -20,7 +20,7 @@ public enum BaselineKind: String, Sendable, Codable, CaseIterable {
 }
 
 /// Which metrics of a baseline can fail `baseline check`.
-public enum BaselineGate: String, Sendable, CaseIterable {
+package enum BaselineGate: String, Sendable, CaseIterable {
     /// What holds on any runner (the default): counts, allocations, memory, and CPU time scaled by the
     /// CPU calibration measured beside the runs. Wall-clock times and rates are compared and shown but
     /// do not fail: a busier or slower runner moves them by more than any calibration can undo.
@@ -29,7 +29,7 @@ public enum BaselineGate: String, Sendable, CaseIterable {
     case all
 
     /// Whether a regression of a metric of `kind` fails the check.
-    public func gates(_ kind: BaselineKind) -> Bool {
+    package func gates(_ kind: BaselineKind) -> Bool {
         self == .all || kind.isPortable
     }
 }
@@ -38,7 +38,7 @@ extension BaselineKind {
     /// Whether a metric of this kind holds from one runner to another: a count, or CPU time divided by
     /// the speed of the same runner's CPU. Wall-clock times and rates depend on the scheduler and on the
     /// other load (docs/performance.md, "Which metrics hold across runners").
-    public var isPortable: Bool {
+    @_spi(Tooling) public var isPortable: Bool {
         switch self {
         case .cpuTime, .memory, .allocations, .exact: true
         case .time, .throughput: false
@@ -46,7 +46,7 @@ extension BaselineKind {
     }
 
     /// Which way metrics of this kind get better.
-    public var direction: MetricDirection {
+    @_spi(Tooling) public var direction: MetricDirection {
         switch self {
         case .time, .cpuTime, .memory, .allocations: .lowerIsBetter
         case .throughput: .higherIsBetter
@@ -56,7 +56,7 @@ extension BaselineKind {
 
     /// The default tolerance of `metric`: loose on times (shared, loaded machines), tight on
     /// memory, none on what is deterministic.
-    public func defaultTolerance(for metric: String) -> MetricTolerance {
+    @_spi(Tooling) public func defaultTolerance(for metric: String) -> MetricTolerance {
         switch self {
         case .time where metric.contains("p99") || metric.contains("max"): MetricTolerance(relative: 0.5, absolute: 0.05)
         case .time: MetricTolerance(relative: 0.25, absolute: 0.01)
@@ -82,32 +82,32 @@ extension BaselineKind {
 }
 
 /// The figures a baseline keeps: medians of several runs, the machine and its calibration.
-public struct BaselineMeasurement: Sendable, Equatable {
+@_spi(Tooling) public struct BaselineMeasurement: Sendable, Equatable {
     /// The scenario's name.
-    public var scenario: String
+    @_spi(Tooling) public var scenario: String
     /// The seed the runs used.
-    public var seed: UInt64
+    @_spi(Tooling) public var seed: UInt64
     /// Users of the runs.
-    public var users: Int
+    @_spi(Tooling) public var users: Int
     /// Days of the runs.
-    public var days: Int
+    @_spi(Tooling) public var days: Int
     /// The load model's summary.
-    public var load: String
+    @_spi(Tooling) public var load: String
     /// Partitions of the runs.
-    public var tasks: Int
+    @_spi(Tooling) public var tasks: Int
     /// Runs the medians were taken of.
-    public var repetitions: Int
+    @_spi(Tooling) public var repetitions: Int
     /// The machine they ran on.
-    public var machine: MachineDescription
+    @_spi(Tooling) public var machine: MachineDescription
     /// Its calibration scores when they ran.
-    public var calibration: Calibration
+    @_spi(Tooling) public var calibration: Calibration
     /// Metric name → kind and value (medians for measured figures).
-    public var metrics: [String: (kind: BaselineKind, value: Double)]
+    @_spi(Tooling) public var metrics: [String: (kind: BaselineKind, value: Double)]
     /// The runs' output digest (fixed load model only).
-    public var outputDigest: String?
+    @_spi(Tooling) public var outputDigest: String?
 
     /// Equal figures, metric by metric.
-    public static func == (a: BaselineMeasurement, b: BaselineMeasurement) -> Bool {
+    @_spi(Tooling) public static func == (a: BaselineMeasurement, b: BaselineMeasurement) -> Bool {
         a.scenario == b.scenario && a.seed == b.seed && a.users == b.users && a.days == b.days && a.load == b.load
             && a.tasks == b.tasks && a.repetitions == b.repetitions && a.machine == b.machine && a.calibration == b.calibration
             && a.outputDigest == b.outputDigest && a.metrics.count == b.metrics.count
@@ -116,7 +116,7 @@ public struct BaselineMeasurement: Sendable, Equatable {
 
     /// The metrics a baseline records and their kinds. Deterministic ones only for the fixed
     /// load model, whose runs always process the same events.
-    public static func kinds(deterministic: Bool) -> [(String, BaselineKind)] {
+    @_spi(Tooling) public static func kinds(deterministic: Bool) -> [(String, BaselineKind)] {
         var kinds: [(String, BaselineKind)] = [("duration_s", .time), ("cpu_user_s", .cpuTime), ("cpu_system_s", .cpuTime), ("peak_rss_mb", .memory)]
         for stream in ["meals", "steps", "payments", "total", "generation"] {
             for p in ["p50", "p99"] {
@@ -141,7 +141,7 @@ public struct BaselineMeasurement: Sendable, Equatable {
     }
 
     /// Medians over `results` (runs of one configuration), with `calibration` and `machine`.
-    public init(results: [RunResult], deterministic: Bool, calibration: Calibration, machine: MachineDescription) throws(BaselineError) {
+    @_spi(Tooling) public init(results: [RunResult], deterministic: Bool, calibration: Calibration, machine: MachineDescription) throws(BaselineError) {
         guard let first = results.first else { throw BaselineError(message: "no run to make a baseline from") }
         scenario = first.scenario
         seed = first.seed
@@ -168,7 +168,7 @@ public struct BaselineMeasurement: Sendable, Equatable {
     }
 
     /// A measurement of all its parts (as read from a file).
-    public init(
+    @_spi(Tooling) public init(
         scenario: String, seed: UInt64, users: Int, days: Int, load: String, tasks: Int, repetitions: Int, machine: MachineDescription,
         calibration: Calibration, metrics: [String: (kind: BaselineKind, value: Double)], outputDigest: String?
     ) {
@@ -187,11 +187,11 @@ public struct BaselineMeasurement: Sendable, Equatable {
 }
 
 /// A baseline that cannot be made, read or used.
-public struct BaselineError: Error, Equatable, CustomStringConvertible, Sendable {
+@_spi(Tooling) public struct BaselineError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What is wrong.
-    public var message: String
+    @_spi(Tooling) public var message: String
     /// The message.
-    public var description: String { message }
+    @_spi(Tooling) public var description: String { message }
 
     /// An error saying `message`.
     package init(message: String) { self.message = message }
@@ -200,7 +200,7 @@ public struct BaselineError: Error, Equatable, CustomStringConvertible, Sendable
 extension MetricComparison {
     /// `metric` of kind `kind` against its baseline, on a machine `slowdown` (`cpuSlowdown` for CPU
     /// time) times slower than the baseline's (`Calibration.slowdown(comparedWith:)`).
-    public init(
+    @_spi(Tooling) public init(
         metric: String, kind: BaselineKind, baseline: Double, measured: Double?, tolerance: MetricTolerance, slowdown: Double, cpuSlowdown: Double
     ) {
         self.init(
@@ -210,28 +210,28 @@ extension MetricComparison {
     }
 
     /// e.g. `total.events_per_s regressed: baseline 12.3M (10.2M on this machine), measured 8.1M, limit 8.2M`.
-    public var message: String { message(Summary.compact) }
+    @_spi(Tooling) public var message: String { message(Summary.compact) }
 }
 
 /// The outcome of `baseline check`.
-public struct BaselineReport: Sendable, Equatable {
+package struct BaselineReport: Sendable, Equatable {
     /// Every metric of the baseline, compared.
-    public var comparisons: [MetricComparison]
+    package var comparisons: [MetricComparison]
     /// How many times slower this machine is than the baseline's (wall clock, CPU).
-    public var slowdown: Double
+    package var slowdown: Double
     /// How many times slower this machine's CPU is than the baseline's.
-    public var cpuSlowdown: Double
+    package var cpuSlowdown: Double
     /// Whether the outputs are the same as when the baseline was recorded (nil: not compared).
-    public var sameOutputs: Bool?
+    package var sameOutputs: Bool?
     /// Which metrics can fail the check.
-    public var gate: BaselineGate
+    package var gate: BaselineGate
     /// The kind of each compared metric.
     private var kinds: [String: BaselineKind]
 
     /// Compares `current` with `baseline`; `relativeTolerances` override the defaults' relative part
     /// by metric name or by a prefix ending in `*` (the absolute part stays); `gate` says which metrics
     /// can fail it.
-    public init(
+    package init(
         baseline: BaselineMeasurement, current: BaselineMeasurement, relativeTolerances: [String: Double] = [:], gate: BaselineGate = .portable
     ) {
         self.gate = gate
@@ -251,19 +251,19 @@ public struct BaselineReport: Sendable, Equatable {
     }
 
     /// No regression of a gated metric, and the same outputs.
-    public var passed: Bool { sameOutputs != false && regressions.isEmpty }
+    package var passed: Bool { sameOutputs != false && regressions.isEmpty }
 
     /// Whether a regression of `comparison` fails the check.
-    public func gates(_ comparison: MetricComparison) -> Bool {
+    package func gates(_ comparison: MetricComparison) -> Bool {
         kinds[comparison.metric].map(gate.gates) ?? true
     }
 
     /// The gated metrics that regressed.
-    public var regressions: [MetricComparison] { comparisons.filter { $0.verdict == .regressed && gates($0) } }
+    package var regressions: [MetricComparison] { comparisons.filter { $0.verdict == .regressed && gates($0) } }
     /// The metrics worse than their limit that the gate does not judge (wall-clock times under `portable`).
-    public var ungatedRegressions: [MetricComparison] { comparisons.filter { $0.verdict == .regressed && !gates($0) } }
+    package var ungatedRegressions: [MetricComparison] { comparisons.filter { $0.verdict == .regressed && !gates($0) } }
     /// The metrics that improved.
-    public var improvements: [MetricComparison] { comparisons.filter { $0.verdict == .improved } }
+    package var improvements: [MetricComparison] { comparisons.filter { $0.verdict == .improved } }
 
     static func tolerance(for metric: String, kind: BaselineKind, overrides: [String: Double]) -> MetricTolerance {
         var tolerance = kind.defaultTolerance(for: metric)
@@ -276,21 +276,21 @@ public struct BaselineReport: Sendable, Equatable {
 }
 
 /// The baseline file (`baseline record`), versioned JSON.
-public enum BaselineJSON {
+@_spi(Tooling) public enum BaselineJSON {
     /// The `schema` field of a baseline file.
-    public static let schema = "simharness-baseline"
+    @_spi(Tooling) public static let schema = "simharness-baseline"
     /// The `version` field; readers refuse any other.
-    public static let version = 1
+    @_spi(Tooling) public static let version = 1
 
     /// The JSON document of `measurement`.
-    public static func encode(_ measurement: BaselineMeasurement) throws -> Data {
+    @_spi(Tooling) public static func encode(_ measurement: BaselineMeasurement) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(BaselineDocument(measurement))
     }
 
     /// Reads a baseline file; throws `BaselineError` naming what is wrong.
-    public static func decode(_ data: Data) throws(BaselineError) -> BaselineMeasurement {
+    @_spi(Tooling) public static func decode(_ data: Data) throws(BaselineError) -> BaselineMeasurement {
         let document: BaselineDocument
         do { document = try JSONDecoder().decode(BaselineDocument.self, from: data) } catch {
             throw BaselineError(message: "not a valid baseline file: \(error)")

@@ -1,10 +1,10 @@
-import Scenarios
+@_spi(Tooling) import Scenarios
 
 /// A pass/fail rule on one metric of a run, written like k6's thresholds:
 /// `payments.p99_latency_ms < 250`, `total.events_per_s > 5e6`, `invariant_violations == 0`.
-public struct Threshold: Sendable, Equatable {
+@_spi(Tooling) public struct Threshold: Sendable, Equatable {
     /// How the metric is compared with the value.
-    public enum Comparison: String, Sendable, CaseIterable {
+    @_spi(Tooling) public enum Comparison: String, Sendable, CaseIterable {
         case lessOrEqual = "<="
         case greaterOrEqual = ">="
         case equal = "=="
@@ -25,18 +25,18 @@ public struct Threshold: Sendable, Equatable {
     }
 
     /// The metric's name (`MetricCatalog`).
-    public var metric: String
+    @_spi(Tooling) public var metric: String
     /// The comparison.
-    public var comparison: Comparison
+    @_spi(Tooling) public var comparison: Comparison
     /// The value the metric is compared with.
-    public var value: Double
+    @_spi(Tooling) public var value: Double
     /// Stop the run as soon as the rule fails (checked while it runs).
-    public var abortOnFail: Bool
+    @_spi(Tooling) public var abortOnFail: Bool
     /// The rule as written.
-    public var text: String
+    @_spi(Tooling) public var text: String
 
     /// A rule of all its parts.
-    public init(metric: String, comparison: Comparison, value: Double, abortOnFail: Bool = false) {
+    @_spi(Tooling) public init(metric: String, comparison: Comparison, value: Double, abortOnFail: Bool = false) {
         self.metric = metric
         self.comparison = comparison
         self.value = value
@@ -45,24 +45,24 @@ public struct Threshold: Sendable, Equatable {
     }
 
     /// Whether `measured` satisfies the rule; a metric without a value fails it.
-    public func holds(for measured: Double?) -> Bool {
+    @_spi(Tooling) public func holds(for measured: Double?) -> Bool {
         guard let measured else { return false }
         return comparison.holds(measured, value)
     }
 }
 
 /// Why a threshold expression cannot be used.
-public struct ThresholdSyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
+package struct ThresholdSyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What is wrong with the rule.
-    public var message: String
+    package var message: String
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// Parses `metric <op> number`, `<op>` one of `<`, `<=`, `>`, `>=`, `==`, `!=`.
-public enum ThresholdParser {
+package enum ThresholdParser {
     /// Reads `metric <op> number`; throws naming what is wrong (an unknown metric with the closest known one).
-    public static func parse(_ text: String, abortOnFail: Bool = false) throws(ThresholdSyntaxError) -> Threshold {
+    package static func parse(_ text: String, abortOnFail: Bool = false) throws(ThresholdSyntaxError) -> Threshold {
         let expression = text.trimmingWhitespace
         guard !expression.isEmpty else { throw ThresholdSyntaxError(message: "empty threshold") }
         guard let (operatorRange, comparison) = findOperator(in: expression) else {

@@ -3,15 +3,15 @@ import Histogram
 /// A coarse latency histogram (one significant digit: values within 10 %) kept as its non-empty
 /// buckets, `(value, count)` in value order, the value being the highest its bucket holds: small
 /// enough to keep one per interval, and exact to merge (equal buckets have equal values).
-public struct SparseCounts: Sendable, Equatable {
+@_spi(Tooling) public struct SparseCounts: Sendable, Equatable {
     /// The non-empty buckets in value order.
-    public private(set) var buckets: [(value: UInt64, count: UInt64)] = []
+    @_spi(Tooling) public private(set) var buckets: [(value: UInt64, count: UInt64)] = []
 
     /// No values.
-    public init() {}
+    @_spi(Tooling) public init() {}
 
     /// The buckets `buckets` (in any order; equal values add).
-    public init(buckets: [(value: UInt64, count: UInt64)]) {
+    @_spi(Tooling) public init(buckets: [(value: UInt64, count: UInt64)]) {
         self.init()
         if zip(buckets, buckets.dropFirst()).allSatisfy({ $0.value < $1.value }) {
             self.buckets = buckets.filter { $0.count > 0 }  // already in order, as read from a file
@@ -25,19 +25,19 @@ public struct SparseCounts: Sendable, Equatable {
         buckets = histogram.totalCount == 0 ? [] : histogram.recordedValues().map { ($0.value, $0.count) }
     }
 
-    public static func == (a: SparseCounts, b: SparseCounts) -> Bool {
+    @_spi(Tooling) public static func == (a: SparseCounts, b: SparseCounts) -> Bool {
         a.buckets.elementsEqual(b.buckets, by: ==)
     }
 
     /// Values recorded.
-    public var count: UInt64 { buckets.reduce(0) { $0 + $1.count } }
+    @_spi(Tooling) public var count: UInt64 { buckets.reduce(0) { $0 + $1.count } }
 
     /// The highest bucket's value, 0 when empty.
-    public var max: UInt64 { buckets.last?.value ?? 0 }
+    @_spi(Tooling) public var max: UInt64 { buckets.last?.value ?? 0 }
 
     /// The value at `percentile` (0...100) as HdrHistogram computes it: the first bucket whose
     /// cumulative count reaches `percentile / 100 · count`, rounded to the nearest; 0 when empty.
-    public func percentile(_ percentile: Double) -> UInt64 {
+    @_spi(Tooling) public func percentile(_ percentile: Double) -> UInt64 {
         let total = count
         guard total > 0 else { return 0 }
         let target = Swift.max(1, UInt64(percentile / 100 * Double(total) + 0.5))
@@ -50,7 +50,7 @@ public struct SparseCounts: Sendable, Equatable {
     }
 
     /// Adds the counts of `other`.
-    public mutating func merge(_ other: SparseCounts) { merge(other.buckets) }
+    @_spi(Tooling) public mutating func merge(_ other: SparseCounts) { merge(other.buckets) }
 
     private mutating func merge(_ added: [(value: UInt64, count: UInt64)]) {
         guard !added.isEmpty else { return }
@@ -62,32 +62,32 @@ public struct SparseCounts: Sendable, Equatable {
 
 /// What the batches that ended within one interval of a run went through (`--interval`, 1 s by
 /// default); an interval covers `[index·Δ, (index+1)·Δ)` seconds from the start.
-public struct IntervalFigures: Sendable, Equatable {
+@_spi(Tooling) public struct IntervalFigures: Sendable, Equatable {
     /// The streams of the per-stream arrays, in their order.
-    public static let streams = ["meals", "steps", "payments", "total"]
+    @_spi(Tooling) public static let streams = ["meals", "steps", "payments", "total"]
 
     /// The interval's number from the start of the run.
-    public var index: Int
+    @_spi(Tooling) public var index: Int
     /// Events analyzed, per stream.
-    public var events = [0, 0, 0, 0]
+    @_spi(Tooling) public var events = [0, 0, 0, 0]
     /// Rows rejected, per stream.
-    public var rejected = [0, 0, 0, 0]
+    @_spi(Tooling) public var rejected = [0, 0, 0, 0]
     /// Events the schedule made due in the interval that were never analyzed, per stream (paced loads).
-    public var dropped = [0, 0, 0, 0]
+    @_spi(Tooling) public var dropped = [0, 0, 0, 0]
     /// Batches analyzed.
-    public var batches = 0
+    @_spi(Tooling) public var batches = 0
     /// Processing time per batch in microseconds, per stream ("service time").
-    public var serviceLatency = [SparseCounts](repeating: SparseCounts(), count: 4)
+    @_spi(Tooling) public var serviceLatency = [SparseCounts](repeating: SparseCounts(), count: 4)
     /// Time from when each batch was due to when its analysis ended, in microseconds ("response
     /// time": the queueing behind a stall included); paced loads only.
-    public var responseLatency = SparseCounts()
+    @_spi(Tooling) public var responseLatency = SparseCounts()
     /// Events the schedule made due in the interval (paced loads; the run's share with `--shard`).
-    public var targetEvents: Double?
+    @_spi(Tooling) public var targetEvents: Double?
     /// The most any batch of the interval started after it was due, in seconds.
-    public var behindScheduleSeconds = 0.0
+    @_spi(Tooling) public var behindScheduleSeconds = 0.0
 
     /// An interval with nothing in it yet.
-    public init(index: Int) { self.index = index }
+    @_spi(Tooling) public init(index: Int) { self.index = index }
 
     /// Adds `other` (the same interval of another partition or shard).
     package mutating func merge(_ other: IntervalFigures) {
@@ -106,20 +106,20 @@ public struct IntervalFigures: Sendable, Equatable {
 
 /// A run's figures interval by interval: what the charts over time and the HdrHistogram interval
 /// log are drawn from.
-public struct IntervalSeries: Sendable, Equatable {
+@_spi(Tooling) public struct IntervalSeries: Sendable, Equatable {
     /// The length of an interval in seconds.
-    public var intervalSeconds: Double
+    @_spi(Tooling) public var intervalSeconds: Double
     /// The intervals with figures, in index order.
-    public var intervals: [IntervalFigures]
+    @_spi(Tooling) public var intervals: [IntervalFigures]
 
     /// A series of `intervals` of `intervalSeconds` each.
-    public init(intervalSeconds: Double, intervals: [IntervalFigures] = []) {
+    @_spi(Tooling) public init(intervalSeconds: Double, intervals: [IntervalFigures] = []) {
         self.intervalSeconds = intervalSeconds
         self.intervals = intervals
     }
 
     /// Adds `other`'s intervals to those of the same index.
-    public mutating func merge(_ other: IntervalSeries) {
+    @_spi(Tooling) public mutating func merge(_ other: IntervalSeries) {
         var byIndex = Dictionary(uniqueKeysWithValues: intervals.map { ($0.index, $0) })
         for interval in other.intervals { byIndex[interval.index, default: IntervalFigures(index: interval.index)].merge(interval) }
         intervals = byIndex.values.sorted { $0.index < $1.index }
@@ -127,7 +127,7 @@ public struct IntervalSeries: Sendable, Equatable {
 
     /// The seconds of the interval of `index` that a run of `runSeconds` covered: the whole interval
     /// but for the last one, cut short by the end of the run.
-    public func span(ofInterval index: Int, runSeconds: Double) -> Double {
+    @_spi(Tooling) public func span(ofInterval index: Int, runSeconds: Double) -> Double {
         let start = Double(index) * intervalSeconds
         let covered = min(start + intervalSeconds, runSeconds) - start
         return covered > 1e-9 ? covered : intervalSeconds

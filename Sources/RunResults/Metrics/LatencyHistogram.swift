@@ -6,18 +6,18 @@ import Histogram
 /// It is sized up front for values up to 2³² (4.3 s in nanoseconds), so recording never allocates
 /// below that and the allocation count of a run does not depend on its timings; larger values
 /// still fit (the histogram grows).
-public struct LatencyHistogram: Sendable, Equatable {
+@_spi(Tooling) public struct LatencyHistogram: Sendable, Equatable {
     private var histogram: Histogram<UInt64>
 
     /// An empty histogram.
-    public init() {
+    @_spi(Tooling) public init() {
         histogram = Histogram(lowestDiscernibleValue: 1, highestTrackableValue: 1 << 32, numberOfSignificantValueDigits: .two)
         histogram.autoResize = true
     }
 
     /// Rebuilds a histogram from the `recordedCounts` of another one and its exact `minimum` and
     /// `maximum`: the same buckets, counts and extremes.
-    public init(recordedCounts: [[UInt64]], minimum: UInt64? = nil, maximum: UInt64? = nil) throws(HistogramDecodingError) {
+    @_spi(Tooling) public init(recordedCounts: [[UInt64]], minimum: UInt64? = nil, maximum: UInt64? = nil) throws(HistogramDecodingError) {
         self.init()
         let last = recordedCounts.count - 1
         // The counts and the sum of count × value must fit 64 bits, or the mean and the percentiles of
@@ -51,61 +51,61 @@ public struct LatencyHistogram: Sendable, Equatable {
     }
 
     /// Records `value` `count` times.
-    @inline(__always) public mutating func record(_ value: UInt64, count: UInt64 = 1) {
+    @inline(__always) @_spi(Tooling) public mutating func record(_ value: UInt64, count: UInt64 = 1) {
         histogram.record(value, count: count)
     }
 
     /// Adds every count of `other`.
-    public mutating func merge(_ other: LatencyHistogram) {
+    @_spi(Tooling) public mutating func merge(_ other: LatencyHistogram) {
         histogram.add(other.histogram)
     }
 
     /// Values recorded.
-    public var count: UInt64 { histogram.totalCount }
+    @_spi(Tooling) public var count: UInt64 { histogram.totalCount }
 
     /// The value at `percentile` (0...100), 0 when empty.
-    public func percentile(_ percentile: Double) -> UInt64 {
+    @_spi(Tooling) public func percentile(_ percentile: Double) -> UInt64 {
         count == 0 ? 0 : histogram.valueAtPercentile(percentile)
     }
 
     /// Values recorded at or below `value` (within the histogram's resolution: a value in the same
     /// bucket counts as equal).
-    public func count(atMost value: UInt64) -> UInt64 {
+    @_spi(Tooling) public func count(atMost value: UInt64) -> UInt64 {
         count == 0 ? 0 : histogram.count(within: 0...value)
     }
 
     /// The highest value recorded, 0 when empty.
-    public var max: UInt64 { count == 0 ? 0 : histogram.maxRecorded }
+    @_spi(Tooling) public var max: UInt64 { count == 0 ? 0 : histogram.maxRecorded }
 
     /// The lowest value recorded, 0 when empty.
-    public var min: UInt64 { count == 0 ? 0 : histogram.min }
+    @_spi(Tooling) public var min: UInt64 { count == 0 ? 0 : histogram.min }
 
     /// The mean of the recorded values.
-    public var mean: Double { histogram.mean }
+    @_spi(Tooling) public var mean: Double { histogram.mean }
 
     /// `[value, count]` for each non-empty bucket in value order, the value being the highest one
     /// the bucket holds: recording these again rebuilds an equal histogram.
-    public var recordedCounts: [[UInt64]] {
+    @_spi(Tooling) public var recordedCounts: [[UInt64]] {
         histogram.recordedValues().map { [$0.value, $0.count] }
     }
 }
 
 /// A histogram's recorded counts in JSON were not `[value, count]` pairs with a positive count, or
 /// its extremes were not in its first and last buckets.
-public struct HistogramDecodingError: Error, CustomStringConvertible {
+@_spi(Tooling) public struct HistogramDecodingError: Error, CustomStringConvertible {
     /// The pair that could not be read.
-    public var pair: [UInt64]
+    @_spi(Tooling) public var pair: [UInt64]
     /// Why, when it is not the shape of the pair or an extreme outside its bucket.
-    public var reason: String?
+    @_spi(Tooling) public var reason: String?
 
     /// An error about `pair`.
-    public init(pair: [UInt64], reason: String? = nil) {
+    @_spi(Tooling) public init(pair: [UInt64], reason: String? = nil) {
         self.pair = pair
         self.reason = reason
     }
 
     /// What is wrong with the pair.
-    public var description: String {
+    @_spi(Tooling) public var description: String {
         if let reason { return "histogram counts past what a histogram holds (\(reason)) at \(pair)" }
         return "histogram counts must be [value, count] pairs with count > 0 and the minimum and maximum in the first and last buckets, not \(pair)"
     }

@@ -15,7 +15,7 @@ import PaymentsCore
 ///   `allocations`, `allocated_mb`, `allocations_per_event`, `invariant_violations`.
 /// - `mismatches`: fields that differ from the reference's (`run --check-against reference`);
 ///   `boundaries_unreached`: the SPEC boundaries the checked users did not reach on both sides.
-public enum MetricCatalog {
+package enum MetricCatalog {
     typealias Extractor = @Sendable (RunResult) -> Double?
 
     /// The statistics of a histogram a metric name can ask for, and how to read each.
@@ -83,13 +83,13 @@ public enum MetricCatalog {
     }
 
     /// Every metric name, sorted.
-    public static var names: [String] { extractors.keys.sorted() }
+    package static var names: [String] { extractors.keys.sorted() }
 
     /// Whether `name` is a metric thresholds and baselines can use.
-    public static func isKnown(_ name: String) -> Bool { extractors[name] != nil }
+    package static func isKnown(_ name: String) -> Bool { extractors[name] != nil }
 
     /// The value of metric `name` in `result`; nil for an unknown name or a metric without a value.
-    public static func value(of name: String, in result: RunResult) -> Double? {
+    package static func value(of name: String, in result: RunResult) -> Double? {
         extractors[name]?(result)
     }
 

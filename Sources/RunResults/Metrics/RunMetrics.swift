@@ -2,16 +2,16 @@ import HealthCore
 import PaymentsCore
 
 /// Rows rejected per reason, in the reasons' SPEC order.
-public struct RejectionCounts: Sendable, Equatable {
+@_spi(Tooling) public struct RejectionCounts: Sendable, Equatable {
     /// The reasons of the file, in SPEC order.
-    public let reasons: [String]
+    @_spi(Tooling) public let reasons: [String]
     /// The count of each reason, in the order of `reasons`.
-    public var counts: [Int] { tally }
+    @_spi(Tooling) public var counts: [Int] { tally }
     /// `counts`' storage, which the engine's `add(at:)` inlines.
     @usableFromInline package var tally: [Int]
 
     /// Zero counts of `reasons`.
-    public init(reasons: [String]) {
+    @_spi(Tooling) public init(reasons: [String]) {
         self.reasons = reasons
         tally = [Int](repeating: 0, count: reasons.count)
     }
@@ -27,15 +27,15 @@ public struct RejectionCounts: Sendable, Equatable {
     }
 
     /// Rejected rows, all reasons together.
-    public var total: Int { counts.reduce(0, +) }
+    @_spi(Tooling) public var total: Int { counts.reduce(0, +) }
 
     /// The count of `reason`, 0 for a reason of another file.
-    public subscript(reason: String) -> Int {
+    @_spi(Tooling) public subscript(reason: String) -> Int {
         reasons.firstIndex(of: reason).map { counts[$0] } ?? 0
     }
 
     /// The reasons that occurred, with their counts, in SPEC order.
-    public var nonZero: [(reason: String, count: Int)] {
+    @_spi(Tooling) public var nonZero: [(reason: String, count: Int)] {
         zip(reasons, counts).filter { $0.1 > 0 }.map { ($0.0, $0.1) }
     }
 
@@ -45,29 +45,29 @@ public struct RejectionCounts: Sendable, Equatable {
 }
 
 /// What one stream (meals, steps, payments), or the generator, or all streams together went through.
-public struct StreamMetrics: Sendable, Equatable {
+@_spi(Tooling) public struct StreamMetrics: Sendable, Equatable {
     /// Rows (events) read.
-    public var events = 0
+    @_spi(Tooling) public var events = 0
     /// Batches timed.
-    public var batches = 0
+    @_spi(Tooling) public var batches = 0
     /// Time spent processing the stream, in nanoseconds (0 when timing is off).
-    public var busyNanos: Int64 = 0
+    @_spi(Tooling) public var busyNanos: Int64 = 0
     /// Rejected rows per reason.
-    public var rejected: RejectionCounts
+    @_spi(Tooling) public var rejected: RejectionCounts
     /// Processing time per batch, in microseconds.
-    public var batchLatency = LatencyHistogram()
+    @_spi(Tooling) public var batchLatency = LatencyHistogram()
     /// Processing time per event within each batch, in nanoseconds (one value per event).
-    public var eventLatency = LatencyHistogram()
+    @_spi(Tooling) public var eventLatency = LatencyHistogram()
     /// Events a paced load made due before the run ended that were never analyzed.
-    public var dropped = 0
+    @_spi(Tooling) public var dropped = 0
 
     /// Empty metrics of a stream whose rows may be rejected for `reasons`.
-    public init(reasons: [String] = []) {
+    @_spi(Tooling) public init(reasons: [String] = []) {
         rejected = RejectionCounts(reasons: reasons)
     }
 
     /// Events less the rejected ones.
-    public var accepted: Int { events - rejected.total }
+    @_spi(Tooling) public var accepted: Int { events - rejected.total }
 
     /// Records one batch of `events` that took `nanos`.
     package mutating func recordBatch(events: Int, nanos: UInt64) {
@@ -89,52 +89,52 @@ public struct StreamMetrics: Sendable, Equatable {
 }
 
 /// The counters and histograms of a run, or of one partition of it: they merge by adding.
-public struct RunMetrics: Sendable, Equatable {
+@_spi(Tooling) public struct RunMetrics: Sendable, Equatable {
     /// The most invariant messages kept.
-    public static let messageLimit = 20
+    @_spi(Tooling) public static let messageLimit = 20
 
     /// Users generated (one per `users` row, duplicated rows counted once).
-    public var users = 0
+    @_spi(Tooling) public var users = 0
     /// `users` rows as `analyze` would read them (a duplicated row twice).
-    public var userRows = 0
+    @_spi(Tooling) public var userRows = 0
     /// Rejected `users` rows: `malformed` and `duplicate`.
-    public var userRejections = RejectionCounts(reasons: ["malformed", "duplicate"])
+    @_spi(Tooling) public var userRejections = RejectionCounts(reasons: ["malformed", "duplicate"])
     /// The meal stream.
-    public var meals = StreamMetrics(reasons: MealRejection.allCases.map(\.rawValue))
+    @_spi(Tooling) public var meals = StreamMetrics(reasons: MealRejection.allCases.map(\.rawValue))
     /// The step stream.
-    public var steps = StreamMetrics(reasons: StepRejection.allCases.map(\.rawValue))
+    @_spi(Tooling) public var steps = StreamMetrics(reasons: StepRejection.allCases.map(\.rawValue))
     /// The payment stream.
-    public var payments = StreamMetrics(reasons: PaymentRejection.allCases.map(\.rawValue))
+    @_spi(Tooling) public var payments = StreamMetrics(reasons: PaymentRejection.allCases.map(\.rawValue))
     /// Final payment states, in `PaymentState.allCases` order.
-    public var paymentStates = [Int](repeating: 0, count: PaymentState.allCases.count)
+    @_spi(Tooling) public var paymentStates = [Int](repeating: 0, count: PaymentState.allCases.count)
     /// Simulated time from submission to final answer of each payment that reached the gateway
     /// (retries and backoff included), in milliseconds.
-    public var paymentLatency = LatencyHistogram()
+    @_spi(Tooling) public var paymentLatency = LatencyHistogram()
     /// Time from when each batch of a paced load was due to when its analysis ended, in
     /// microseconds: the service time plus any wait behind earlier batches (the coordinated-omission
     /// correction). Empty for unpaced loads.
-    public var responseLatency = LatencyHistogram()
+    @_spi(Tooling) public var responseLatency = LatencyHistogram()
     /// The most any batch of a paced load started after it was due, in seconds.
-    public var behindScheduleSeconds = 0.0
+    @_spi(Tooling) public var behindScheduleSeconds = 0.0
     /// Generating the batches.
-    public var generation = StreamMetrics()
+    @_spi(Tooling) public var generation = StreamMetrics()
     /// Analyzing whole batches, all three streams.
-    public var total = StreamMetrics()
+    @_spi(Tooling) public var total = StreamMetrics()
     /// Broken SPEC §4 invariants (always 0 unless the processor has a bug).
-    public var invariantViolations = 0
+    @_spi(Tooling) public var invariantViolations = 0
     /// The first violations found.
-    public var invariantMessages: [String] = []
+    @_spi(Tooling) public var invariantMessages: [String] = []
     /// A sum over users of a hash of their results: equal digests, equal outputs.
-    public var digest: UInt64 = 0
+    @_spi(Tooling) public var digest: UInt64 = 0
 
     /// Metrics of nothing yet.
-    public init() {}
+    @_spi(Tooling) public init() {}
 
     /// Events of the three streams.
-    public var events: Int { meals.events + steps.events + payments.events }
+    @_spi(Tooling) public var events: Int { meals.events + steps.events + payments.events }
 
     /// The count of `state`.
-    public func count(of state: PaymentState) -> Int {
+    @_spi(Tooling) public func count(of state: PaymentState) -> Int {
         paymentStates[state.position]
     }
 
@@ -144,7 +144,7 @@ public struct RunMetrics: Sendable, Equatable {
     }
 
     /// Adds `other`'s counts and histograms (the digest too: it is a sum over users).
-    public mutating func merge(_ other: RunMetrics) {
+    @_spi(Tooling) public mutating func merge(_ other: RunMetrics) {
         users += other.users
         userRows += other.userRows
         userRejections.merge(other.userRejections)

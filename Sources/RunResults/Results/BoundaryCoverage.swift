@@ -1,8 +1,8 @@
-import Scenarios
+@_spi(Tooling) import Scenarios
 
 /// Which sides of each `SpecBoundary` the users a check compared reached: how many times the
 /// reference's comparison fell exactly on the limit (`inside`) and one unit past it (`outside`).
-public struct BoundaryCoverage: Sendable, Equatable {
+@_spi(Tooling) public struct BoundaryCoverage: Sendable, Equatable {
     /// Times each entry's inside case occurred, by `SpecBoundary.Key` raw value.
     package private(set) var inside = [Int](repeating: 0, count: SpecBoundary.Key.allCases.count)
     /// Times each entry's outside case occurred.
@@ -53,7 +53,7 @@ public struct BoundaryCoverage: Sendable, Equatable {
     package var headline: String { "SPEC boundaries exercised: \(exercised) of \(measured)" }
 
     /// The headline and the entries not reached: `…: 30 of 31; not reached: meals.window_omad (outside)`.
-    public var line: String {
+    @_spi(Tooling) public var line: String {
         unreached.isEmpty ? headline : headline + "; not reached: " + unreached.map { "\($0.boundary.id) (\($0.missing))" }.joined(separator: ", ")
     }
 }

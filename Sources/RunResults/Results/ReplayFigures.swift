@@ -1,12 +1,12 @@
 /// How a replayed run's batches were made, before the run started.
-public struct ReplayFigures: Sendable, Equatable {
+@_spi(Tooling) public struct ReplayFigures: Sendable, Equatable {
     /// Events generated (one pass).
-    public var events: Int
+    @_spi(Tooling) public var events: Int
     /// Wall time of the generation, in seconds.
-    public var seconds: Double
+    @_spi(Tooling) public var seconds: Double
 
     /// Figures of all their fields.
-    public init(events: Int, seconds: Double) {
+    @_spi(Tooling) public init(events: Int, seconds: Double) {
         self.events = events
         self.seconds = seconds
     }

@@ -1,29 +1,29 @@
 import Foundation
 import PaymentsCore
-import ProcessMetrics
-import Scenarios
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import Scenarios
 
 /// The versioned JSON document of a run (`run --json`, `merge`): every metric, every histogram
 /// as its recorded counts, the process figures, the machines and the thresholds.
 /// The schema is described in `docs/result-schema.md`; `version` changes whenever a field changes meaning.
-public enum ResultJSON {
+@_spi(Tooling) public enum ResultJSON {
     /// The `schema` field of a run result file.
-    public static let schema = "simharness-run"
+    @_spi(Tooling) public static let schema = "simharness-run"
     /// The `version` this tool writes: 2 added the time series (`series`), the response-time
     /// histogram, dropped events and CPU time in the memory samples.
-    public static let version = 2
+    @_spi(Tooling) public static let version = 2
     /// The versions this tool reads (version 1 results have no series).
-    public static let readableVersions = 1...2
+    @_spi(Tooling) public static let readableVersions = 1...2
 
     /// The JSON document of `result`.
-    public static func encode(_ result: RunResult) throws -> Data {
+    @_spi(Tooling) public static func encode(_ result: RunResult) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(RunDocument(result))
     }
 
     /// Reads a run result file; throws `ResultDecodingError` naming what is wrong.
-    public static func decode(_ data: Data) throws -> RunResult {
+    @_spi(Tooling) public static func decode(_ data: Data) throws -> RunResult {
         let document: RunDocument
         do {
             let header = try JSONDecoder().decode(Header.self, from: data)
@@ -47,11 +47,11 @@ public enum ResultJSON {
 }
 
 /// A run result file that cannot be read.
-public struct ResultDecodingError: Error, Equatable, CustomStringConvertible, Sendable {
+package struct ResultDecodingError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What is wrong with the file.
-    public var message: String
+    package var message: String
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 // The document types below mirror the JSON: their property names are the JSON keys.

@@ -1,16 +1,18 @@
 import Foundation
 import PaymentsCore
+@_spi(Tooling) import ProcessMetrics
+@_spi(Tooling) import Scenarios
 
 /// ANSI styling that is either on or off (off when stdout is not a terminal or `NO_COLOR` is set).
-public struct TextStyle: Sendable {
+package struct TextStyle: Sendable {
     /// Whether escape sequences are written.
-    public var enabled: Bool
+    package var enabled: Bool
 
     /// Styling on or off.
-    public init(enabled: Bool) { self.enabled = enabled }
+    package init(enabled: Bool) { self.enabled = enabled }
 
     /// Whether a terminal should get colours: `isTerminal` and no `NO_COLOR` in the environment.
-    public static func automatic(isTerminal: Bool, environment: [String: String]) -> TextStyle {
+    package static func automatic(isTerminal: Bool, environment: [String: String]) -> TextStyle {
         TextStyle(enabled: isTerminal && environment["NO_COLOR"] == nil)
     }
 
@@ -27,9 +29,9 @@ public struct TextStyle: Sendable {
 
 /// The summary of a run for people: a table per stream, payments, rejections, the process
 /// figures and the thresholds.
-public enum Summary {
+package enum Summary {
     /// The summary text of `result`, styled by `style`.
-    public static func render(_ result: RunResult, style: TextStyle) -> String {
+    package static func render(_ result: RunResult, style: TextStyle) -> String {
         let m = result.metrics
         var lines: [String] = []
         lines.append(style.bold("simharness run: \(result.scenario)") + " (seed \(result.seed), \(result.users) users × \(result.days) days, "
@@ -136,7 +138,7 @@ public enum Summary {
     }
 
     /// The outcome of `baseline check` for people: the metrics that moved, and the tally.
-    public static func render(
+    package static func render(
         _ report: BaselineReport, scenario: String, baseline: BaselineMeasurement, current: BaselineMeasurement, style: TextStyle
     ) -> String {
         var lines = ["checked \(scenario) against its baseline: this machine is \(fixed(report.slowdown, 2))× as slow as the baseline's "
@@ -186,7 +188,7 @@ public enum Summary {
     }
 
     /// `12.3M`, `45.6k`, `789`, `0.25`.
-    public static func compact(_ value: Double) -> String {
+    package static func compact(_ value: Double) -> String {
         let magnitude = abs(value)
         if magnitude >= 1e9 { return fixed(value / 1e9, 2) + "G" }
         if magnitude >= 1e6 { return fixed(value / 1e6, 2) + "M" }

@@ -1,8 +1,8 @@
 import Foundation
-import Harness
-import RunResults
-import Scenarios
-import Simulation
+@_spi(Tooling) import Harness
+@_spi(Tooling) import RunResults
+@_spi(Tooling) import Scenarios
+@_spi(Tooling) import Simulation
 import Synchronization
 import TestSupport
 

@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-import Simulation
+@_spi(Tooling) import Simulation
 
 func read(_ path: String) -> Data { FileManager.default.contents(atPath: path) ?? Data() }
 

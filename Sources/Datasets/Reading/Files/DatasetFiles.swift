@@ -6,16 +6,16 @@ import Darwin
 @_exported import DatasetText
 
 /// A dataset file found in an input directory.
-public struct DatasetFile: Sendable, Equatable {
+package struct DatasetFile: Sendable, Equatable {
     /// Which of the four files it is.
-    public var kind: DatasetKind
+    package var kind: DatasetKind
     /// Its path.
-    public var path: String
+    package var path: String
     /// CSV, NDJSON, a SQLite table, or Parquet (a `.parquet` file or a directory of
     /// `shard=k` directories, `ParquetLayout`).
-    public var format: DatasetFormat
+    package var format: DatasetFormat
     /// Whether it is gzip-compressed.
-    public var gzip: Bool
+    package var gzip: Bool
 
     /// A file of all its parts.
     package init(kind: DatasetKind, path: String, format: DatasetFormat, gzip: Bool) {
@@ -28,7 +28,7 @@ public struct DatasetFile: Sendable, Equatable {
     /// The name used in messages and in `rejections.csv`: the file's name, and for a table of a
     /// SQLite file `FILE:TABLE` (`dataset.sqlite:meals`), so that a rejected meal and a rejected
     /// step of one database can be told apart.
-    public var name: String { format == .sqlite ? fileName + ":" + kind.rawValue : fileName }
+    package var name: String { format == .sqlite ? fileName + ":" + kind.rawValue : fileName }
 
     /// The last component of `path`.
     package var fileName: String { String(path.split(separator: "/").last ?? Substring(path)) }
@@ -57,12 +57,12 @@ public struct InputRefusal: Error, Equatable, CustomStringConvertible, Sendable 
 }
 
 /// Finds the dataset files of a directory (SPEC §5).
-public enum DatasetDiscovery {
+package enum DatasetDiscovery {
     /// The SQLite file names `generate --format sqlite` writes and `analyze` reads.
     package static let sqliteExtensions = ["sqlite", "sqlite3", "db"]
 
     /// One file per kind present; refuses a base name present in two formats.
-    public static func discover(in directory: String, sqliteTables: (String) throws -> [String] = { _ in [] }) throws -> [DatasetKind: DatasetFile] {
+    package static func discover(in directory: String, sqliteTables: (String) throws -> [String] = { _ in [] }) throws -> [DatasetKind: DatasetFile] {
         guard let dir = opendir(directory) else {
             throw InputRefusal(file: directory, reason: "cannot open input directory: \(String(cString: strerror(errno)))")
         }

@@ -8,13 +8,13 @@ import Darwin
 /// maps the pages it caches several at a time (`LineChunkReader` reads any file, and explains why
 /// one cannot be read). Should the file be truncated while it is mapped, reading the lost pages
 /// ends the process with a message naming the file and exit status 2 (`TruncationGuard`).
-public final class MappedFile: @unchecked Sendable { // immutable after init: a read-only mapping
+package final class MappedFile: @unchecked Sendable { // immutable after init: a read-only mapping
     private let bytes: UnsafeBufferPointer<UInt8>
     private let guardSlot: Int?
 
     /// The mapping of the regular file at `path`, or `nil` when it cannot be opened, is not a
     /// regular file or cannot be mapped.
-    public init?(path: String) {
+    package init?(path: String) {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -49,7 +49,7 @@ public final class MappedFile: @unchecked Sendable { // immutable after init: a 
     }
 
     /// Calls `body` with the file's bytes (empty for an empty file), valid during the call.
-    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try withExtendedLifetime(self) { try body(bytes) }
     }
 }

@@ -2,9 +2,9 @@ import GRDB
 
 /// Reads dataset tables from a SQLite file written by `generate --format sqlite`: one table per
 /// kind, named like the kind, with the same columns as the CSV files.
-public enum SQLiteTables {
+package enum SQLiteTables {
     /// The table names of a SQLite file.
-    public static func names(_ path: String) throws -> [String] {
+    package static func names(_ path: String) throws -> [String] {
         do {
             let queue = try DatabaseQueue(path: path, configuration: readOnly)
             return try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
@@ -15,7 +15,7 @@ public enum SQLiteTables {
 
     /// Calls `body` with each row's number (1-based, in rowid order) after pointing the
     /// tokenizer's fields at the row's values; NULL reads as empty.
-    public static func forEachRow(_ file: DatasetFile, tokenizer: RowTokenizer, _ body: (Int) throws -> Void) throws {
+    package static func forEachRow(_ file: DatasetFile, tokenizer: RowTokenizer, _ body: (Int) throws -> Void) throws {
         let queue: DatabaseQueue
         do { queue = try DatabaseQueue(path: file.path, configuration: readOnly) } catch {
             throw InputRefusal(file: file.fileName, reason: "unreadable SQLite file: \(error)")

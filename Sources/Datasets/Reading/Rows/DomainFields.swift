@@ -7,7 +7,7 @@ import PaymentsCore
 
 extension FastingProtocol {
     /// The protocol spelled by `bytes` (`16:8`, …, `none`), as `init(name:)` reads that text.
-    @inlinable @inline(__always) public init?(field bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) package init?(field bytes: UnsafeBufferPointer<UInt8>) {
         for candidate in FieldSpellings.fastingProtocols where bytes.spells(candidate.spelling) {
             self = candidate
             return
@@ -18,7 +18,7 @@ extension FastingProtocol {
 
 extension ActivityLevel {
     /// The level whose raw value is `bytes`, as `init(rawValue:)` reads that text.
-    @inlinable @inline(__always) public init?(field bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) package init?(field bytes: UnsafeBufferPointer<UInt8>) {
         guard let match = FieldSpellings.match(bytes, FieldSpellings.activities) else { return nil }
         self = match
     }
@@ -26,7 +26,7 @@ extension ActivityLevel {
 
 extension Sex {
     /// The sex whose raw value is `bytes`, as `init(rawValue:)` reads that text.
-    @inlinable @inline(__always) public init?(field bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable @inline(__always) package init?(field bytes: UnsafeBufferPointer<UInt8>) {
         guard let match = FieldSpellings.match(bytes, FieldSpellings.sexes) else { return nil }
         self = match
     }

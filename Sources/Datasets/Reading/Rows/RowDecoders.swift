@@ -4,18 +4,18 @@ import PaymentsCore
 
 /// A rejected row: its line within its chunk, the reason (an index into the kind's reasons), the
 /// culprit column when known (-1 otherwise) and the accepted user it names (`.max` when none).
-public struct RowRejection: Sendable, Equatable {
+package struct RowRejection: Sendable, Equatable {
     /// The line within its chunk.
-    public var line: UInt32
+    package var line: UInt32
     /// The reason, as an index into the kind's reasons.
-    public var reason: UInt8
+    package var reason: UInt8
     /// The culprit column, -1 when none is known.
-    public var column: Int8
+    package var column: Int8
     /// The accepted user the row names, `.max` when none.
-    public var user: UInt32
+    package var user: UInt32
 
     /// A rejection of all its parts.
-    public init(line: UInt32, reason: UInt8, column: Int8, user: UInt32) {
+    package init(line: UInt32, reason: UInt8, column: Int8, user: UInt32) {
         self.line = line
         self.reason = reason
         self.column = column

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// `public` without SPI is SimHarnessKit's API and what it re-exports; docs/versioning.md records how many
+/// such declarations each module has, and these tests keep every module at or under that ceiling.
+@Suite("Public declarations per module, as docs/versioning.md records them")
+struct PublicAPITests {
+    @Test("no module has more public declarations than its ceiling in docs/versioning.md")
+    func modulesStayUnderTheirCeilings() throws {
+        // Given the ceilings of docs/versioning.md
+        let versioning = try String(contentsOf: repository.appendingPathComponent("docs/versioning.md"), encoding: .utf8)
+        let ceilings = PublicDeclarations.ceilings(markdown: versioning)
+        #expect(!ceilings.isEmpty)
+        // When the sources are counted
+        let counts = try PublicDeclarations.perModule(sources: repository.appendingPathComponent("Sources"))
+        // Then no module is over
+        let sut = PublicDeclarations.overruns(counts: counts, ceilings: ceilings)
+        #expect(sut.isEmpty, "\(sut.joined(separator: "\n"))")
+    }
+
+    @Test("the counter counts public and open declarations, whatever their attributes, and nothing else")
+    func countsPlantedDeclarations() {
+        // Given a source text with three public declarations among others
+        let text = """
+            /// A public type, said in a comment.
+            public struct Planted {
+                @inlinable public func inlined() {}
+                @available(*, deprecated) open class Old {}
+                package func shared() {}
+                @_spi(Tooling) public func tooling() {}
+                @inlinable package func hot() {}
+                let publicLooking = 1
+                func internalOne() {}
+            }
+            """
+        // When it is counted
+        let sut = PublicDeclarations.count(in: text)
+        // Then the struct, the inlinable function and the open class count
+        #expect(sut == 3)
+    }
+
+    @Test("a module that grows past its ceiling is named, as is one the table leaves out")
+    func overrunNamesTheModule() {
+        // Given counts with one module over its ceiling and one without a ceiling
+        let counts = ["Datasets": 41, "Harness": 3, "Newcomer": 1]
+        let ceilings = ["Datasets": 40, "Harness": 3]
+        // When they are compared
+        let sut = PublicDeclarations.overruns(counts: counts, ceilings: ceilings)
+        // Then the two are named, with their counts
+        #expect(sut == [
+            "Datasets: 41 public declarations, over its ceiling of 40 in docs/versioning.md",
+            "Newcomer: 1 public declarations, over its ceiling of 0 in docs/versioning.md",
+        ])
+    }
+
+    @Test("the ceilings are read from the table between the public-api markers")
+    func readsTheTable() {
+        // Given a table between the markers and a row outside them
+        let markdown = """
+            | `Outside` | 9 |
+            <!-- public-api -->
+            | module | public declarations | why |
+            | --- | --- | --- |
+            | `Datasets` | 40 | the readers |
+            | `Harness` | 0 | |
+            <!-- /public-api -->
+            """
+        // When it is read
+        let sut = PublicDeclarations.ceilings(markdown: markdown)
+        // Then the rows inside are the ceilings
+        #expect(sut == ["Datasets": 40, "Harness": 0])
+    }
+}
