@@ -160,25 +160,22 @@ package enum TypedCandidates {
         return CanonicalText.double(milli: milli) == value ? milli : nil
     }
 
-    /// Whether slot `slot` of `column` is a meal type of SPEC.
+    /// Whether slot `slot` of `column` is a meal type of SPEC (`MealType`'s spellings).
     static func isMealType(_ column: ParquetColumnStorage, slot: Int) -> Bool {
-        guard let word = plainId(column, slot: slot) else { return false }
-        // Little-endian words of "lunch", "snack", "dinner" and "breakfas" + "t".
-        switch (word.count, word.low) {
-        case (5, 0x68_636E_756C), (5, 0x6B_6361_6E73), (6, 0x7265_6E6E_6964): return true
-        case (9, 0x7361_666B_6165_7262): return word.high == 0x74
-        default: return false
-        }
+        MealType.allCases.contains { spells(column, slot: slot, $0.spelling) }
     }
 
-    /// The step source slot `slot` of `column` names, if one of SPEC's.
+    /// The step source slot `slot` of `column` names, if one of SPEC's (`StepSource`'s spellings).
     static func source(_ column: ParquetColumnStorage, slot: Int) -> StepSource? {
-        guard let word = plainId(column, slot: slot), word.count == 5 else { return nil }
-        // Little-endian words of "watch" and "phone".
-        switch word.low {
-        case 0x68_6374_6177: return .watch
-        case 0x65_6E6F_6870: return .phone
-        default: return nil
-        }
+        StepSource.allCases.first { spells(column, slot: slot, $0.spelling) }
+    }
+
+    /// Whether slot `slot` of a STRING column holds exactly the bytes of `word`. Once a dictionary
+    /// entry, not a row: a category column is dictionary-encoded.
+    static func spells(_ column: ParquetColumnStorage, slot: Int, _ word: StaticString) -> Bool {
+        let start = slot == 0 ? 0 : column.ends[slot - 1]
+        guard column.ends[slot] - start == word.utf8CodeUnitCount else { return false }
+        return UnsafeBufferPointer(rebasing: column.bytes[start..<column.ends[slot]])
+            .elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
     }
 }
