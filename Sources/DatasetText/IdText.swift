@@ -19,7 +19,7 @@ extension ByteCursor {
 /// owner is copied from a word, not formatted again; and a user's rows mostly count up by one, so
 /// the next ordinal's text is the last one's with its last digit raised. What `RecordEncoder` and
 /// the Parquet export's column scratch both write ids from.
-package struct IdWords: Sendable {
+@usableFromInline package struct IdWords: Sendable {
     /// The owner number of the last owner word (`.max`: none yet), and its `Ids.userWidth` digits in
     /// bytes 1 to 7 of a little-endian word (byte 0 is zero, for the prefix).
     @usableFromInline var lastOwner = UInt64.max

@@ -1,7 +1,7 @@
 import HealthCore
 
 /// The two text encodings of dataset rows (SPEC §0).
-package enum TextRecordFormat: String, Sendable, CaseIterable {
+@usableFromInline package enum TextRecordFormat: String, Sendable, CaseIterable {
     /// Comma separated, no quoting, a header row, `\n` line ends.
     case csv
     /// One JSON object per line with the CSV column names as keys.
@@ -12,13 +12,13 @@ package enum TextRecordFormat: String, Sendable, CaseIterable {
 /// Call `beginRecord()`, the field methods in column order, then `endRecord()`. Between the two,
 /// the encoder writes through a `ByteCursor` (no access to the buffer object per byte). Values
 /// never need quoting or escaping (SPEC §0: no field holds a comma or a quote), so none is done.
-package struct RecordEncoder {
+@usableFromInline package struct RecordEncoder {
     /// CSV or NDJSON.
-    package let format: TextRecordFormat
+    @usableFromInline package let format: TextRecordFormat
     /// The column names, in the order fields are written.
     package let columns: [String]
     /// Where the records go.
-    package let buffer: ByteBuffer
+    @usableFromInline package let buffer: ByteBuffer
     /// NDJSON: the bytes before each field (`{"a":`, `,"b":`, …), concatenated, with their ends.
     @usableFromInline let prefixes: [UInt8]
     @usableFromInline let prefixEnds: [Int]
@@ -28,7 +28,7 @@ package struct RecordEncoder {
     @usableFromInline var ids = IdWords()
 
     /// The most bytes one record may take; `beginRecord` reserves this much.
-    package static let maximumRecordBytes = 2048
+    @usableFromInline package static let maximumRecordBytes = 2048
 
     /// An encoder of records of `columns` into `buffer`.
     package init(format: TextRecordFormat, columns: [String], buffer: ByteBuffer) {

@@ -78,7 +78,7 @@ package enum RandomStream: UInt64, Sendable {
     }
 
     /// SplitMix64's finalizer: a bijective mix of 64 bits.
-    @inlinable static func mix(_ value: UInt64) -> UInt64 {
+    static func mix(_ value: UInt64) -> UInt64 {
         var z = value
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -89,8 +89,8 @@ package enum RandomStream: UInt64, Sendable {
 /// Standard normal draws by table lookup with linear interpolation (no `log` per draw); tails are
 /// cut at about ±3.5 standard deviations, which a simulation of daily habits never misses.
 package struct GaussianTable: Sendable {
-    @usableFromInline let quantiles: [Double]
-    @usableFromInline static let bits = 12
+    let quantiles: [Double]
+    static let bits = 12
 
     /// The table (4,097 quantiles), made once.
     package init() {
@@ -99,7 +99,7 @@ package struct GaussianTable: Sendable {
     }
 
     /// A draw from N(0, 1).
-    @inlinable package func draw(_ random: inout Xoshiro256StarStar) -> Double {
+    package func draw(_ random: inout Xoshiro256StarStar) -> Double {
         let u = random.next()
         let i = Int(u >> UInt64(64 - Self.bits))
         let fraction = Double((u >> 20) & 0xFFFF_FFFF) * 0x1p-32
@@ -107,7 +107,7 @@ package struct GaussianTable: Sendable {
     }
 
     /// A draw from N(mean, sd).
-    @inlinable package func draw(_ random: inout Xoshiro256StarStar, mean: Double, sd: Double) -> Double {
+    package func draw(_ random: inout Xoshiro256StarStar, mean: Double, sd: Double) -> Double {
         mean + sd * draw(&random)
     }
 

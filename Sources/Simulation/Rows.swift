@@ -52,33 +52,33 @@ package struct UserRow: Hashable, Sendable {
 
 /// One generated `meals` row. Its id is `m<user>-<ordinal>`; an injected `duplicate` is an exact
 /// copy of an earlier row (same ordinal).
-package struct MealRow: Hashable, Sendable {
+@usableFromInline package struct MealRow: Hashable, Sendable {
     /// The user's index.
-    package var user: UInt32
+    @usableFromInline package var user: UInt32
     /// The row's number within its user.
-    package var ordinal: UInt32
+    @usableFromInline package var ordinal: UInt32
     /// `start`, seconds since 1970.
-    package var start: Int64
+    @usableFromInline package var start: Int64
     /// `end`, seconds since 1970.
-    package var end: Int64
+    @usableFromInline package var end: Int64
     /// kcal and grams of protein, carbohydrate and fat, in thousandths.
-    package var kcalMilli: Int32
+    @usableFromInline package var kcalMilli: Int32
     /// Protein, in thousandths of a gram.
-    package var proteinMilli: Int32
+    @usableFromInline package var proteinMilli: Int32
     /// Carbohydrate, in thousandths of a gram.
-    package var carbsMilli: Int32
+    @usableFromInline package var carbsMilli: Int32
     /// Fat, in thousandths of a gram.
-    package var fatMilli: Int32
+    @usableFromInline package var fatMilli: Int32
     /// The meal's `type`.
-    package var type: MealType
+    @usableFromInline package var type: MealType
     /// The rejection this row was made to trigger, `nil` for a clean row. The values carry the
     /// fault (`end < start`, a negative kcal, …) except `malformed` and `unknown_user`, which
     /// exist only in the written text.
-    package var fault: MealRejection?
+    @usableFromInline package var fault: MealRejection?
     /// Which field a `malformed` row breaks.
-    package var variant: UInt8
+    @usableFromInline package var variant: UInt8
     /// Delivered later than its place in time (out-of-order delivery).
-    package var late: Bool
+    @usableFromInline package var late: Bool
 
     /// The row as the fasting analyzer sees it.
     @inlinable package var meal: Meal {
@@ -93,25 +93,25 @@ package struct MealRow: Hashable, Sendable {
 }
 
 /// One generated `steps` row. Its id is `s<user>-<ordinal>`.
-package struct StepRow: Hashable, Sendable {
+@usableFromInline package struct StepRow: Hashable, Sendable {
     /// The user's index.
-    package var user: UInt32
+    @usableFromInline package var user: UInt32
     /// The row's number within its user.
-    package var ordinal: UInt32
+    @usableFromInline package var ordinal: UInt32
     /// `start`, seconds since 1970.
-    package var start: Int64
+    @usableFromInline package var start: Int64
     /// `end`, seconds since 1970.
-    package var end: Int64
+    @usableFromInline package var end: Int64
     /// Steps in thousandths.
-    package var countMilli: Int32
+    @usableFromInline package var countMilli: Int32
     /// The device.
-    package var source: StepSource
+    @usableFromInline package var source: StepSource
     /// The rejection this row was made to trigger, `nil` for a clean row.
-    package var fault: StepRejection?
+    @usableFromInline package var fault: StepRejection?
     /// Which field a `malformed` row breaks.
-    package var variant: UInt8
+    @usableFromInline package var variant: UInt8
     /// Delivered later than its place in time.
-    package var late: Bool
+    @usableFromInline package var late: Bool
 
     /// The row as the step aggregator sees it.
     @inlinable package var sample: StepSample {
@@ -124,36 +124,36 @@ package struct StepRow: Hashable, Sendable {
 
 /// One generated `payments` row. Its id is `p<user>-<ordinal>`, its idempotency key
 /// `k<user>-<keyOrdinal>`; `refundOf` is the ordinal of the charge it refunds.
-package struct PaymentRow: Hashable, Sendable {
+@usableFromInline package struct PaymentRow: Hashable, Sendable {
     /// The user's index.
-    package var user: UInt32
+    @usableFromInline package var user: UInt32
     /// The row's number within its user (its `payment_id`).
-    package var ordinal: UInt32
+    @usableFromInline package var ordinal: UInt32
     /// The number of its idempotency key within its user.
-    package var keyOrdinal: UInt32
+    @usableFromInline package var keyOrdinal: UInt32
     /// The refunded charge's ordinal; `PaymentRow.noCharge` for a charge, `ghostBit` set for a
     /// refund naming a payment that does not exist (`q<user>-<ordinal>`).
-    package var refundOf: UInt32
+    @usableFromInline package var refundOf: UInt32
     /// `amount_minor`.
-    package var amountMinor: Int64
+    @usableFromInline package var amountMinor: Int64
     /// `created_at`, seconds since 1970.
-    package var createdAt: Int64
+    @usableFromInline package var createdAt: Int64
     /// The gateway script.
     package var script: CompactScript
     /// `charge` or `refund`.
-    package var kind: PaymentKind
+    @usableFromInline package var kind: PaymentKind
     /// The currency.
-    package var currency: Currency
+    @usableFromInline package var currency: Currency
     /// The rejection this row was made to trigger, `nil` for a clean row.
-    package var fault: PaymentRejection?
+    @usableFromInline package var fault: PaymentRejection?
     /// Which field a `malformed` row breaks; for a row without a fault, `longKeyVariant` gives it an
     /// idempotency key of exactly the maximum length (its id padded with `K`).
-    package var variant: UInt8
+    @usableFromInline package var variant: UInt8
     /// Delivered later than its place in time.
-    package var late: Bool
+    @usableFromInline package var late: Bool
 
     /// `variant` of a clean row whose key has the maximum length.
-    package static let longKeyVariant: UInt8 = 1
+    @usableFromInline package static let longKeyVariant: UInt8 = 1
     /// The length of a key written as an id, `k0000042-000017`.
     package static let keyIdLength = 15
     /// Whether the row's key is padded to the maximum length.

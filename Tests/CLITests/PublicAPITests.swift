@@ -71,3 +71,45 @@ struct PublicAPITests {
         #expect(sut == ["Datasets": 40, "Harness": 0])
     }
 }
+
+@Suite("An @inlinable member of a package type is inlined into the package's other modules")
+struct InlinableMembersTests {
+    @Test("every package type with an @inlinable member is @usableFromInline")
+    func sourcesHaveNone() throws {
+        // Given the sources
+        // When their @inlinable members are looked at
+        let sut = try InlinableMembers.neverInlined(sources: repository.appendingPathComponent("Sources"))
+        // Then none sits in a package type that is not @usableFromInline
+        #expect(sut.isEmpty, "\(sut.joined(separator: "\n"))")
+    }
+
+    @Test("an @inlinable member of a plain package type is named, in the type and in an extension of it; one of a @usableFromInline type is not")
+    func plantedMembersAreFound() {
+        // Given a plain package type and a @usableFromInline one, each with inlinable members
+        let text = """
+        package struct Row {
+            package var fault: Int
+            @inlinable package var isBad: Bool { fault != 0 }
+        }
+
+        @usableFromInline package struct Kept {
+            @usableFromInline package var x: Int
+            @inlinable package var twice: Int { x * 2 }
+            package struct Inner {
+                @inlinable package var one: Int { 1 }
+            }
+        }
+
+        extension Row {
+            @inlinable
+            package func check() -> Bool { isBad }
+        }
+        """
+        let hidden = InlinableMembers.hiddenTypes(in: [text])
+        // When the members are looked at
+        let sut = InlinableMembers.neverInlined(in: text, file: "M/Row.swift", hidden: hidden)
+        // Then the plain types' members are named, with their lines, and the kept type's are not
+        #expect(hidden == ["Row", "Inner"])
+        #expect(sut.map { $0.prefix { $0 != " " } } == ["M/Row.swift:3:", "M/Row.swift:10:", "M/Row.swift:15:"])
+    }
+}

@@ -11,12 +11,12 @@ import Parquet
 /// over 16 bytes, an unknown user, a value outside SPEC's enums, a time with a fraction of a second, a
 /// DOUBLE that is not a whole number of thousandths below 10¹² in magnitude, a null, a row SPEC rejects
 /// — it returns `nil`, and the caller renders the row and reads its text, which decides and explains.
-package enum TypedCandidates {
+@usableFromInline package enum TypedCandidates {
     /// The columns of a meals row group, in `DatasetKind.meals.columns` order, with the user and the
     /// validity of the type of each dictionary entry (or row) looked up once; `nil` when a column is
     /// nullable (a null renders as an empty field, which only the text path judges). Made once a row
     /// group: every run of the group shares its columns.
-    package struct MealColumns {
+    @usableFromInline package struct MealColumns {
         @usableFromInline let id, user, start, end, type, kcal, protein, carbs, fat: ParquetColumnStorage
         /// The accepted user of each slot of `user`, `UInt32.max` for none.
         @usableFromInline let userOfSlot: [UInt32]
@@ -34,7 +34,7 @@ package enum TypedCandidates {
 
     /// The columns of a steps row group, in `DatasetKind.steps.columns` order, with the user and the
     /// source of each dictionary entry (or row) looked up once; `nil` when one is nullable.
-    package struct StepColumns {
+    @usableFromInline package struct StepColumns {
         @usableFromInline let id, user, source, start, end, count: ParquetColumnStorage
         /// The accepted user of each slot of `user`, `UInt32.max` for none.
         @usableFromInline let userOfSlot: [UInt32]

@@ -56,87 +56,6 @@ package struct ResultDecodingError: Error, Equatable, CustomStringConvertible, S
 
 // The document types below mirror the JSON: their property names are the JSON keys.
 
-private struct HistogramDocument: Codable {
-    var count: UInt64
-    var min: UInt64
-    var p50: UInt64
-    var p90: UInt64
-    var p99: UInt64
-    var p999: UInt64
-    var max: UInt64
-    var mean: Double
-    /// `[value, count]` of each non-empty bucket.
-    var counts: [[UInt64]]
-
-    init(_ histogram: LatencyHistogram) {
-        count = histogram.count
-        min = histogram.min
-        p50 = histogram.percentile(50)
-        p90 = histogram.percentile(90)
-        p99 = histogram.percentile(99)
-        p999 = histogram.percentile(99.9)
-        max = histogram.max
-        mean = histogram.count == 0 ? 0 : histogram.mean
-        counts = histogram.recordedCounts
-    }
-
-    func histogram() throws -> LatencyHistogram {
-        do { return try LatencyHistogram(recordedCounts: counts, minimum: count > 0 ? min : nil, maximum: count > 0 ? max : nil) } catch {
-            throw ResultDecodingError(message: error.description)
-        }
-    }
-}
-
-private struct StreamDocument: Codable {
-    var events: Int
-    var events_per_s: Double?
-    var accepted: Int?
-    var rejected: [String: Int]?
-    var batches: Int
-    var busy_s: Double
-    var batch_latency_us: HistogramDocument
-    var event_latency_ns: HistogramDocument
-    var states: [String: Int]?
-    var simulated_latency_ms: HistogramDocument?
-    var dropped_events: Int?
-    var response_latency_us: HistogramDocument?
-    var behind_schedule_max_s: Double?
-
-    init(_ stream: StreamMetrics, rate: Double?, withRejections: Bool) {
-        events = stream.events
-        events_per_s = rate
-        accepted = withRejections ? stream.accepted : nil
-        rejected = withRejections ? Dictionary(uniqueKeysWithValues: zip(stream.rejected.reasons, stream.rejected.counts)) : nil
-        batches = stream.batches
-        busy_s = Double(stream.busyNanos) / 1e9
-        batch_latency_us = HistogramDocument(stream.batchLatency)
-        event_latency_ns = HistogramDocument(stream.eventLatency)
-        dropped_events = rate == nil ? nil : stream.dropped
-    }
-
-    func apply(to stream: inout StreamMetrics, name: String) throws {
-        stream.events = events
-        stream.batches = batches
-        guard let nanos = Int64(exactly: (busy_s * 1e9).rounded()) else {
-            throw ResultDecodingError(message: "streams.\(name).busy_s is out of range: \(busy_s)")
-        }
-        stream.busyNanos = nanos
-        stream.batchLatency = try batch_latency_us.histogram()
-        stream.eventLatency = try event_latency_ns.histogram()
-        stream.dropped = dropped_events ?? 0
-        for (reason, count) in rejected ?? [:] where !stream.rejected.set(reason, to: count) {
-            throw ResultDecodingError(message: "unknown rejection reason '\(reason)' in streams.\(name)")
-        }
-    }
-}
-
-private struct UsersDocument: Codable {
-    var generated: Int
-    var read: Int
-    var accepted: Int
-    var rejected: [String: Int]
-}
-
 struct MachineDocument: Codable {
     var processor: String
     var logical_cores: Int
@@ -165,7 +84,8 @@ struct MachineDocument: Codable {
     }
 }
 
-private struct ProcessDocument: Codable {
+
+struct ProcessDocument: Codable {
     var cpu_user_s: Double
     var cpu_system_s: Double
     var peak_rss_bytes: Int
@@ -177,14 +97,14 @@ private struct ProcessDocument: Codable {
     var rss_samples: [[Double]]
 }
 
-private struct ThresholdDocument: Codable {
+struct ThresholdDocument: Codable {
     var check: String
     var abort_on_fail: Bool
     var value: Double?
     var passed: Bool
 }
 
-private struct ScenarioDocument: Codable {
+struct ScenarioDocument: Codable {
     var name: String
     var seed: UInt64
     var users: Int
@@ -192,7 +112,7 @@ private struct ScenarioDocument: Codable {
     var load: String
 }
 
-private struct RunDocument: Codable {
+struct RunDocument: Codable {
     var schema = ResultJSON.schema
     var version = ResultJSON.version
     var scenario: ScenarioDocument
@@ -336,190 +256,3 @@ private struct RunDocument: Codable {
 }
 
 /// `replay`: the batches of a `--replay` run, generated before it.
-private struct ReplayDocument: Codable {
-    var events: Int
-    var generation_s: Double
-}
-
-/// `check`: the differential check against the reference.
-private struct CheckDocument: Codable {
-    var against: String
-    var implementations: [String]
-    var sample: Double
-    var users: Int
-    /// Absent when 0 (shards other than 0, results before the boundary population).
-    var boundary_users: Int?
-    var mismatches: Int
-    var by_field: [String: Int]
-    var listed: [Mismatch]
-    var seconds: Double
-    var boundaries: BoundariesDocument?
-
-    init(_ report: CheckReport) {
-        against = report.against
-        implementations = report.implementations
-        sample = report.sample
-        users = report.users
-        boundary_users = report.boundaryUsers > 0 ? report.boundaryUsers : nil
-        mismatches = report.mismatches
-        by_field = report.byField
-        listed = report.listed
-        seconds = report.seconds
-        boundaries = BoundariesDocument(report.boundaries)
-    }
-
-    func report() throws -> CheckReport {
-        guard sample > 0, sample <= 1 else { throw ResultDecodingError(message: "check.sample must be in (0, 1], not \(sample)") }
-        guard users >= 0, boundary_users ?? 0 >= 0, mismatches >= 0, by_field.values.allSatisfy({ $0 >= 0 }) else {
-            throw ResultDecodingError(message: "check counts must not be negative")
-        }
-        var report = CheckReport(sample: sample)
-        report.against = against
-        report.implementations = implementations
-        report.users = users
-        report.boundaryUsers = boundary_users ?? 0
-        report.mismatches = mismatches
-        report.byField = by_field
-        report.listed = listed
-        report.seconds = seconds
-        if let boundaries { report.boundaries = try boundaries.coverage() }
-        return report
-    }
-}
-
-/// `check.boundaries`: the SPEC boundaries the checked users reached (absent in results before them).
-private struct BoundariesDocument: Codable {
-    var exercised: Int
-    var measured: Int
-    var unreached: [String]
-    /// Each measured entry's `[inside, outside]` counts, by id.
-    var sides: [String: [Int]]
-
-    init(_ coverage: BoundaryCoverage) {
-        exercised = coverage.exercised
-        measured = coverage.measured
-        unreached = coverage.unreached.map { "\($0.boundary.id) (\($0.missing))" }
-        sides = Dictionary(uniqueKeysWithValues: SpecBoundary.measured.map {
-            ($0.id, [coverage.inside[$0.key.rawValue], coverage.outside[$0.key.rawValue]])
-        })
-    }
-
-    func coverage() throws -> BoundaryCoverage {
-        var inside = [Int](repeating: 0, count: SpecBoundary.catalogue.count), outside = inside
-        for entry in SpecBoundary.catalogue {
-            guard let counts = sides[entry.id] else { continue }
-            guard counts.count == 2, counts.allSatisfy({ $0 >= 0 }) else {
-                throw ResultDecodingError(message: "check.boundaries.sides.\(entry.id) must be [inside, outside] counts >= 0")
-            }
-            inside[entry.key.rawValue] = counts[0]
-            outside[entry.key.rawValue] = counts[1]
-        }
-        return BoundaryCoverage(inside: inside, outside: outside)!
-    }
-}
-
-/// The spellings of the payment states, in `PaymentState.allCases` order.
-private enum PaymentStateNames {
-    static let all = PaymentState.allCases.map(\.rawValue)
-}
-
-/// The time series: each interval with figures, per stream.
-private struct SeriesDocument: Codable {
-    var interval_s: Double
-    var intervals: [IntervalDocument]
-
-    init(_ series: IntervalSeries, runSeconds: Double) {
-        interval_s = series.intervalSeconds
-        intervals = series.intervals.map {
-            IntervalDocument($0, width: series.intervalSeconds, span: series.span(ofInterval: $0.index, runSeconds: runSeconds))
-        }
-    }
-
-    func series() throws -> IntervalSeries {
-        guard interval_s > 0, interval_s.isFinite else { throw ResultDecodingError(message: "series.interval_s must be positive, not \(interval_s)") }
-        let decoded = try intervals.map { try $0.figures() }
-        guard zip(decoded, decoded.dropFirst()).allSatisfy({ $0.index < $1.index }), decoded.first.map({ $0.index >= 0 }) ?? true else {
-            throw ResultDecodingError(message: "series.intervals must be in increasing index order from 0")
-        }
-        return IntervalSeries(intervalSeconds: interval_s, intervals: decoded)
-    }
-}
-
-private struct IntervalDocument: Codable {
-    var index: Int
-    var start_s: Double
-    var batches: Int
-    var target_events: Double?
-    var behind_schedule_s: Double
-    var streams: [String: IntervalStreamDocument]
-
-    /// `span`: the seconds of the interval the run covered (the rates' denominator).
-    init(_ figures: IntervalFigures, width: Double, span: Double) {
-        index = figures.index
-        start_s = Double(figures.index) * width
-        batches = figures.batches
-        target_events = figures.targetEvents
-        behind_schedule_s = figures.behindScheduleSeconds
-        var streams: [String: IntervalStreamDocument] = [:]
-        for (i, name) in IntervalFigures.streams.enumerated() {
-            streams[name] = IntervalStreamDocument(
-                events: figures.events[i], events_per_s: Double(figures.events[i]) / span, rejected: figures.rejected[i],
-                dropped: figures.dropped[i], batch_latency_us: CoarseHistogramDocument(figures.serviceLatency[i]),
-                response_latency_us: name == "total" ? CoarseHistogramDocument(figures.responseLatency) : nil
-            )
-        }
-        self.streams = streams
-    }
-
-    func figures() throws -> IntervalFigures {
-        var figures = IntervalFigures(index: index)
-        figures.batches = batches
-        figures.targetEvents = target_events
-        figures.behindScheduleSeconds = behind_schedule_s
-        for (i, name) in IntervalFigures.streams.enumerated() {
-            guard let stream = streams[name] else { throw ResultDecodingError(message: "series interval \(index): streams.\(name) is missing") }
-            figures.events[i] = stream.events
-            figures.rejected[i] = stream.rejected
-            figures.dropped[i] = stream.dropped
-            figures.serviceLatency[i] = try stream.batch_latency_us.counts(in: "series interval \(index) \(name)")
-        }
-        figures.responseLatency = try streams["total"]!.response_latency_us?.counts(in: "series interval \(index) total") ?? SparseCounts()
-        return figures
-    }
-}
-
-private struct IntervalStreamDocument: Codable {
-    var events: Int
-    var events_per_s: Double
-    var rejected: Int
-    var dropped: Int
-    var batch_latency_us: CoarseHistogramDocument
-    var response_latency_us: CoarseHistogramDocument?
-}
-
-/// An interval's histogram: its percentiles for people, its buckets for merging.
-private struct CoarseHistogramDocument: Codable {
-    var count: UInt64
-    var p50: UInt64
-    var p90: UInt64
-    var p99: UInt64
-    var max: UInt64
-    /// `[value, count]` of each non-empty bucket.
-    var counts: [[UInt64]]
-
-    init(_ sparse: SparseCounts) {
-        count = sparse.count
-        p50 = sparse.percentile(50)
-        p90 = sparse.percentile(90)
-        p99 = sparse.percentile(99)
-        max = sparse.max
-        counts = sparse.buckets.map { [$0.value, $0.count] }
-    }
-
-    func counts(in place: String) throws -> SparseCounts {
-        try SparseCounts(buckets: counts.map { pair in
-            guard pair.count == 2, pair[1] > 0 else { throw ResultDecodingError(message: "\(place): histogram counts must be [value, count] pairs with count > 0") }
-            return (pair[0], pair[1])
-        })
-    }
-}
