@@ -1,7 +1,6 @@
 import Foundation
 import PaymentsCore
-@_spi(Tooling) import ProcessMetrics
-@_spi(Tooling) import Scenarios
+import Scenarios
 
 // The run result's check documents (`ResultJSON`): the replay, the differential check and the
 // boundaries it reached. Property names are the JSON keys.

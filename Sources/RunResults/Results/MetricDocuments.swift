@@ -1,7 +1,4 @@
 import Foundation
-import PaymentsCore
-@_spi(Tooling) import ProcessMetrics
-@_spi(Tooling) import Scenarios
 
 // The run result's metric documents (`ResultJSON`): a histogram as its recorded counts, a stream's
 // figures, the users' counts. Property names are the JSON keys.

@@ -1,7 +1,4 @@
 import Foundation
-import PaymentsCore
-@_spi(Tooling) import ProcessMetrics
-@_spi(Tooling) import Scenarios
 
 // The run result's time series (`ResultJSON`, version 2): intervals of coarse histograms per
 // stream. Property names are the JSON keys.
