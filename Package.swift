@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "ServiceSimulationTests", dependencies: ["ServiceSimulation", "PaymentsCore", "SimHarnessKit", "BenchmarkWorkloads"]),
         .testTarget(
             name: "ServiceLoadTests",
-            dependencies: ["ServiceLoad", "ServiceSimulation", "PaymentsCore", "Scenarios", "Harness", "RunResults", "SimHarnessKit", "BenchmarkWorkloads"]
+            dependencies: ["ServiceLoad", "ServiceSimulation", "PaymentsCore", "Scenarios", "Harness", "RunResults", "SimHarnessKit", "BenchmarkWorkloads", "TestSupport"]
         ),
         .testTarget(name: "ParquetTests", dependencies: ["Parquet"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SimulatedDiskTests", dependencies: ["SimulatedDisk", .product(name: "GRDB", package: "GRDB.swift")]),
