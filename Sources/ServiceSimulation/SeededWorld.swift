@@ -38,10 +38,12 @@ public enum SeededWorldFailure: Error, Equatable, Sendable, CustomStringConverti
 /// interleaving, the same on every run: an actor that reads, awaits and writes back loses an update
 /// under some seeds and not under others, and always the same ones.
 ///
-/// What the body must not do (it escapes the world, and is reported as `escaped` or `deadlock`, never
+/// What the body must not do (it escapes the world, and is reported as `escaped` or `deadlock` rather than
 /// silently passed): `Task { }` or `Task.detached` without the executor preference (an unstructured task
 /// does not inherit it, SE-0417), `@MainActor` or a custom actor executor, a `DispatchQueue`, a real
-/// `Task.sleep` or `ContinuousClock` (use the clock it is given).
+/// `Task.sleep` or `ContinuousClock` (use the clock it is given). One escape can go unseen: another thread
+/// that resumes a continuation before its task has suspended (the task then never leaves the world's thread,
+/// and only the runs where the other thread is slower report it).
 public enum SeededWorld {
     /// Runs `body` on a new thread under `seed`'s schedule and waits for its end.
     /// - Parameters:

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceSimulation
+import Synchronization
 import Testing
 
 /// An account written the way reentrancy bugs are: read, await, write back.
@@ -132,16 +133,23 @@ struct SeededWorldTests {
     @Test("work resumed from outside the world (a DispatchQueue) is reported as escaped")
     func escape() {
         // Given a body whose continuation is resumed on a dispatch queue's thread (not the concurrency pool,
-        // which other tests may keep busy)
+        // which other tests may keep busy) once the body's task has suspended: the world's step hook hands
+        // it over after the first job, which ends at the suspension (a continuation resumed before its task
+        // suspends never leaves the world's thread, and there is nothing to see)
+        let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
         let body: @Sendable (VirtualClock) async throws -> Int = { _ in
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async { continuation.resume() }
+                waiting.withLock { $0 = continuation }
             }
             return 1
         }
+        let resumeFromOutside: @Sendable (Int) -> Void = { _ in
+            guard let continuation = waiting.withLock({ $0.take() }) else { return }
+            DispatchQueue.global().async { continuation.resume() }
+        }
         // When it runs, Then nondeterminism escaped
         #expect {
-            _ = try SeededWorld.run(seed: 1, escapeGrace: .seconds(5), body)
+            _ = try SeededWorld.run(seed: 1, escapeGrace: .seconds(5), onStep: resumeFromOutside, body)
         } throws: { error in
             (error as? SeededWorldFailure).map { "\($0)".hasPrefix("nondeterminism escaped") } ?? false
         }
