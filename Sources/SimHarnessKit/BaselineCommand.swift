@@ -143,7 +143,7 @@ private func measure(_ plan: RunPlan, _ options: RunOptions, _ repetitions: Int,
             return try await cancellingOnInterrupt { try await BaselineRunner.measure(plan, options: options, repetitions: repetitions) }
         }
         // A user's service (`SimHarness.main(service:)`): each run is load mode's, --tasks its clients.
-        let clients = options.tasks ?? 4 * Cores.count
+        let clients = options.tasks
         return try await cancellingOnInterrupt {
             try await BaselineRunner.measure(plan, options: options, repetitions: repetitions) { plan, options in
                 var load = ServiceLoadRunner.Options(clients: clients, seed: options.seed ?? plan.scenario.seed)
