@@ -99,7 +99,9 @@ final class ReaderChunks: ChunkSource, @unchecked Sendable {
         }
         guard let chunk = taken else { return nil }
         let result = try chunk.withBytes { try body(chunk.index, Self.withoutByteOrderMark($0, chunk: chunk.index)) }
-        lock.withLock { spare.append(chunk.storage) }
+        // The chunk's reference goes with it, so a later read reuses the buffer without copying it.
+        let storage = (consume chunk).storage
+        lock.withLock { spare.append(storage) }
         return result
     }
 }
