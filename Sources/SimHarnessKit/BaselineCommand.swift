@@ -148,7 +148,7 @@ private func measure(_ plan: RunPlan, _ options: RunOptions, _ repetitions: Int,
             try await BaselineRunner.measure(plan, options: options, repetitions: repetitions) { plan, options in
                 var load = ServiceLoadRunner.Options(clients: clients, seed: options.seed ?? plan.scenario.seed)
                 load.maxAttempts = options.maxAttempts
-                return try await service(plan, load)
+                return try await service.run(plan, load)
             }
         }
     } catch is CancellationError {

@@ -12,7 +12,13 @@ import ServiceLoad
 
 extension ServiceSession {
     /// Runs a load plan through the service the command line was started with.
-    @TaskLocal static var load: (@Sendable (RunPlan, ServiceLoadRunner.Options) async throws -> RunResult)?
+    @TaskLocal static var load: LoadRunner?
+}
+
+/// Runs a load plan through a service (a struct, not a bare closure: see `ServiceSession`).
+struct LoadRunner: Sendable {
+    let run: @Sendable (RunPlan, ServiceLoadRunner.Options) async throws -> RunResult
+    init(_ run: @escaping @Sendable (RunPlan, ServiceLoadRunner.Options) async throws -> RunResult) { self.run = run }
 }
 
 /// `run` of `SimHarness.main(service:)`: load mode.
@@ -68,7 +74,7 @@ struct ServiceRunCommand: AsyncParsableCommand {
         let (runPlan, runOptions) = (plan, loadOptions)
         let result: RunResult
         do {
-            result = try await cancellingOnInterrupt { try await load(runPlan, runOptions) }
+            result = try await cancellingOnInterrupt { try await load.run(runPlan, runOptions) }
         } catch let error as ServiceLoadRunner.Failure {
             throw failure("run", "\(error)", status: HarnessExit.internalError)
         }
@@ -88,4 +94,4 @@ struct ServiceRunCommand: AsyncParsableCommand {
 }
 
 /// A line of the command's output.
-private func say(_ line: String) { ServiceSession.output(line) }
+private func say(_ line: String) { ServiceSession.output.write(line) }

@@ -24,7 +24,7 @@ extension SimHarness {
         let values = ProcessInfo.processInfo.environment
         let prefix = environment.compactMap { name in values[name].map { "\(name)=\($0) " } }.joined()
         await ServiceSession.$world.withValue(ServiceWorldRunner(run: { ServiceWorld.run(Service.self, $0) }, linePrefix: prefix)) {
-            await ServiceSession.$load.withValue({ try await ServiceLoadRunner.run(Service.self, $0, options: $1) }) {
+            await ServiceSession.$load.withValue(LoadRunner { try await ServiceLoadRunner.run(Service.self, $0, options: $1) }) {
                 await ServiceHarnessCommand.mainWithHarnessExits()
             }
         }
@@ -39,14 +39,25 @@ struct ServiceWorldRunner: Sendable {
 }
 
 /// What `SimHarness.main(service:)` was started with.
+///
+/// Every task-local value here that holds a closure holds it in a struct (`ServiceWorldRunner`, `LoadRunner`,
+/// `OutputSink`): Swift 6.3.1's optimizer miscompiles a closure-typed `@TaskLocal`, optional or not, and
+/// `withValue` then crashes in `swift_task_localValuePush` in every `-O` build (swiftlang/swift PR 88321,
+/// fixed after 6.3.1). `TaskLocalShapeTests` holds the rule.
 enum ServiceSession {
     @TaskLocal static var world: ServiceWorldRunner?
     /// Where the command's lines go (standard output; a test's sink).
-    @TaskLocal static var output: @Sendable (String) -> Void = { print($0) }
+    @TaskLocal static var output = OutputSink { print($0) }
+}
+
+/// Where a command's lines go.
+struct OutputSink: Sendable {
+    let write: @Sendable (String) -> Void
+    init(_ write: @escaping @Sendable (String) -> Void) { self.write = write }
 }
 
 /// A line of the command's output.
-private func say(_ line: String) { ServiceSession.output(line) }
+private func say(_ line: String) { ServiceSession.output.write(line) }
 
 /// The command line of a user's service executable.
 struct ServiceHarnessCommand: AsyncParsableCommand {

@@ -16,8 +16,8 @@ private func run<Service: ServiceUnderSimulation>(
     let lines = Mutex<[String]>([])
     var status: Int32 = 0
     do {
-        try await ServiceSession.$load.withValue({ try await ServiceLoadRunner.run(Service.self, $0, options: $1) }) {
-            try await ServiceSession.$output.withValue({ line in lines.withLock { $0.append(line) } }) {
+        try await ServiceSession.$load.withValue(LoadRunner { try await ServiceLoadRunner.run(Service.self, $0, options: $1) }) {
+            try await ServiceSession.$output.withValue(OutputSink { line in lines.withLock { $0.append(line) } }) {
                 var command = try #require(try ServiceHarnessCommand.parseAsRoot(command + arguments) as? AsyncParsableCommand)
                 try await command.run()
             }
