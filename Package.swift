@@ -120,7 +120,12 @@ let package = Package(
         .executableTarget(name: "simharness", dependencies: ["SimHarnessKit"]),
         // Seeded, one-thread schedules of async code with a virtual clock: the basis of simulating a user's
         // async service (docs/your-service.md).
-        .target(name: "ServiceSimulation", dependencies: ["PaymentsCore", "SimulatedDisk"]),
+        // The process's clocks, randomness and reads, per thread: a seeded world's on its thread, the C
+        // library's elsewhere (definitions in the executable interpose the C library's).
+        .target(name: "CWorldHooks"),
+        // The process's default and main executors (Swift 6.3's experimental executor SPI stays here).
+        .target(name: "WorldExecutors", dependencies: ["CWorldHooks"]),
+        .target(name: "ServiceSimulation", dependencies: ["PaymentsCore", "SimulatedDisk", "WorldExecutors", "CWorldHooks"]),
         // Load mode for a user's async service: the scenario's payment stream from concurrent clients on every
         // core, measured into a RunResult and checked against the SPEC reference (docs/your-service.md).
         .target(name: "ServiceLoad", dependencies: ["ServiceSimulation", "PaymentsCore", "Scenarios", "Simulation", "RunResults", "ProcessMetrics", "Harness"]),

@@ -1,4 +1,5 @@
 import Foundation
+import WorldExecutors
 import Synchronization
 
 /// How a seeded world chooses the next job among the runnable ones.
@@ -32,17 +33,24 @@ public enum ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The one-thread executor of a seeded world: every job of the world's tasks and of the default actors
-/// they call is queued here, and the world's thread runs them one at a time, in the order the seed chooses.
-/// A job enqueued from any other thread is nondeterminism escaping the world: it is counted (never run),
-/// and the world fails. The queue is the world thread's alone, so the hot path takes no lock.
-final class SeededExecutor: TaskExecutor, @unchecked Sendable {
+/// The one-thread executor of a seeded world: every job of the world is queued here, and the world's
+/// thread runs them one at a time, in the order the seed chooses. That is every job enqueued on the world's
+/// thread: its structured tasks (their executor preference), `Task {}` and `Task.detached`, default actors
+/// and the main actor (the process's executors route them here, `WorldExecutors`). A job of the world
+/// enqueued from any other thread is nondeterminism escaping the world: it is kept (never run), the thread
+/// is named, and the world fails. The queue is the world thread's alone, so the hot path takes no lock.
+final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
     private var runnable: [Runnable] = []
     /// Jobs that arrived from another thread (atomic: written there, read by the world's thread).
     private let escapedJobs = Atomic<Int>(0)
+    /// The jobs this world has queued, by address, and the first escape's thread: a job enqueued from
+    /// outside is the world's when its address is here.
+    private let seen = Mutex<Seen>(Seen())
     private var generator: SplitMix
     private let strategy: ScheduleStrategy
     private let thread: pthread_t
+    /// Sleeping jobs (`Task.sleep`) go to the world's timers.
+    var timers: Timers?
     /// PCT: each task's priority (by the runtime's task id), and the steps at which the running task is demoted.
     private var priorities: [UInt64: Int] = [:]
     private var changeSteps: [Int] = []
@@ -56,6 +64,13 @@ final class SeededExecutor: TaskExecutor, @unchecked Sendable {
         var job: UnownedJob
         /// The task it belongs to (PCT only: the runtime's task id; 0 for an actor's own job).
         var task: UInt64
+        /// A main-actor job: it runs isolated to the main actor.
+        var main: Bool
+    }
+
+    private struct Seen {
+        var jobs: Set<UInt> = []
+        var firstEscape: String?
     }
 
     /// An executor for the world running on the calling thread.
@@ -70,17 +85,46 @@ final class SeededExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// A job of a task whose executor preference is this world's.
     func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
         guard pthread_equal(thread, pthread_self()) != 0 else {
-            escapedJobs.add(1, ordering: .releasing)
-            return
+            return escape(from: ProcessExecutors.currentThreadName())
         }
+        enqueue(unowned, main: false)
+    }
+
+    /// A job enqueued on the world's thread through the process's executors.
+    func enqueue(_ job: UnownedJob, main: Bool) {
         let task = strategy == .random ? 0 : Self.taskID(of: job)
-        runnable.append(Runnable(job: UnownedJob(job), task: task))
+        let address = UInt(bitPattern: unsafeBitCast(job, to: Int.self))
+        seen.withLock { _ = $0.jobs.insert(address) }
+        runnable.append(Runnable(job: job, task: task, main: main))
+    }
+
+    /// A sleeping job: the world's timers wake it.
+    func enqueue(_ job: UnownedJob, main: Bool, after delay: Duration) {
+        guard let timers else { return enqueue(job, main: main) }
+        timers.schedule(job, main: main, after: delay)
+    }
+
+    func adoptEscaped(_ job: UnownedJob, from thread: String) -> Bool {
+        let address = UInt(bitPattern: unsafeBitCast(job, to: Int.self))
+        guard seen.withLock({ $0.jobs.contains(address) }) else { return false }
+        escape(from: thread)
+        return true
+    }
+
+    private func escape(from thread: String) {
+        seen.withLock { seen in if seen.firstEscape == nil { seen.firstEscape = thread } }
+        escapedJobs.add(1, ordering: .releasing)
     }
 
     /// Jobs enqueued from outside the world's thread so far.
     var escaped: Int { escapedJobs.load(ordering: .acquiring) }
+
+    /// The thread (or dispatch queue) the first escaped job came from.
+    var firstEscape: String? { seen.withLock { $0.firstEscape } }
 
     /// Whether a job is waiting to run.
     var hasRunnable: Bool { !runnable.isEmpty }
@@ -94,7 +138,11 @@ final class SeededExecutor: TaskExecutor, @unchecked Sendable {
         runnable.removeLast()
         steps += 1
         mix(UInt64(index) &+ UInt64(truncatingIfNeeded: steps) << 32)
-        chosen.job.runSynchronously(on: asUnownedTaskExecutor())
+        if chosen.main {
+            chosen.job.runSynchronously(isolatedTo: ProcessExecutors.mainActorExecutor, taskExecutor: asUnownedTaskExecutor())
+        } else {
+            chosen.job.runSynchronously(on: asUnownedTaskExecutor())
+        }
         return true
     }
 
@@ -134,7 +182,7 @@ final class SeededExecutor: TaskExecutor, @unchecked Sendable {
 
     /// The runtime's id of the task a job resumes (`ExecutorJob(id: 5)`), 0 for an actor's own job. Task ids
     /// are never reused, so a priority drawn on first sight is the same in every run of the seed.
-    private static func taskID(of job: borrowing ExecutorJob) -> UInt64 {
+    private static func taskID(of job: UnownedJob) -> UInt64 {
         let text = job.description
         guard let open = text.firstIndex(of: ":"), let close = text.lastIndex(of: ")") else { return 0 }
         return UInt64(text[text.index(after: open)..<close].trimmingCharacters(in: .whitespaces)) ?? 0

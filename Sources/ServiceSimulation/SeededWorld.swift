@@ -1,4 +1,6 @@
+import CWorldHooks
 import Foundation
+import WorldExecutors
 
 /// What a seeded world ended with.
 public struct SeededRun<Value: Sendable>: Sendable {
@@ -66,6 +68,7 @@ public enum SeededWorld {
             ).run(body)
             done.signal()
         }
+        thread.name = "seeded world"
         thread.stackSize = 8 << 20
         thread.start()
         done.wait()
@@ -94,7 +97,17 @@ private struct Driver {
 
     func run<Value: Sendable>(_ body: @escaping @Sendable (VirtualClock) async throws -> Value) -> Result<SeededRun<Value>, SeededWorldFailure> {
         let executor = SeededExecutor(seed: seed, strategy: schedule, expectedSteps: expectedSteps)
-        let timers = Timers()
+        // The thread's clocks and randomness: virtual time 0, random bytes from the seed.
+        let hooks = UnsafeMutablePointer<world_hooks_state>.allocate(capacity: 1)
+        hooks.initialize(to: world_hooks_state())
+        hooks.pointee.random = seed ^ 0x5EED_0F00_0000_0000
+        let timers = Timers(wake: { [unowned executor] job, main in executor.enqueue(job, main: main) }, publishing: hooks)
+        executor.timers = timers
+        ProcessExecutors.enter(hooks, jobs: executor)
+        defer {
+            ProcessExecutors.leave(hooks)
+            hooks.deallocate()
+        }
         let clock = VirtualClock(timers: timers)
         let result = BodyResult<Value>()
         Task(executorPreference: executor) {
@@ -102,7 +115,7 @@ private struct Driver {
         }
         defer { drain(executor, timers) }
         while result.value == nil {
-            if executor.escaped > 0 { return .failure(escaped(executor, timers)) }
+            if executor.escaped > 0 || hooks.pointee.escapes > 0 { return .failure(escaped(executor, timers, hooks)) }
             if executor.runNext() {
                 if executor.steps >= stepLimit { return .failure(.stepLimit(executor.steps)) }
                 onStep?(executor.steps)
@@ -113,29 +126,37 @@ private struct Driver {
                 continue
             }
             // Idle: a job from outside may still be on its way (a real sleep, a detached task).
-            if waitForJob(executor) { return .failure(escaped(executor, timers)) }
+            if waitForJob(executor) { return .failure(escaped(executor, timers, hooks)) }
             return .failure(.deadlock(
                 "no job to run and no sleeper after \(executor.steps) jobs at virtual time \(timers.now), while the world's task waits: "
-                    + "on a continuation nobody resumes, or on something outside the world (@MainActor, a DispatchQueue, a real sleep longer than "
-                    + "\(escapeGrace))"))
+                    + "on a continuation nobody resumes, or on work outside the world that did not answer within \(escapeGrace) of real time "
+                    + "(a DispatchQueue.asyncAfter, a Timer, another thread)"))
         }
+        // Work handed out of the world may have answered before the body's task ever waited for it.
+        if executor.escaped > 0 || hooks.pointee.escapes > 0 { return .failure(escaped(executor, timers, hooks)) }
         return .success(SeededRun(value: result.value!, steps: executor.steps, traceHash: executor.traceHash, virtualTime: timers.now))
     }
 
-    /// Waits up to `escapeGrace` for a job to arrive from outside; true when one did.
+    /// Waits up to `escapeGrace` of real time (the thread's own clocks read the world's frozen time) for a
+    /// job to arrive from outside; true when one did.
     private func waitForJob(_ executor: SeededExecutor) -> Bool {
-        let clock = ContinuousClock()
-        let until = clock.now + escapeGrace
-        while clock.now < until {
+        let grace = escapeGrace.components
+        let until = world_hooks_real_monotonic_ns() + grace.seconds * 1_000_000_000 + grace.attoseconds / 1_000_000_000
+        while world_hooks_real_monotonic_ns() < until {
             if executor.escaped > 0 { return true }
             usleep(1_000)
         }
         return executor.escaped > 0
     }
 
-    private func escaped(_ executor: SeededExecutor, _ timers: Timers) -> SeededWorldFailure {
-        .escaped("a job reached the world from another thread after \(executor.steps) jobs at virtual time \(timers.now): "
-            + "a Task.detached, a real Task.sleep or clock, a DispatchQueue or an actor with its own executor resumed a task of the world")
+    private func escaped(_ executor: SeededExecutor, _ timers: Timers, _ hooks: UnsafeMutablePointer<world_hooks_state>) -> SeededWorldFailure {
+        let at = "after \(executor.steps) jobs at virtual time \(timers.now)"
+        if hooks.pointee.escapes > 0 {
+            let what = withUnsafeBytes(of: hooks.pointee.escape) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return .escaped("\(what), called from the world's thread \(at): that work runs outside the world, on a thread it does not own")
+        }
+        return .escaped("a task of the world was resumed from \(executor.firstEscape ?? "another thread") \(at): "
+            + "a continuation resumed there, or an actor with its own executor")
     }
 
     /// Leaves no task of the world suspended on its clock: sleepers are cancelled and what can still run
@@ -147,5 +168,15 @@ private struct Driver {
             left -= 1
             if !executor.hasRunnable { timers.abandon(with: CancellationError()) }
         }
+    }
+}
+
+extension SeededWorld {
+    /// Starts this program again, once, with the iteration order of `Set` and `Dictionary` fixed
+    /// (`SWIFT_DETERMINISTIC_HASHING=1`, which the runtime reads only at start) and address randomization
+    /// off, so that code iterating a set or a dictionary inside a world takes the same path on every run of
+    /// a seed. Returns at once when the order is already fixed, or when the program cannot be started again.
+    public static func fixHashingOrder() {
+        _ = world_hooks_reexec_deterministic(CommandLine.unsafeArgv)
     }
 }

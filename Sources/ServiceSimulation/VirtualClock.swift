@@ -1,3 +1,4 @@
+import CWorldHooks
 import Foundation
 
 /// A clock whose time moves only when a seeded world has nothing to run: then it jumps to the earliest
@@ -51,17 +52,41 @@ public struct VirtualClock: Clock, Sendable {
     }
 }
 
-/// The sleepers of a world, earliest deadline first (then first come), and its virtual time.
+/// The sleepers of a world, earliest deadline first (then first come), and its virtual time: those of
+/// its `VirtualClock` (continuations) and those of `Task.sleep` and the system clocks (jobs the process's
+/// executors hand the world). The time is also what the world's thread reads from `clock_gettime`.
 final class Timers: @unchecked Sendable {
     private let lock = NSLock()
     private var time = Duration.zero
     private var sleepers: [Sleeper] = []
     private var nextNumber = 0
+    /// Where a woken job goes (the world's executor) and where the time is published (its thread's hooks).
+    private let wake: ((UnownedJob, Bool) -> Void)?
+    private let published: UnsafeMutablePointer<world_hooks_state>?
 
     private struct Sleeper {
         var deadline: Duration
         var number: Int
-        var continuation: CheckedContinuation<Void, any Error>
+        var waiter: Waiter
+    }
+
+    private enum Waiter {
+        case continuation(CheckedContinuation<Void, any Error>)
+        case job(UnownedJob, main: Bool)
+    }
+
+    /// Timers of a world whose woken jobs go to `wake` and whose time `published` shows its thread.
+    init(wake: ((UnownedJob, Bool) -> Void)? = nil, publishing published: UnsafeMutablePointer<world_hooks_state>? = nil) {
+        self.wake = wake
+        self.published = published
+    }
+
+    /// A job that runs once the time has moved on by `delay`.
+    func schedule(_ job: UnownedJob, main: Bool, after delay: Duration) {
+        lock.withLock {
+            nextNumber += 1
+            sleepers.append(Sleeper(deadline: time + max(.zero, delay), number: nextNumber, waiter: .job(job, main: main)))
+        }
     }
 
     /// The world's time.
@@ -82,7 +107,7 @@ final class Timers: @unchecked Sendable {
                     lock.unlock()
                     return Task.isCancelled ? continuation.resume(throwing: CancellationError()) : continuation.resume()
                 }
-                sleepers.append(Sleeper(deadline: deadline, number: number, continuation: continuation))
+                sleepers.append(Sleeper(deadline: deadline, number: number, waiter: .continuation(continuation)))
                 lock.unlock()
             }
         } onCancel: {
@@ -90,7 +115,7 @@ final class Timers: @unchecked Sendable {
                 guard let index = sleepers.firstIndex(where: { $0.number == number }) else { return nil }
                 return sleepers.remove(at: index)
             }
-            woken?.continuation.resume(throwing: CancellationError())
+            if case .continuation(let continuation) = woken?.waiter { continuation.resume(throwing: CancellationError()) }
         }
     }
 
@@ -105,7 +130,13 @@ final class Timers: @unchecked Sendable {
             return due
         }
         guard !due.isEmpty else { return nil }
-        for sleeper in due { sleeper.continuation.resume() }
+        published?.pointee.now_ns = Int64(now.components.seconds) * 1_000_000_000 + now.components.attoseconds / 1_000_000_000
+        for sleeper in due {
+            switch sleeper.waiter {
+            case .continuation(let continuation): continuation.resume()
+            case .job(let job, let main): wake?(job, main)
+            }
+        }
         return now
     }
 
@@ -115,6 +146,12 @@ final class Timers: @unchecked Sendable {
             defer { sleepers.removeAll() }
             return sleepers
         }
-        for sleeper in all { sleeper.continuation.resume(throwing: error) }
+        for sleeper in all {
+            switch sleeper.waiter {
+            case .continuation(let continuation): continuation.resume(throwing: error)
+            // A sleeping job wakes early: `Task.sleep` sees the cancellation of its task, or returns.
+            case .job(let job, let main): wake?(job, main)
+            }
+        }
     }
 }

@@ -21,6 +21,8 @@ extension SimHarness {
     ///   - environment: environment variables that choose what the service is (a planted bug, a feature
     ///     flag): those set are written before the command in every reproduce line (`BUG=x payment-sim …`).
     public static func main<Service: ServiceUnderSimulation>(service: Service.Type, reproducing environment: [String] = []) async {
+        // A world's Set and Dictionary order comes from its seed only when the process's hashing is fixed.
+        if CommandLine.arguments.dropFirst().first == "simulate" { SeededWorld.fixHashingOrder() }
         let values = ProcessInfo.processInfo.environment
         let prefix = environment.compactMap { name in values[name].map { "\(name)=\($0) " } }.joined()
         await ServiceSession.$world.withValue(ServiceWorldRunner(run: { ServiceWorld.run(Service.self, $0) }, linePrefix: prefix)) {

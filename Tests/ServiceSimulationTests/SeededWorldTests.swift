@@ -155,25 +155,6 @@ struct SeededWorldTests {
         }
     }
 
-    @Test("a `Task { }` does not keep the world's executor preference (SE-0417): it is reported, never passed")
-    func unstructuredTaskIsReported() {
-        // Given a body that waits for the value of an unstructured task, which sleeps on the world's clock
-        let body: @Sendable (VirtualClock) async throws -> Int = { clock in
-            let task = Task { try await clock.sleep(for: .milliseconds(1)) }
-            try await task.value
-            return 1
-        }
-        // When it runs, Then the world fails (the task ran on the global pool), as a deadlock or an escape
-        #expect {
-            _ = try SeededWorld.run(seed: 1, escapeGrace: .milliseconds(50), body)
-        } throws: { error in
-            switch error as? SeededWorldFailure {
-            case .deadlock?, .escaped?: true
-            default: false
-            }
-        }
-    }
-
     @Test("a task that yields for ever stops at the step limit")
     func stepLimit() {
         // Given a body that never stops yielding

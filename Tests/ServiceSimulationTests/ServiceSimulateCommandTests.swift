@@ -21,7 +21,7 @@ private func simulate<Service: ServiceUnderSimulation>(_ service: Service.Type, 
     var status: Int32 = 0
     do {
         try await ServiceSession.$world.withValue(runner) {
-            try await ServiceSession.$output.withValue({ lines.append($0) }) {
+            try await ServiceSession.$output.withValue(OutputSink { lines.append($0) }) {
                 var command = try #require(try ServiceHarnessCommand.parseAsRoot(["simulate"] + arguments) as? AsyncParsableCommand)
                 try await command.run()
             }

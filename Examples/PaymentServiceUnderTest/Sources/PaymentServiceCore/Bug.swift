@@ -16,4 +16,11 @@ public enum Bug: String, CaseIterable, Sendable {
     case newKeyOnRetry = "new-key-on-retry"
     /// Answers before the final save is flushed: a power loss after the answer loses the captured payment.
     case answerBeforeSync = "answer-before-sync"
+    /// The checkout screen starts a payment per tap, each under a key of its own (`UUID()`): two taps of
+    /// one button charge twice, though the service is correct.
+    case doubleTap = "double-tap"
+    /// Each retry after a timeout sleeps (`Task.sleep`) and sends under a fresh `UUID().uuidString`.
+    case uuidKeyPerAttempt = "uuid-key-per-attempt"
+    /// The final save runs in a `Task {}` started after the answer: a crash right after the answer loses it.
+    case fireAndForgetSave = "fire-and-forget-save"
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A payment service as the Swift testing guides shape one: an actor over a repository and a gateway,
 /// both injected, with `async throws` methods.
 ///
@@ -97,7 +99,12 @@ public actor PaymentService {
         var status = Payment.Status.failed
         attempts: for attempt in 0..<maxAttempts {
             var sent = payment
-            if bug == .newKeyOnRetry, attempt > 0 { sent.gatewayKey += "-\(attempt)" }
+            if attempt > 0 {
+                // Back off before trying again, as app code does: on the system clock.
+                try await Task.sleep(for: .milliseconds(attempt))
+                if bug == .newKeyOnRetry { sent.gatewayKey += "-\(attempt)" }
+                if bug == .uuidKeyPerAttempt { sent.gatewayKey = UUID().uuidString }
+            }
             do {
                 _ = try await gateway.process(sent)
                 status = done
@@ -121,10 +128,18 @@ public actor PaymentService {
             let before = try await repository.balance(account)
             try await repository.save(payment)
             try await repository.saveBalance(before + payment.amountMinor, for: account)
+        } else if bug == .fireAndForgetSave {
+            // Saved "in the background" once the client has its answer.
+            let repository = repository
+            let final = payment
+            Task {
+                try? await repository.save(final)
+                try? await repository.flush()
+            }
         } else {
             try await repository.save(payment)
         }
-        if bug != .answerBeforeSync { try await repository.flush() }
+        if bug != .answerBeforeSync, bug != .fireAndForgetSave { try await repository.flush() }
         return switch status {
         case .captured: .captured
         case .refunded: .refunded

@@ -14,11 +14,15 @@ struct SimulatedPaymentService: ServiceUnderSimulation {
             bug: plantedBug))
     }
 
+    /// A client's request arrives as a user at the checkout screen: a tap of Pay, and an impatient second one.
     func submit(_ request: ServiceRequest) async throws -> ServiceAnswer {
-        let result = try await service.processPayment(PaymentRequest(
+        let checkout = await CheckoutViewModel(service: service, request: PaymentRequest(
             id: request.paymentID, idempotencyKey: request.idempotencyKey, userId: request.userID,
             kind: request.kind == .charge ? .charge : .refund, amountMinor: request.amountMinor, currency: request.currency.code,
-            refundOf: request.refundOf))
+            refundOf: request.refundOf), bug: plantedBug)
+        let payment = await checkout.pay()
+        await checkout.pay()
+        let result = try await payment.value
         return switch result {
         case .captured: ServiceAnswer(state: .captured)
         case .refunded: ServiceAnswer(state: .refunded)

@@ -1,0 +1,161 @@
+// The one module that touches Swift 6.3's experimental executor SPI (`_createExecutors`, `ExecutorFactory`,
+// `MainExecutor`, `SchedulingExecutor`): ExecutorSPIShapeTests fails when its shape changes.
+@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
+import CWorldHooks
+import Foundation
+import Synchronization
+
+/// A seeded world's queue of jobs, as the process's default and main executors see it.
+public protocol WorldJobs: AnyObject, Sendable {
+    /// A job enqueued on the world's thread; `main` when it is the main actor's.
+    func enqueue(_ job: UnownedJob, main: Bool)
+    /// A job to run once the world's time has moved on by `delay` (`Task.sleep`, a clock's sleep).
+    func enqueue(_ job: UnownedJob, main: Bool, after delay: Duration)
+    /// A job enqueued from a thread no world owns: true when it is this world's (the world keeps it and
+    /// fails as escaped, naming `thread`), false when it is not.
+    func adoptEscaped(_ job: UnownedJob, from thread: String) -> Bool
+}
+
+/// The process's default and main executors, installed before `main` runs (by a constructor of
+/// `CWorldHooks`): a job enqueued on a world's thread joins that world's queue, a job of a world enqueued
+/// from any other thread is an escape the world reports, and every other job goes to the platform's
+/// executors as if nothing were installed (the harness's own work).
+public enum ProcessExecutors {
+    /// Whether the process's executors are these (false when something else installed its own first).
+    public static var installed: Bool { Task.defaultExecutor === DefaultRouter.shared }
+
+    /// The main actor's executor: a world runs a main-actor job isolated to it.
+    public static var mainActorExecutor: UnownedSerialExecutor { MainRouter.shared.asUnownedSerialExecutor() }
+
+    /// Makes the calling thread a world's: its jobs, clocks and randomness are `state`'s until `leave`.
+    public static func enter(_ state: UnsafeMutablePointer<world_hooks_state>, jobs: any WorldJobs) {
+        state.pointee.world = Unmanaged.passRetained(WorldPort(jobs)).toOpaque()
+        LiveWorlds.shared.add(jobs)
+        world_hooks_enter(state)
+    }
+
+    /// The calling thread leaves its world.
+    public static func leave(_ state: UnsafeMutablePointer<world_hooks_state>) {
+        world_hooks_enter(nil)
+        if let port = state.pointee.world {
+            LiveWorlds.shared.remove(Unmanaged<WorldPort>.fromOpaque(port).takeUnretainedValue().jobs)
+            Unmanaged<WorldPort>.fromOpaque(port).release()
+        }
+        state.pointee.world = nil
+    }
+
+    /// The calling thread's name and dispatch queue, as an escape names them.
+    public static func currentThreadName() -> String {
+        var name = [CChar](repeating: 0, count: 64)
+        world_hooks_thread_name(&name, name.count)
+        let thread = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let queue = String(validatingCString: world_hooks_queue_label()) ?? ""
+        return queue.isEmpty ? "thread '\(thread)'" : "DispatchQueue '\(queue)' (thread '\(thread)')"
+    }
+
+    /// Where the calling thread's jobs go: its world's queue, or nil off a world.
+    @inline(__always) static var currentWorld: WorldPort? {
+        guard let port = world_hooks_current()?.pointee.world else { return nil }
+        return Unmanaged<WorldPort>.fromOpaque(port).takeUnretainedValue()
+    }
+
+    /// A job from a thread no world owns: a world's escape, or the harness's own.
+    static func routeForeign(_ job: UnownedJob) -> Bool {
+        LiveWorlds.shared.adopt(job)
+    }
+}
+
+/// The world behind a thread (a class, so the hot path reads one pointer and makes one protocol call).
+final class WorldPort {
+    let jobs: any WorldJobs
+    init(_ jobs: any WorldJobs) { self.jobs = jobs }
+}
+
+/// The worlds running now, for a job from outside to find its own.
+final class LiveWorlds: Sendable {
+    static let shared = LiveWorlds()
+    private let worlds = Mutex<[ObjectIdentifier: any WorldJobs]>([:])
+
+    func add(_ world: any WorldJobs) { worlds.withLock { $0[ObjectIdentifier(world)] = world } }
+    func remove(_ world: any WorldJobs) { _ = worlds.withLock { $0.removeValue(forKey: ObjectIdentifier(world)) } }
+
+    /// True when a live world took `job` as its escape.
+    func adopt(_ job: UnownedJob) -> Bool {
+        let live = worlds.withLock { Array($0.values) }
+        guard !live.isEmpty else { return false }
+        let thread = ProcessExecutors.currentThreadName()
+        return live.contains { $0.adoptEscaped(job, from: thread) }
+    }
+}
+
+/// The delay from now to `instant` on `clock` (read on the world's thread: its virtual time).
+private func delay<C: Clock>(to instant: C.Instant, on clock: C) -> Duration {
+    let remaining = clock.now.duration(to: instant)
+    return (remaining as? Duration) ?? .zero
+}
+
+/// The process's default executor.
+final class DefaultRouter: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
+    static let shared = DefaultRouter()
+    private let platform = PlatformExecutorFactory.defaultExecutor
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: false) }
+        let unowned = UnownedJob(job)
+        if ProcessExecutors.routeForeign(unowned) { return }
+        platform.enqueue(ExecutorJob(unowned))
+    }
+
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
+        if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: false, after: delay(to: instant, on: clock)) }
+        (platform as! any SchedulingExecutor).enqueue(job, at: instant, tolerance: tolerance, clock: clock)
+    }
+
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
+        if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: false, after: (delay as? Duration) ?? .zero) }
+        (platform as! any SchedulingExecutor).enqueue(job, after: delay, tolerance: tolerance, clock: clock)
+    }
+}
+
+/// The process's main executor.
+final class MainRouter: MainExecutor, SchedulingExecutor, @unchecked Sendable {
+    static let shared = MainRouter()
+    private let platform = PlatformExecutorFactory.mainExecutor
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: true) }
+        let unowned = UnownedJob(job)
+        if ProcessExecutors.routeForeign(unowned) { return }
+        platform.enqueue(ExecutorJob(unowned))
+    }
+
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
+        if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: true, after: delay(to: instant, on: clock)) }
+        (platform as! any SchedulingExecutor).enqueue(job, at: instant, tolerance: tolerance, clock: clock)
+    }
+
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
+        if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: true, after: (delay as? Duration) ?? .zero) }
+        (platform as! any SchedulingExecutor).enqueue(job, after: delay, tolerance: tolerance, clock: clock)
+    }
+
+    func run() throws { try platform.run() }
+    func stop() { platform.stop() }
+    /// On a world's thread the world runs main-actor jobs one at a time, so its thread holds the main actor.
+    func checkIsolated() {
+        if ProcessExecutors.currentWorld == nil { platform.checkIsolated() }
+    }
+    var isMainExecutor: Bool { true }
+}
+
+/// The factory `_createExecutors` installs.
+struct RoutingExecutors: ExecutorFactory {
+    static var mainExecutor: any MainExecutor { MainRouter.shared }
+    static var defaultExecutor: any TaskExecutor { DefaultRouter.shared }
+}
+
+/// Called by `CWorldHooks`' constructor, before `main` and before any task exists.
+@_cdecl("simharness_install_world_executors")
+func installWorldExecutors() {
+    _createExecutors(factory: RoutingExecutors.self)
+}
