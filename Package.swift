@@ -27,7 +27,11 @@ let package = Package(
             name: "MallocInterposer",
             description: "Count malloc calls and bytes with the package's own malloc family over glibc's (the default)."
         ),
-        .default(enabledTraits: ["MallocInterposer"]),
+        .trait(
+            name: "WorldInterposers",
+            description: "Seeded worlds read virtual time and seeded randomness from the C library's clock and random functions (the default)."
+        ),
+        .default(enabledTraits: ["MallocInterposer", "WorldInterposers"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -123,9 +127,16 @@ let package = Package(
         // The process's clocks, randomness and reads, per thread: a seeded world's on its thread, the C
         // library's elsewhere (definitions in the executable interpose the C library's).
         .target(name: "CWorldHooks"),
+        .target(name: "CWorldInterposers", dependencies: ["CWorldHooks"]),
         // The process's default and main executors (Swift 6.3's experimental executor SPI stays here).
         .target(name: "WorldExecutors", dependencies: ["CWorldHooks"]),
-        .target(name: "ServiceSimulation", dependencies: ["PaymentsCore", "SimulatedDisk", "WorldExecutors", "CWorldHooks"]),
+        .target(
+            name: "ServiceSimulation",
+            dependencies: [
+                "PaymentsCore", "SimulatedDisk", "WorldExecutors", "CWorldHooks",
+                .target(name: "CWorldInterposers", condition: .when(traits: ["WorldInterposers"])),
+            ]
+        ),
         // Load mode for a user's async service: the scenario's payment stream from concurrent clients on every
         // core, measured into a RunResult and checked against the SPEC reference (docs/your-service.md).
         .target(name: "ServiceLoad", dependencies: ["ServiceSimulation", "PaymentsCore", "Scenarios", "Simulation", "RunResults", "ProcessMetrics", "Harness"]),

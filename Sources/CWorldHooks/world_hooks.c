@@ -1,7 +1,4 @@
-// The executable's own clock_gettime, gettimeofday, getrandom, syscall and read: a definition in the
-// executable interposes the C library's for every library of the process (the Swift runtime's clocks,
-// Foundation's Date and UUID, Dispatch), as madsim does for Rust. Off a world's thread each forwards to
-// the next definition (the C library's, found with dlsym(RTLD_NEXT)).
+// A thread's world: what CWorldInterposers' clock, random, read, dispatch and thread functions answer from.
 #define _GNU_SOURCE
 #include "world_hooks.h"
 #include <dlfcn.h>
@@ -16,9 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__linux__) && defined(__GLIBC__)
-#define WORLD_HOOKS_INTERPOSED 1
-#endif
 
 static __thread world_hooks_state *current;
 void world_hooks_enter(world_hooks_state *state) { current = state; }
@@ -40,157 +34,18 @@ __attribute__((constructor)) static void world_hooks_install(void) {
     if (simharness_install_world_executors) simharness_install_world_executors();
 }
 
-#ifdef WORLD_HOOKS_INTERPOSED
-int world_hooks_interposed(void) { return 1; }
-
-typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
-typedef long (*syscall_fn)(long, ...);
-typedef ssize_t (*read_fn)(int, void *, size_t);
-
-static clock_gettime_fn next_clock_gettime(void) {
-    static clock_gettime_fn next;
-    if (!next) next = (clock_gettime_fn)dlsym(RTLD_NEXT, "clock_gettime");
-    return next;
-}
-static syscall_fn next_syscall(void) {
-    static syscall_fn next;
-    if (!next) next = (syscall_fn)dlsym(RTLD_NEXT, "syscall");
-    return next;
-}
-static read_fn next_read(void) {
-    static read_fn next;
-    if (!next) next = (read_fn)dlsym(RTLD_NEXT, "read");
-    return next;
-}
-
-/// A world's wall clock starts at 2026-01-01T00:00:00Z, its monotonic clocks at 1,000 s.
-static const int64_t world_epoch_ns = 1767225600LL * 1000000000LL;
-static const int64_t world_boot_ns = 1000LL * 1000000000LL;
-
-int clock_gettime(clockid_t id, struct timespec *ts) {
-    world_hooks_state *world = current;
-    if (!world) return next_clock_gettime()(id, ts);
-    int wall = id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE || id == CLOCK_TAI;
-    int64_t ns = world->now_ns + (wall ? world_epoch_ns : world_boot_ns);
-    ts->tv_sec = ns / 1000000000LL;
-    ts->tv_nsec = ns % 1000000000LL;
-    return 0;
-}
-
-int gettimeofday(struct timeval *tv, void *tz) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    tv->tv_sec = ts.tv_sec;
-    tv->tv_usec = ts.tv_nsec / 1000;
-    (void)tz;
-    return 0;
-}
-
-static void fill_random(world_hooks_state *world, void *buffer, size_t length) {
-    unsigned char *bytes = buffer;
-    world->random_reads += 1;
-    while (length > 0) {
-        uint64_t z = (world->random += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        z ^= z >> 31;
-        size_t n = length < 8 ? length : 8;
-        memcpy(bytes, &z, n);
-        bytes += n;
-        length -= n;
-    }
-}
-
-ssize_t getrandom(void *buffer, size_t length, unsigned int flags) {
-    world_hooks_state *world = current;
-    if (!world) return next_syscall()(SYS_getrandom, buffer, length, flags);
-    fill_random(world, buffer, length);
-    return (ssize_t)length;
-}
-
-// The Swift standard library's SystemRandomNumberGenerator calls syscall(SYS_getrandom, …), not getrandom.
-long syscall(long number, ...) {
-    va_list args;
-    va_start(args, number);
-    long a = va_arg(args, long), b = va_arg(args, long), c = va_arg(args, long);
-    long d = va_arg(args, long), e = va_arg(args, long), f = va_arg(args, long);
-    va_end(args);
-    world_hooks_state *world = current;
-    if (world && number == SYS_getrandom) {
-        fill_random(world, (void *)a, (size_t)b);
-        return b;
-    }
-    return next_syscall()(number, a, b, c, d, e, f);
-}
-
-// Foundation's UUID() reads 16 bytes of /dev/urandom (character device 1:9; /dev/random is 1:8).
-ssize_t read(int fd, void *buffer, size_t length) {
-    world_hooks_state *world = current;
-    if (world) {
-        struct stat st;
-        if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && (minor(st.st_rdev) == 9 || minor(st.st_rdev) == 8)) {
-            fill_random(world, buffer, length);
-            return (ssize_t)length;
-        }
-    }
-    return next_read()(fd, buffer, length);
-}
-
-// Work handed from a world's thread to Dispatch or to a new thread leaves the world: it is forwarded (the
-// program runs as written) and counted, and the world fails naming it, in every world that does it.
-static void note_escape(world_hooks_state *world, const char *what, const char *label) {
-    if (world->escapes++ == 0) snprintf(world->escape, sizeof world->escape, "%s%s%s", what, label ? label : "", label ? "'" : "");
-}
-
-typedef void (*dispatch_async_fn)(void *, void *);
-typedef void (*dispatch_async_f_fn)(void *, void *, void *);
-typedef void (*dispatch_after_fn)(uint64_t, void *, void *);
-typedef void (*dispatch_after_f_fn)(uint64_t, void *, void *, void *);
-typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-
-#define NEXT(type, name) static type next; if (!next) next = (type)dlsym(RTLD_NEXT, name)
-
-void dispatch_async(void *queue, void *block) {
-    NEXT(dispatch_async_fn, "dispatch_async");
-    if (current) note_escape(current, "DispatchQueue.async on '", dispatch_queue_get_label(queue));
-    next(queue, block);
-}
-void dispatch_async_f(void *queue, void *context, void *function) {
-    NEXT(dispatch_async_f_fn, "dispatch_async_f");
-    if (current) note_escape(current, "dispatch_async_f on '", dispatch_queue_get_label(queue));
-    next(queue, context, function);
-}
-void dispatch_after(uint64_t when, void *queue, void *block) {
-    NEXT(dispatch_after_fn, "dispatch_after");
-    if (current) note_escape(current, "DispatchQueue.asyncAfter on '", dispatch_queue_get_label(queue));
-    next(when, queue, block);
-}
-void dispatch_after_f(uint64_t when, void *queue, void *context, void *function) {
-    NEXT(dispatch_after_f_fn, "dispatch_after_f");
-    if (current) note_escape(current, "dispatch_after_f on '", dispatch_queue_get_label(queue));
-    next(when, queue, context, function);
-}
-int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*start)(void *), void *argument) {
-    NEXT(pthread_create_fn, "pthread_create");
-    if (current) note_escape(current, "a new thread (Thread, pthread_create)", 0);
-    return next(thread, attributes, start, argument);
-}
-
+// The real monotonic clock, past any interposed clock_gettime: the system call itself.
 int64_t world_hooks_real_monotonic_ns(void) {
     struct timespec ts;
-    next_clock_gettime()(CLOCK_MONOTONIC, &ts);
+    syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
-#else
-int world_hooks_interposed(void) { return 0; }
-int64_t world_hooks_real_monotonic_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-#endif
 
-#ifdef WORLD_HOOKS_INTERPOSED
+// Defined by CWorldInterposers when the process has them (the default trait WorldInterposers, no sanitizer).
+extern int world_interposers_linked __attribute__((weak));
+int world_hooks_interposed(void) { return &world_interposers_linked != 0; }
+
+#if defined(__linux__) && defined(__GLIBC__)
 #include <stdlib.h>
 #include <sys/personality.h>
 int world_hooks_reexec_deterministic(char *const *argv) {

@@ -1,4 +1,8 @@
 import CWorldHooks
+#if canImport(CWorldInterposers)
+// Linked (the default trait WorldInterposers), it gives a world its clocks and randomness.
+import CWorldInterposers
+#endif
 import Foundation
 import WorldExecutors
 
@@ -176,7 +180,7 @@ extension SeededWorld {
     /// (`SWIFT_DETERMINISTIC_HASHING=1`, which the runtime reads only at start) and address randomization
     /// off, so that code iterating a set or a dictionary inside a world takes the same path on every run of
     /// a seed. Returns at once when the order is already fixed, or when the program cannot be started again.
-    public static func fixHashingOrder() {
+    package static func fixHashingOrder() {
         _ = world_hooks_reexec_deterministic(CommandLine.unsafeArgv)
     }
 }

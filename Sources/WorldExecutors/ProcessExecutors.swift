@@ -6,7 +6,7 @@ import Foundation
 import Synchronization
 
 /// A seeded world's queue of jobs, as the process's default and main executors see it.
-public protocol WorldJobs: AnyObject, Sendable {
+package protocol WorldJobs: AnyObject, Sendable {
     /// A job enqueued on the world's thread; `main` when it is the main actor's.
     func enqueue(_ job: UnownedJob, main: Bool)
     /// A job to run once the world's time has moved on by `delay` (`Task.sleep`, a clock's sleep).
@@ -20,22 +20,22 @@ public protocol WorldJobs: AnyObject, Sendable {
 /// `CWorldHooks`): a job enqueued on a world's thread joins that world's queue, a job of a world enqueued
 /// from any other thread is an escape the world reports, and every other job goes to the platform's
 /// executors as if nothing were installed (the harness's own work).
-public enum ProcessExecutors {
+package enum ProcessExecutors {
     /// Whether the process's executors are these (false when something else installed its own first).
-    public static var installed: Bool { Task.defaultExecutor === DefaultRouter.shared }
+    package static var installed: Bool { Task.defaultExecutor === DefaultRouter.shared }
 
     /// The main actor's executor: a world runs a main-actor job isolated to it.
-    public static var mainActorExecutor: UnownedSerialExecutor { MainRouter.shared.asUnownedSerialExecutor() }
+    package static var mainActorExecutor: UnownedSerialExecutor { MainRouter.shared.asUnownedSerialExecutor() }
 
     /// Makes the calling thread a world's: its jobs, clocks and randomness are `state`'s until `leave`.
-    public static func enter(_ state: UnsafeMutablePointer<world_hooks_state>, jobs: any WorldJobs) {
+    package static func enter(_ state: UnsafeMutablePointer<world_hooks_state>, jobs: any WorldJobs) {
         state.pointee.world = Unmanaged.passRetained(WorldPort(jobs)).toOpaque()
         LiveWorlds.shared.add(jobs)
         world_hooks_enter(state)
     }
 
     /// The calling thread leaves its world.
-    public static func leave(_ state: UnsafeMutablePointer<world_hooks_state>) {
+    package static func leave(_ state: UnsafeMutablePointer<world_hooks_state>) {
         world_hooks_enter(nil)
         if let port = state.pointee.world {
             LiveWorlds.shared.remove(Unmanaged<WorldPort>.fromOpaque(port).takeUnretainedValue().jobs)
@@ -45,7 +45,7 @@ public enum ProcessExecutors {
     }
 
     /// The calling thread's name and dispatch queue, as an escape names them.
-    public static func currentThreadName() -> String {
+    package static func currentThreadName() -> String {
         var name = [CChar](repeating: 0, count: 64)
         world_hooks_thread_name(&name, name.count)
         let thread = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
