@@ -1,3 +1,4 @@
+import CWorldHooks
 import Foundation
 import WorldExecutors
 import Synchronization
@@ -43,9 +44,12 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
     private var runnable: [Runnable] = []
     /// Jobs that arrived from another thread (atomic: written there, read by the world's thread).
     private let escapedJobs = Atomic<Int>(0)
-    /// The jobs this world has queued, by address, and the first escape's thread: a job enqueued from
-    /// outside is the world's when its address is here.
-    private let seen = Mutex<Seen>(Seen())
+    /// The thread the first escaped job came from.
+    private let firstEscapeThread = Mutex<String?>(nil)
+    /// The world thread's hooks (its clocks, random bytes and escapes), and where the jobs this world
+    /// queued are noted by address: a job enqueued from outside is the world's when its address is there.
+    /// Owned here, so a thread that found this world among the live ones can still read them.
+    let hooks: UnsafeMutablePointer<world_hooks_state>
     private var generator: SplitMix
     private let strategy: ScheduleStrategy
     private let thread: pthread_t
@@ -68,22 +72,22 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
         var main: Bool
     }
 
-    private struct Seen {
-        var jobs: Set<UInt> = []
-        var firstEscape: String?
-    }
-
     /// An executor for the world running on the calling thread.
     init(seed: UInt64, strategy: ScheduleStrategy, expectedSteps: Int) {
         generator = SplitMix(seed: seed)
         self.strategy = strategy
         thread = pthread_self()
+        hooks = .allocate(capacity: 1)
+        hooks.initialize(to: world_hooks_state())
+        hooks.pointee.random = seed ^ 0x5EED_0F00_0000_0000
         runnable.reserveCapacity(64)
         if case .pct(let d) = strategy {
             changeSteps = (0..<d).map { _ in 1 + Int(generator.next() % UInt64(max(1, expectedSteps))) }.sorted()
             nextLowPriority = -1
         }
     }
+
+    deinit { hooks.deallocate() }
 
     /// A job of a task whose executor preference is this world's.
     func enqueue(_ job: consuming ExecutorJob) {
@@ -97,8 +101,7 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
     /// A job enqueued on the world's thread through the process's executors.
     func enqueue(_ job: UnownedJob, main: Bool) {
         let task = strategy == .random ? 0 : Self.taskID(of: job)
-        let address = UInt(bitPattern: unsafeBitCast(job, to: Int.self))
-        seen.withLock { _ = $0.jobs.insert(address) }
+        world_hooks_note_job(hooks, UInt(bitPattern: unsafeBitCast(job, to: Int.self)))
         runnable.append(Runnable(job: job, task: task, main: main))
     }
 
@@ -109,14 +112,13 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
     }
 
     func adoptEscaped(_ job: UnownedJob, from thread: String) -> Bool {
-        let address = UInt(bitPattern: unsafeBitCast(job, to: Int.self))
-        guard seen.withLock({ $0.jobs.contains(address) }) else { return false }
+        guard world_hooks_knows_job(hooks, UInt(bitPattern: unsafeBitCast(job, to: Int.self))) != 0 else { return false }
         escape(from: thread)
         return true
     }
 
     private func escape(from thread: String) {
-        seen.withLock { seen in if seen.firstEscape == nil { seen.firstEscape = thread } }
+        firstEscapeThread.withLock { first in if first == nil { first = thread } }
         escapedJobs.add(1, ordering: .releasing)
     }
 
@@ -124,7 +126,7 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
     var escaped: Int { escapedJobs.load(ordering: .acquiring) }
 
     /// The thread (or dispatch queue) the first escaped job came from.
-    var firstEscape: String? { seen.withLock { $0.firstEscape } }
+    var firstEscape: String? { firstEscapeThread.withLock { $0 } }
 
     /// Whether a job is waiting to run.
     var hasRunnable: Bool { !runnable.isEmpty }

@@ -102,16 +102,11 @@ private struct Driver {
     func run<Value: Sendable>(_ body: @escaping @Sendable (VirtualClock) async throws -> Value) -> Result<SeededRun<Value>, SeededWorldFailure> {
         let executor = SeededExecutor(seed: seed, strategy: schedule, expectedSteps: expectedSteps)
         // The thread's clocks and randomness: virtual time 0, random bytes from the seed.
-        let hooks = UnsafeMutablePointer<world_hooks_state>.allocate(capacity: 1)
-        hooks.initialize(to: world_hooks_state())
-        hooks.pointee.random = seed ^ 0x5EED_0F00_0000_0000
+        let hooks = executor.hooks
         let timers = Timers(wake: { [unowned executor] job, main in executor.enqueue(job, main: main) }, publishing: hooks)
         executor.timers = timers
         ProcessExecutors.enter(hooks, jobs: executor)
-        defer {
-            ProcessExecutors.leave(hooks)
-            hooks.deallocate()
-        }
+        defer { ProcessExecutors.leave(hooks) }
         let clock = VirtualClock(timers: timers)
         let result = BodyResult<Value>()
         Task(executorPreference: executor) {

@@ -19,7 +19,20 @@ typedef struct world_hooks_state {
     /// thread), and what the first was.
     uint64_t escapes;
     char escape[128];
+    /// The addresses of jobs the world queued, one slot per hash: a job enqueued from another thread
+    /// is the world's when its slot holds it (written by the world's thread, read by any, relaxed atomics).
+    uintptr_t jobs[1024];
 } world_hooks_state;
+
+/// Notes that the world queued the job at `address`.
+static inline void world_hooks_note_job(world_hooks_state *state, uintptr_t address) {
+    __atomic_store_n(&state->jobs[(address >> 4) & 1023], address, __ATOMIC_RELAXED);
+}
+
+/// Whether the world queued the job at `address` (recently enough that its slot still holds it).
+static inline int world_hooks_knows_job(world_hooks_state *state, uintptr_t address) {
+    return __atomic_load_n(&state->jobs[(address >> 4) & 1023], __ATOMIC_RELAXED) == address;
+}
 
 /// The calling thread enters `state`'s world (NULL leaves it).
 void world_hooks_enter(world_hooks_state *state);
