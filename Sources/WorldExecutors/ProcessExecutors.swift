@@ -94,26 +94,40 @@ private func delay<C: Clock>(to instant: C.Instant, on clock: C) -> Duration {
     return (remaining as? Duration) ?? .zero
 }
 
+/// Where a job goes: its world's queue on a world's thread; kept by its world as an escape when a world
+/// queued it before; else the platform's executor (`main` tells the main actor's jobs apart).
+private func route(_ job: consuming ExecutorJob, main: Bool, to platform: any Executor) {
+    if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: main) }
+    let unowned = UnownedJob(job)
+    if ProcessExecutors.routeForeign(unowned) { return }
+    platform.enqueue(ExecutorJob(unowned))
+}
+
+/// The same for a job that sleeps until `instant` on `clock`.
+private func route<C: Clock>(_ job: consuming ExecutorJob, main: Bool, at instant: C.Instant, tolerance: C.Duration?, clock: C, to platform: any Executor) {
+    if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: main, after: delay(to: instant, on: clock)) }
+    (platform as! any SchedulingExecutor).enqueue(job, at: instant, tolerance: tolerance, clock: clock)
+}
+
+/// The same for a job that sleeps for `delay` on `clock`.
+private func route<C: Clock>(_ job: consuming ExecutorJob, main: Bool, after delay: C.Duration, tolerance: C.Duration?, clock: C, to platform: any Executor) {
+    if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: main, after: (delay as? Duration) ?? .zero) }
+    (platform as! any SchedulingExecutor).enqueue(job, after: delay, tolerance: tolerance, clock: clock)
+}
+
 /// The process's default executor.
 final class DefaultRouter: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
     static let shared = DefaultRouter()
     private let platform = PlatformExecutorFactory.defaultExecutor
 
-    func enqueue(_ job: consuming ExecutorJob) {
-        if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: false) }
-        let unowned = UnownedJob(job)
-        if ProcessExecutors.routeForeign(unowned) { return }
-        platform.enqueue(ExecutorJob(unowned))
-    }
+    func enqueue(_ job: consuming ExecutorJob) { route(job, main: false, to: platform) }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
-        if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: false, after: delay(to: instant, on: clock)) }
-        (platform as! any SchedulingExecutor).enqueue(job, at: instant, tolerance: tolerance, clock: clock)
+        route(job, main: false, at: instant, tolerance: tolerance, clock: clock, to: platform)
     }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
-        if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: false, after: (delay as? Duration) ?? .zero) }
-        (platform as! any SchedulingExecutor).enqueue(job, after: delay, tolerance: tolerance, clock: clock)
+        route(job, main: false, after: delay, tolerance: tolerance, clock: clock, to: platform)
     }
 }
 
@@ -122,21 +136,14 @@ final class MainRouter: MainExecutor, SchedulingExecutor, @unchecked Sendable {
     static let shared = MainRouter()
     private let platform = PlatformExecutorFactory.mainExecutor
 
-    func enqueue(_ job: consuming ExecutorJob) {
-        if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: true) }
-        let unowned = UnownedJob(job)
-        if ProcessExecutors.routeForeign(unowned) { return }
-        platform.enqueue(ExecutorJob(unowned))
-    }
+    func enqueue(_ job: consuming ExecutorJob) { route(job, main: true, to: platform) }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
-        if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: true, after: delay(to: instant, on: clock)) }
-        (platform as! any SchedulingExecutor).enqueue(job, at: instant, tolerance: tolerance, clock: clock)
+        route(job, main: true, at: instant, tolerance: tolerance, clock: clock, to: platform)
     }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
-        if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: true, after: (delay as? Duration) ?? .zero) }
-        (platform as! any SchedulingExecutor).enqueue(job, after: delay, tolerance: tolerance, clock: clock)
+        route(job, main: true, after: delay, tolerance: tolerance, clock: clock, to: platform)
     }
 
     func run() throws { try platform.run() }
