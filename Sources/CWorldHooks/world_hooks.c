@@ -3,6 +3,8 @@
 #include "world_hooks.h"
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <stdarg.h>
 #include <string.h>
@@ -18,14 +20,117 @@ static __thread world_hooks_state *current;
 void world_hooks_enter(world_hooks_state *state) { current = state; }
 world_hooks_state *world_hooks_current(void) { return current; }
 
-void world_hooks_thread_name(char *buffer, size_t size) {
-    if (pthread_getname_np(pthread_self(), buffer, size) != 0 && size > 0) buffer[0] = 0;
+// The live worlds' states: chunks of 64, linked and never freed, so that a thread that finds a state
+// live may read it after its world has ended. A job enqueued from a thread no world owns is looked for
+// in every live state (the harness's own jobs only pay one load while no world is live).
+enum { chunk_states = 64 };
+typedef struct state_chunk {
+    world_hooks_state states[chunk_states];
+    struct state_chunk *next;
+} state_chunk;
+static state_chunk first_chunk;
+static uint64_t live_worlds;
+
+world_hooks_state *world_hooks_acquire(uint64_t random_seed) {
+    for (state_chunk *chunk = &first_chunk;;) {
+        for (int i = 0; i < chunk_states; i++) {
+            world_hooks_state *state = &chunk->states[i];
+            uint64_t generation = __atomic_load_n(&state->generation, __ATOMIC_ACQUIRE);
+            if ((generation & 1) == 0 && __atomic_compare_exchange_n(&state->generation, &generation, generation + 1, 0,
+                                                                      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+                state->now_ns = 0;
+                state->random = random_seed;
+                state->random_reads = 0;
+                state->world = NULL;
+                state->escape_kind = 0;
+                state->escape[0] = 0;
+                __atomic_store_n(&state->escape_ready, 0, __ATOMIC_RELAXED);
+                __atomic_store_n(&state->escape_word, (generation + 1) << 32, __ATOMIC_RELEASE);
+                __atomic_add_fetch(&live_worlds, 1, __ATOMIC_RELEASE);
+                return state;
+            }
+        }
+        state_chunk *next = __atomic_load_n(&chunk->next, __ATOMIC_ACQUIRE);
+        if (!next) {
+            state_chunk *fresh = calloc(1, sizeof *fresh);
+            if (!fresh) abort();
+            if (__atomic_compare_exchange_n(&chunk->next, &next, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) next = fresh;
+            else free(fresh);
+        }
+        chunk = next;
+    }
+}
+
+void world_hooks_release(world_hooks_state *state) {
+    // Its jobs are forgotten before the state can be taken again: a stale slot never names a new world.
+    for (int i = 0; i < WORLD_HOOKS_JOB_SLOTS; i++) __atomic_store_n(&state->jobs[i].address, 0, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&state->generation, 1, __ATOMIC_RELEASE);
+    __atomic_sub_fetch(&live_worlds, 1, __ATOMIC_RELEASE);
+}
+
+int world_hooks_note_escape(world_hooks_state *state, uint64_t generation, int kind, const char *what) {
+    uint64_t word = __atomic_load_n(&state->escape_word, __ATOMIC_ACQUIRE);
+    do {
+        if ((word >> 32) != (generation & 0xffffffffu)) return 0;
+    } while (!__atomic_compare_exchange_n(&state->escape_word, &word, word + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+    if ((word & 0xffffffffu) == 0) {
+        state->escape_kind = kind;
+        snprintf(state->escape, sizeof state->escape, "%s", what);
+        __atomic_store_n(&state->escape_ready, 1, __ATOMIC_RELEASE);
+    }
+    return 1;
 }
 
 extern const char *dispatch_queue_get_label(void *queue);
-const char *world_hooks_queue_label(void) {
-    const char *label = dispatch_queue_get_label(0);
-    return label ? label : "";
+// The calling thread as an escape names it: its dispatch queue's label and its name.
+static void describe_thread(char *buffer, size_t size) {
+    char name[64] = "";
+    if (pthread_getname_np(pthread_self(), name, sizeof name) != 0) name[0] = 0;
+    const char *queue = dispatch_queue_get_label(0);
+    if (queue && queue[0]) snprintf(buffer, size, "DispatchQueue '%s' (thread '%s')", queue, name);
+    else snprintf(buffer, size, "thread '%s'", name);
+}
+
+void world_hooks_note_foreign(world_hooks_state *state) {
+    char thread[160];
+    describe_thread(thread, sizeof thread);
+    world_hooks_note_escape(state, __atomic_load_n(&state->generation, __ATOMIC_ACQUIRE), WORLD_HOOKS_RESUMED_FROM, thread);
+}
+
+// Whether the state's slot for `job` holds it (read twice around the task id: a slot being rewritten
+// does not match).
+static int knows_job(world_hooks_state *state, uintptr_t job, uint64_t task) {
+    world_hooks_job *slot = &state->jobs[(job >> 4) & (WORLD_HOOKS_JOB_SLOTS - 1)];
+    if (__atomic_load_n(&slot->address, __ATOMIC_ACQUIRE) != job) return 0;
+    uint64_t noted = __atomic_load_n(&slot->task, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return noted == task && __atomic_load_n(&slot->address, __ATOMIC_RELAXED) == job;
+}
+
+int world_hooks_adopt_foreign(uintptr_t job, uint64_t task) {
+    if (job == 0 || __atomic_load_n(&live_worlds, __ATOMIC_ACQUIRE) == 0) return 0;
+    for (state_chunk *chunk = &first_chunk; chunk; chunk = __atomic_load_n(&chunk->next, __ATOMIC_ACQUIRE)) {
+        for (int i = 0; i < chunk_states; i++) {
+            world_hooks_state *state = &chunk->states[i];
+            uint64_t generation = __atomic_load_n(&state->generation, __ATOMIC_ACQUIRE);
+            if ((generation & 1) == 0 || !knows_job(state, job, task)) continue;
+            char thread[160];
+            describe_thread(thread, sizeof thread);
+            return world_hooks_note_escape(state, generation, WORLD_HOOKS_RESUMED_FROM, thread);
+        }
+    }
+    return 0;
+}
+
+uint32_t world_hooks_escapes(world_hooks_state *state) {
+    return (uint32_t)(__atomic_load_n(&state->escape_word, __ATOMIC_ACQUIRE) & 0xffffffffu);
+}
+
+int world_hooks_first_escape(world_hooks_state *state, char *buffer, size_t size) {
+    // The first escaper counts, then writes: wait the moment it takes.
+    while (!__atomic_load_n(&state->escape_ready, __ATOMIC_ACQUIRE)) sched_yield();
+    snprintf(buffer, size, "%s", state->escape);
+    return state->escape_kind;
 }
 
 // The Swift side installs the process's executors before main (WorldExecutors, when it is linked).

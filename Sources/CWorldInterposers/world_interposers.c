@@ -124,7 +124,9 @@ ssize_t read(int fd, void *buffer, size_t length) {
 // Work handed from a world's thread to Dispatch or to a new thread leaves the world: it is forwarded (the
 // program runs as written) and counted, and the world fails naming it, in every world that does it.
 static void note_escape(world_hooks_state *world, const char *what, const char *label) {
-    if (world->escapes++ == 0) snprintf(world->escape, sizeof world->escape, "%s%s%s", what, label ? label : "", label ? "'" : "");
+    char text[sizeof world->escape];
+    snprintf(text, sizeof text, "%s%s%s", what, label ? label : "", label ? "'" : "");
+    world_hooks_note_escape(world, world->generation, WORLD_HOOKS_CALLED_OUT, text);
 }
 
 typedef void (*dispatch_async_fn)(void *, void *);

@@ -45,6 +45,8 @@ final class OpenFile: Sendable {
     deinit { close(descriptor) }
 
     func read(offset: Int, count: Int, name: String) throws -> [UInt8] {
+        // Not an empty array made in place: that writes the shared empty storage (a race for ThreadSanitizer).
+        guard count > 0 else { return [] }
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var done = 0

@@ -104,6 +104,11 @@ enum PageDecompressor {
 
     /// A buffer of `size` bytes that `body` fills, returning how many bytes it wrote (which must be `size`).
     private static func decompressed(_ size: Int, _ codec: Codec, _ body: (UnsafeMutableBufferPointer<UInt8>) throws -> Int) throws -> [UInt8] {
+        // Not an empty array made in place: that writes the shared empty storage (a race for ThreadSanitizer).
+        guard size > 0 else {
+            _ = try body(UnsafeMutableBufferPointer(start: nil, count: 0))
+            return []
+        }
         var failure: Error?
         let output = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             do {

@@ -7,6 +7,8 @@ struct DictionaryBuilder {
     /// The dictionary and indices of `values`, or nil when the dictionary's PLAIN size would pass `maxBytes`.
     static func build(_ values: ColumnRuns) -> (dictionary: ParquetColumnValues, indices: [UInt32])? {
         var builder = DictionaryBuilder(type: values.type)
+        // Not an empty array made in place: that writes the shared empty storage (a race for ThreadSanitizer).
+        guard values.count > 0 else { return (builder.entries, []) }
         var complete = true
         let indices = [UInt32](unsafeUninitializedCapacity: values.count) { indices, count in
             count = 0

@@ -42,13 +42,8 @@ public enum ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
 /// is named, and the world fails. The queue is the world thread's alone, so the hot path takes no lock.
 final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
     private var runnable: [Runnable] = []
-    /// Jobs that arrived from another thread (atomic: written there, read by the world's thread).
-    private let escapedJobs = Atomic<Int>(0)
-    /// The thread the first escaped job came from.
-    private let firstEscapeThread = Mutex<String?>(nil)
-    /// The world thread's hooks (its clocks, random bytes and escapes), and where the jobs this world
-    /// queued are noted by address: a job enqueued from outside is the world's when its address is there.
-    /// Owned here, so a thread that found this world among the live ones can still read them.
+    /// The world thread's hooks: its clocks, random bytes and escapes, and the jobs this world queued (a
+    /// job enqueued from outside is the world's when it is there). Held from the executor's start to its end.
     let hooks: UnsafeMutablePointer<world_hooks_state>
     private var generator: SplitMix
     private let strategy: ScheduleStrategy
@@ -66,7 +61,8 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
 
     private struct Runnable {
         var job: UnownedJob
-        /// The task it belongs to (PCT only: the runtime's task id; 0 for an actor's own job).
+        /// The task it belongs to (the runtime's task id, never reused; 0 for an actor's own job): PCT's
+        /// priorities are keyed by it, drawn in the order tasks are first seen, so the same in every run.
         var task: UInt64
         /// A main-actor job: it runs isolated to the main actor.
         var main: Bool
@@ -77,9 +73,7 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
         generator = SplitMix(seed: seed)
         self.strategy = strategy
         thread = pthread_self()
-        hooks = .allocate(capacity: 1)
-        hooks.initialize(to: world_hooks_state())
-        hooks.pointee.random = seed ^ 0x5EED_0F00_0000_0000
+        hooks = world_hooks_acquire(seed ^ 0x5EED_0F00_0000_0000)
         runnable.reserveCapacity(64)
         if case .pct(let d) = strategy {
             changeSteps = (0..<d).map { _ in 1 + Int(generator.next() % UInt64(max(1, expectedSteps))) }.sorted()
@@ -87,21 +81,19 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
         }
     }
 
-    deinit { hooks.deallocate() }
+    deinit { world_hooks_release(hooks) }
 
     /// A job of a task whose executor preference is this world's.
     func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
-        guard pthread_equal(thread, pthread_self()) != 0 else {
-            return escape(from: ProcessExecutors.currentThreadName())
-        }
+        guard pthread_equal(thread, pthread_self()) != 0 else { return world_hooks_note_foreign(hooks) }
         enqueue(unowned, main: false)
     }
 
     /// A job enqueued on the world's thread through the process's executors.
     func enqueue(_ job: UnownedJob, main: Bool) {
-        let task = strategy == .random ? 0 : Self.taskID(of: job)
-        world_hooks_note_job(hooks, UInt(bitPattern: unsafeBitCast(job, to: Int.self)))
+        let task = taskID(of: job)
+        world_hooks_note_job(hooks, UInt(bitPattern: unsafeBitCast(job, to: Int.self)), task)
         runnable.append(Runnable(job: job, task: task, main: main))
     }
 
@@ -111,22 +103,15 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
         timers.schedule(job, main: main, after: delay)
     }
 
-    func adoptEscaped(_ job: UnownedJob, from thread: String) -> Bool {
-        guard world_hooks_knows_job(hooks, UInt(bitPattern: unsafeBitCast(job, to: Int.self))) != 0 else { return false }
-        escape(from: thread)
-        return true
+    /// Escapes so far: jobs of the world enqueued from outside, work its thread handed out.
+    var escapes: Int { Int(world_hooks_escapes(hooks)) }
+
+    /// The first escape: what it was, and whether it came back from outside (else the world's thread handed it out).
+    var firstEscape: (what: String, resumedFromOutside: Bool) {
+        var text = [CChar](repeating: 0, count: 160)
+        let kind = world_hooks_first_escape(hooks, &text, text.count)
+        return (String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), kind == WORLD_HOOKS_RESUMED_FROM)
     }
-
-    private func escape(from thread: String) {
-        firstEscapeThread.withLock { first in if first == nil { first = thread } }
-        escapedJobs.add(1, ordering: .releasing)
-    }
-
-    /// Jobs enqueued from outside the world's thread so far.
-    var escaped: Int { escapedJobs.load(ordering: .acquiring) }
-
-    /// The thread (or dispatch queue) the first escaped job came from.
-    var firstEscape: String? { firstEscapeThread.withLock { $0 } }
 
     /// Whether a job is waiting to run.
     var hasRunnable: Bool { !runnable.isEmpty }
@@ -180,14 +165,6 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
         let drawn = Int(generator.next() >> 2)
         if task != 0 { priorities[task] = drawn }
         return drawn
-    }
-
-    /// The runtime's id of the task a job resumes (`ExecutorJob(id: 5)`), 0 for an actor's own job. Task ids
-    /// are never reused, so a priority drawn on first sight is the same in every run of the seed.
-    private static func taskID(of job: UnownedJob) -> UInt64 {
-        let text = job.description
-        guard let open = text.firstIndex(of: ":"), let close = text.lastIndex(of: ")") else { return 0 }
-        return UInt64(text[text.index(after: open)..<close].trimmingCharacters(in: .whitespaces)) ?? 0
     }
 }
 

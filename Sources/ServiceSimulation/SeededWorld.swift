@@ -114,7 +114,7 @@ private struct Driver {
         }
         defer { drain(executor, timers) }
         while result.value == nil {
-            if executor.escaped > 0 || hooks.pointee.escapes > 0 { return .failure(escaped(executor, timers, hooks)) }
+            if executor.escapes > 0 { return .failure(escaped(executor, timers)) }
             if executor.runNext() {
                 if executor.steps >= stepLimit { return .failure(.stepLimit(executor.steps)) }
                 onStep?(executor.steps)
@@ -125,14 +125,14 @@ private struct Driver {
                 continue
             }
             // Idle: a job from outside may still be on its way (a real sleep, a detached task).
-            if waitForJob(executor) { return .failure(escaped(executor, timers, hooks)) }
+            if waitForJob(executor) { return .failure(escaped(executor, timers)) }
             return .failure(.deadlock(
                 "no job to run and no sleeper after \(executor.steps) jobs at virtual time \(timers.now), while the world's task waits: "
                     + "on a continuation nobody resumes, or on work outside the world that did not answer within \(escapeGrace) of real time "
                     + "(a DispatchQueue.asyncAfter, a Timer, another thread)"))
         }
         // Work handed out of the world may have answered before the body's task ever waited for it.
-        if executor.escaped > 0 || hooks.pointee.escapes > 0 { return .failure(escaped(executor, timers, hooks)) }
+        if executor.escapes > 0 { return .failure(escaped(executor, timers)) }
         return .success(SeededRun(value: result.value!, steps: executor.steps, traceHash: executor.traceHash, virtualTime: timers.now))
     }
 
@@ -142,20 +142,19 @@ private struct Driver {
         let grace = escapeGrace.components
         let until = world_hooks_real_monotonic_ns() + grace.seconds * 1_000_000_000 + grace.attoseconds / 1_000_000_000
         while world_hooks_real_monotonic_ns() < until {
-            if executor.escaped > 0 { return true }
+            if executor.escapes > 0 { return true }
             usleep(1_000)
         }
-        return executor.escaped > 0
+        return executor.escapes > 0
     }
 
-    private func escaped(_ executor: SeededExecutor, _ timers: Timers, _ hooks: UnsafeMutablePointer<world_hooks_state>) -> SeededWorldFailure {
+    private func escaped(_ executor: SeededExecutor, _ timers: Timers) -> SeededWorldFailure {
         let at = "after \(executor.steps) jobs at virtual time \(timers.now)"
-        if hooks.pointee.escapes > 0 {
-            let what = withUnsafeBytes(of: hooks.pointee.escape) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            return .escaped("\(what), called from the world's thread \(at): that work runs outside the world, on a thread it does not own")
+        let first = executor.firstEscape
+        guard first.resumedFromOutside else {
+            return .escaped("\(first.what), called from the world's thread \(at): that work runs outside the world, on a thread it does not own")
         }
-        return .escaped("a task of the world was resumed from \(executor.firstEscape ?? "another thread") \(at): "
-            + "a continuation resumed there, or an actor with its own executor")
+        return .escaped("a task of the world was resumed from \(first.what) \(at): a continuation resumed there, or an actor with its own executor")
     }
 
     /// Leaves no task of the world suspended on its clock: sleepers are cancelled and what can still run

@@ -2,8 +2,6 @@
 // `MainExecutor`, `SchedulingExecutor`): ExecutorSPIShapeTests fails when its shape changes.
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 import CWorldHooks
-import Foundation
-import Synchronization
 
 /// A seeded world's queue of jobs, as the process's default and main executors see it.
 package protocol WorldJobs: AnyObject, Sendable {
@@ -11,10 +9,11 @@ package protocol WorldJobs: AnyObject, Sendable {
     func enqueue(_ job: UnownedJob, main: Bool)
     /// A job to run once the world's time has moved on by `delay` (`Task.sleep`, a clock's sleep).
     func enqueue(_ job: UnownedJob, main: Bool, after delay: Duration)
-    /// A job enqueued from a thread no world owns: true when it is this world's (the world keeps it and
-    /// fails as escaped, naming `thread`), false when it is not.
-    func adoptEscaped(_ job: UnownedJob, from thread: String) -> Bool
 }
+
+/// The runtime's id of `job`'s task (0 for a job that is not a task's): ids are never reused.
+@_silgen_name("swift_task_getJobTaskId")
+package func taskID(of job: UnownedJob) -> UInt64
 
 /// The process's default and main executors, installed before `main` runs (by a constructor of
 /// `CWorldHooks`): a job enqueued on a world's thread joins that world's queue, a job of a world enqueued
@@ -30,27 +29,14 @@ package enum ProcessExecutors {
     /// Makes the calling thread a world's: its jobs, clocks and randomness are `state`'s until `leave`.
     package static func enter(_ state: UnsafeMutablePointer<world_hooks_state>, jobs: any WorldJobs) {
         state.pointee.world = Unmanaged.passRetained(WorldPort(jobs)).toOpaque()
-        LiveWorlds.shared.add(jobs)
         world_hooks_enter(state)
     }
 
     /// The calling thread leaves its world.
     package static func leave(_ state: UnsafeMutablePointer<world_hooks_state>) {
         world_hooks_enter(nil)
-        if let port = state.pointee.world {
-            LiveWorlds.shared.remove(Unmanaged<WorldPort>.fromOpaque(port).takeUnretainedValue().jobs)
-            Unmanaged<WorldPort>.fromOpaque(port).release()
-        }
+        if let port = state.pointee.world { Unmanaged<WorldPort>.fromOpaque(port).release() }
         state.pointee.world = nil
-    }
-
-    /// The calling thread's name and dispatch queue, as an escape names them.
-    package static func currentThreadName() -> String {
-        var name = [CChar](repeating: 0, count: 64)
-        world_hooks_thread_name(&name, name.count)
-        let thread = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let queue = String(validatingCString: world_hooks_queue_label()) ?? ""
-        return queue.isEmpty ? "thread '\(thread)'" : "DispatchQueue '\(queue)' (thread '\(thread)')"
     }
 
     /// Where the calling thread's jobs go: its world's queue, or nil off a world.
@@ -58,34 +44,12 @@ package enum ProcessExecutors {
         guard let port = world_hooks_current()?.pointee.world else { return nil }
         return Unmanaged<WorldPort>.fromOpaque(port).takeUnretainedValue()
     }
-
-    /// A job from a thread no world owns: a world's escape, or the harness's own.
-    static func routeForeign(_ job: UnownedJob) -> Bool {
-        LiveWorlds.shared.adopt(job)
-    }
 }
 
 /// The world behind a thread (a class, so the hot path reads one pointer and makes one protocol call).
 final class WorldPort {
     let jobs: any WorldJobs
     init(_ jobs: any WorldJobs) { self.jobs = jobs }
-}
-
-/// The worlds running now, for a job from outside to find its own.
-final class LiveWorlds: Sendable {
-    static let shared = LiveWorlds()
-    private let worlds = Mutex<[ObjectIdentifier: any WorldJobs]>([:])
-
-    func add(_ world: any WorldJobs) { worlds.withLock { $0[ObjectIdentifier(world)] = world } }
-    func remove(_ world: any WorldJobs) { _ = worlds.withLock { $0.removeValue(forKey: ObjectIdentifier(world)) } }
-
-    /// True when a live world took `job` as its escape.
-    func adopt(_ job: UnownedJob) -> Bool {
-        let live = worlds.withLock { Array($0.values) }
-        guard !live.isEmpty else { return false }
-        let thread = ProcessExecutors.currentThreadName()
-        return live.contains { $0.adoptEscaped(job, from: thread) }
-    }
 }
 
 /// The delay from now to `instant` on `clock` (read on the world's thread: its virtual time).
@@ -99,7 +63,8 @@ private func delay<C: Clock>(to instant: C.Instant, on clock: C) -> Duration {
 private func route(_ job: consuming ExecutorJob, main: Bool, to platform: any Executor) {
     if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: main) }
     let unowned = UnownedJob(job)
-    if ProcessExecutors.routeForeign(unowned) { return }
+    // A job of a live world enqueued from a thread no world owns: the world keeps it as an escape.
+    if world_hooks_adopt_foreign(UInt(bitPattern: unsafeBitCast(unowned, to: Int.self)), taskID(of: unowned)) != 0 { return }
     platform.enqueue(ExecutorJob(unowned))
 }
 

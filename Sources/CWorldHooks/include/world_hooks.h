@@ -3,6 +3,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// Job slots a world keeps: a job of the world enqueued from another thread is recognised while its
+/// slot (one per address hash) still holds it.
+#define WORLD_HOOKS_JOB_SLOTS 1024
+
+/// A job the world queued, by address and task id (task ids are never reused; addresses are).
+typedef struct world_hooks_job {
+    uintptr_t address;
+    uint64_t task;
+} world_hooks_job;
+
 /// What a seeded world's thread reads instead of the machine: while a thread is in a world
 /// (`world_hooks_enter`), `clock_gettime`, `gettimeofday`, `getrandom`, `syscall(SYS_getrandom)` and
 /// reads of /dev/urandom answer from here; on every other thread they are the C library's.
@@ -13,26 +23,51 @@ typedef struct world_hooks_state {
     uint64_t random;
     /// Reads of randomness the world made.
     uint64_t random_reads;
-    /// The world's executor (an unretained Swift object), for the process's executors to route jobs by.
+    /// The world's executor (a Swift object retained by the world), for the process's executors to
+    /// route the world thread's jobs by. Read on the world's thread only.
     void *world;
-    /// Work the world's thread handed to a thread no world owns (dispatch_async, dispatch_after, a new
-    /// thread), and what the first was.
-    uint64_t escapes;
-    char escape[128];
-    /// The addresses of jobs the world queued, one slot per hash: a job enqueued from another thread
-    /// is the world's when its slot holds it (written by the world's thread, read by any, relaxed atomics).
-    uintptr_t jobs[1024];
+    /// Odd while a world holds the state (world_hooks_acquire), even while it is free; atomic.
+    uint64_t generation;
+    /// The generation (high 32 bits) and the number of escapes (low 32 bits); atomic.
+    uint64_t escape_word;
+    /// The first escape: its kind, what it was, and whether it is written (atomic).
+    int escape_kind;
+    int escape_ready;
+    char escape[160];
+    /// The jobs the world queued (written by the world's thread, read by any; atomics).
+    world_hooks_job jobs[WORLD_HOOKS_JOB_SLOTS];
 } world_hooks_state;
 
-/// Notes that the world queued the job at `address`.
-static inline void world_hooks_note_job(world_hooks_state *state, uintptr_t address) {
-    __atomic_store_n(&state->jobs[(address >> 4) & 1023], address, __ATOMIC_RELAXED);
+/// What an escape was: work the world's thread handed out (a dispatch queue, a new thread), or a job of
+/// the world that came back from a thread no world owns.
+enum { WORLD_HOOKS_CALLED_OUT = 0, WORLD_HOOKS_RESUMED_FROM = 1 };
+
+/// A state for a new world, zeroed but for its random seed, and registered among the live ones; its
+/// memory is never freed (a thread that found it live may still read it), only reused.
+world_hooks_state *world_hooks_acquire(uint64_t random_seed);
+/// The world is done with `state`.
+void world_hooks_release(world_hooks_state *state);
+
+/// Notes that the world queued `job` (of task `task`, 0 for a job that is not a task's); the world's thread only.
+static inline void world_hooks_note_job(world_hooks_state *state, uintptr_t job, uint64_t task) {
+    world_hooks_job *slot = &state->jobs[(job >> 4) & (WORLD_HOOKS_JOB_SLOTS - 1)];
+    __atomic_store_n(&slot->address, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->task, task, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->address, job, __ATOMIC_RELEASE);
 }
 
-/// Whether the world queued the job at `address` (recently enough that its slot still holds it).
-static inline int world_hooks_knows_job(world_hooks_state *state, uintptr_t address) {
-    return __atomic_load_n(&state->jobs[(address >> 4) & 1023], __ATOMIC_RELAXED) == address;
-}
+/// Notes an escape of `state`'s world of `generation`, from any thread: its count goes up and the first is
+/// described by `kind` and `what`; 0, and nothing noted, when the state now holds another world.
+int world_hooks_note_escape(world_hooks_state *state, uint64_t generation, int kind, const char *what);
+/// A job enqueued from a thread no world owns: 1 when a live world queued it (that world notes the
+/// escape, naming the calling thread, and the job must not run), 0 when none did.
+int world_hooks_adopt_foreign(uintptr_t job, uint64_t task);
+/// Notes that the calling thread, which no world owns, enqueued a job on `state`'s world.
+void world_hooks_note_foreign(world_hooks_state *state);
+/// The escapes of `state`'s world so far.
+uint32_t world_hooks_escapes(world_hooks_state *state);
+/// The first escape's description into `buffer`, and its kind; call once `world_hooks_escapes` is above 0.
+int world_hooks_first_escape(world_hooks_state *state, char *buffer, size_t size);
 
 /// The calling thread enters `state`'s world (NULL leaves it).
 void world_hooks_enter(world_hooks_state *state);
@@ -42,10 +77,6 @@ world_hooks_state *world_hooks_current(void);
 int world_hooks_interposed(void);
 /// The real monotonic time in nanoseconds, on any thread.
 int64_t world_hooks_real_monotonic_ns(void);
-/// The calling thread's name (pthread_getname_np), "" when it has none.
-void world_hooks_thread_name(char *buffer, size_t size);
-/// The label of the dispatch queue the calling thread is running, "" when none.
-const char *world_hooks_queue_label(void);
 /// Starts this program again with `argv`, with Set and Dictionary hashing fixed
 /// (SWIFT_DETERMINISTIC_HASHING=1, read by the runtime at start) and address randomization off; returns 0
 /// at once when hashing is already fixed, -1 when the program could not be started again.
