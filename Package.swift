@@ -38,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // The C libraries of the system. With `pkgConfig`, a machine without one (its .pc file missing)
@@ -135,6 +136,7 @@ let package = Package(
             dependencies: [
                 "PaymentsCore", "SimulatedDisk", "WorldExecutors", "CWorldHooks",
                 .target(name: "CWorldInterposers", condition: .when(traits: ["WorldInterposers"])),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         // Load mode for a user's async service: the scenario's payment stream from concurrent clients on every

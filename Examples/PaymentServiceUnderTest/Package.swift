@@ -2,7 +2,7 @@
 import PackageDescription
 
 // An app's own async payment service (an actor behind repository and gateway protocols, as the Swift
-// testing guides shape it), put under SimHarness's deterministic simulation with six planted bugs.
+// testing guides shape it), put under SimHarness's deterministic simulation with nine planted bugs.
 let package = Package(
     name: "PaymentServiceUnderTest",
     platforms: [.macOS(.v15)],

@@ -195,9 +195,11 @@ final class WorldState: @unchecked Sendable {
         return token
     }
 
-    /// Adds a line to the world's history (kept whole: a world is small).
-    func log(_ line: String) {
-        history.append("\(Self.format(clock.now.offset))  \(line)")
+    /// Adds a line to the world's history (kept whole: a world is small), when the world keeps one: `line`
+    /// is not even made otherwise.
+    func log(_ line: @autoclosure () -> String) {
+        guard configuration.keepsHistory else { return }
+        history.append("\(Self.format(clock.now.offset))  \(line())")
     }
 
     /// `12.345 ms`.

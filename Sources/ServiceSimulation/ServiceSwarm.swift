@@ -44,13 +44,31 @@ public struct ServiceSwarm: Sendable {
         DispatchQueue.concurrentPerform(iterations: tasks) { worker in
             for slot in stride(from: worker, to: seeds.count, by: tasks) {
                 starting(worker, seeds[slot])
-                var report = world(configuration(seed: seeds[slot]))
-                if report.violation == nil { report.history = [] }  // a passing world's events are not kept: memory stays flat
-                reports.set(slot, report)
+                var configuration = configuration(seed: seeds[slot])
+                configuration.keepsHistory = false  // a passing world's events are never looked at: memory stays flat
+                reports.set(slot, world(configuration))
                 finished(worker)
             }
         }
-        return ServiceSwarmSummary(reports: reports.all)
+        var summary = ServiceSwarmSummary(reports: reports.all)
+        if let failing = summary.firstFailure { summary.firstFailure = Self.again(failing, running: world) }
+        return summary
+    }
+
+    /// A failing world run again with its history kept (its events were not written down the first time):
+    /// the same world, or a violation saying that it was not.
+    static func again(_ failing: ServiceWorldReport, running world: (ServiceWorldConfiguration) -> ServiceWorldReport) -> ServiceWorldReport {
+        var configuration = failing.configuration
+        configuration.keepsHistory = true
+        var report = world(configuration)
+        if report.traceHash != failing.traceHash || report.violation != failing.violation {
+            report.violation = ServiceViolation(
+                kind: "nondeterministic world",
+                detail: "seed \(configuration.seed) ran two ways in one process: first \(failing.violation.map(String.init(describing:)) ?? "no violation") "
+                    + "(trace hash 0x\(String(failing.traceHash, radix: 16))), then \(report.violation.map(String.init(describing:)) ?? "no violation") "
+                    + "(trace hash 0x\(String(report.traceHash, radix: 16))): something the world does not own chose between them")
+        }
+        return report
     }
 }
 

@@ -20,6 +20,9 @@ public struct ServiceWorldConfiguration: Hashable, Sendable {
     public var gatewayTimeout: Duration = .seconds(2)
     /// Tries a client makes before it gives up (a request never answered is a violation).
     public var clientTries = 10
+    /// Whether the world's events are written down (its `history`): a swarm runs its worlds without, and
+    /// runs its first failing world again with them.
+    var keepsHistory = true
 
     /// A world; the defaults are the issue's: 100 payments, 8 clients, faults on, 2 crashes, uniform schedule.
     public init(seed: UInt64, payments: Int = 100, clients: Int = 8, faults: Bool = true, crashes: Int = 2, schedule: ScheduleStrategy = .random) {

@@ -1,5 +1,6 @@
 import CWorldHooks
 import Foundation
+import HeapModule
 
 /// A clock whose time moves only when a seeded world has nothing to run: then it jumps to the earliest
 /// sleeper's deadline and wakes it. Hand it to code written against `any Clock<Duration>` or
@@ -58,16 +59,20 @@ public struct VirtualClock: Clock, Sendable {
 final class Timers: @unchecked Sendable {
     private let lock = NSLock()
     private var time = Duration.zero
-    private var sleepers: [Sleeper] = []
+    private var sleepers = Heap<Sleeper>()
     private var nextNumber = 0
     /// Where a woken job goes (the world's executor) and where the time is published (its thread's hooks).
     private let wake: ((UnownedJob, Bool) -> Void)?
     private let published: UnsafeMutablePointer<world_hooks_state>?
 
-    private struct Sleeper {
+    /// Ordered by deadline, then by the order they slept in.
+    private struct Sleeper: Comparable {
         var deadline: Duration
         var number: Int
         var waiter: Waiter
+
+        static func < (a: Sleeper, b: Sleeper) -> Bool { (a.deadline, a.number) < (b.deadline, b.number) }
+        static func == (a: Sleeper, b: Sleeper) -> Bool { a.number == b.number }
     }
 
     private enum Waiter {
@@ -85,7 +90,7 @@ final class Timers: @unchecked Sendable {
     func schedule(_ job: UnownedJob, main: Bool, after delay: Duration) {
         lock.withLock {
             nextNumber += 1
-            sleepers.append(Sleeper(deadline: time + max(.zero, delay), number: nextNumber, waiter: .job(job, main: main)))
+            sleepers.insert(Sleeper(deadline: time + max(.zero, delay), number: nextNumber, waiter: .job(job, main: main)))
         }
     }
 
@@ -107,13 +112,14 @@ final class Timers: @unchecked Sendable {
                     lock.unlock()
                     return Task.isCancelled ? continuation.resume(throwing: CancellationError()) : continuation.resume()
                 }
-                sleepers.append(Sleeper(deadline: deadline, number: number, waiter: .continuation(continuation)))
+                sleepers.insert(Sleeper(deadline: deadline, number: number, waiter: .continuation(continuation)))
                 lock.unlock()
             }
         } onCancel: {
             let woken: Sleeper? = lock.withLock {
-                guard let index = sleepers.firstIndex(where: { $0.number == number }) else { return nil }
-                return sleepers.remove(at: index)
+                guard let found = sleepers.unordered.first(where: { $0.number == number }) else { return nil }
+                sleepers = Heap(sleepers.unordered.filter { $0.number != number })
+                return found
             }
             if case .continuation(let continuation) = woken?.waiter { continuation.resume(throwing: CancellationError()) }
         }
@@ -122,29 +128,26 @@ final class Timers: @unchecked Sendable {
     /// Moves time to the earliest deadline and wakes every sleeper due then (in the order they slept);
     /// returns the new time, or nil when nobody sleeps.
     func advance() -> Duration? {
-        let due: [Sleeper] = lock.withLock {
-            guard let earliest = sleepers.map(\.deadline).min() else { return [] }
-            time = earliest
-            let due = sleepers.filter { $0.deadline == earliest }.sorted { $0.number < $1.number }
-            sleepers.removeAll { $0.deadline == earliest }
-            return due
-        }
-        guard !due.isEmpty else { return nil }
-        published?.pointee.now_ns = Int64(now.components.seconds) * 1_000_000_000 + now.components.attoseconds / 1_000_000_000
-        for sleeper in due {
+        guard let earliest: Duration = lock.withLock({
+            guard let first = sleepers.min else { return nil }
+            time = first.deadline
+            return first.deadline
+        }) else { return nil }
+        published?.pointee.now_ns = Int64(earliest.components.seconds) * 1_000_000_000 + earliest.components.attoseconds / 1_000_000_000
+        while let sleeper: Sleeper = lock.withLock({ sleepers.min?.deadline == earliest ? sleepers.popMin() : nil }) {
             switch sleeper.waiter {
             case .continuation(let continuation): continuation.resume()
             case .job(let job, let main): wake?(job, main)
             }
         }
-        return now
+        return earliest
     }
 
     /// Wakes every sleeper with `error` (a world that ends or is abandoned leaves no task suspended).
     func abandon(with error: any Error) {
         let all: [Sleeper] = lock.withLock {
-            defer { sleepers.removeAll() }
-            return sleepers
+            defer { sleepers = Heap() }
+            return sleepers.unordered.sorted { $0.number < $1.number }
         }
         for sleeper in all {
             switch sleeper.waiter {
