@@ -91,10 +91,13 @@ static void describe_thread(char *buffer, size_t size) {
     else snprintf(buffer, size, "thread '%s'", name);
 }
 
-void world_hooks_note_foreign(world_hooks_state *state) {
-    char thread[160];
+void world_hooks_note_foreign(world_hooks_state *state, const char *what) {
+    char thread[120], text[sizeof state->escape];
     describe_thread(thread, sizeof thread);
-    world_hooks_note_escape(state, __atomic_load_n(&state->generation, __ATOMIC_ACQUIRE), WORLD_HOOKS_RESUMED_FROM, thread);
+    if (what) snprintf(text, sizeof text, "%s called from %s", what, thread);
+    else snprintf(text, sizeof text, "%s", thread);
+    world_hooks_note_escape(state, __atomic_load_n(&state->generation, __ATOMIC_ACQUIRE),
+                            what ? WORLD_HOOKS_CALLED_FROM : WORLD_HOOKS_RESUMED_FROM, text);
 }
 
 // Whether the state's slot for `job` holds it (read twice around the task id: a slot being rewritten
@@ -144,6 +147,11 @@ int64_t world_hooks_real_monotonic_ns(void) {
     struct timespec ts;
     syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+void world_hooks_real_sleep_us(int64_t microseconds) {
+    struct timespec duration = {microseconds / 1000000, (microseconds % 1000000) * 1000};
+    syscall(SYS_nanosleep, &duration, NULL);
 }
 
 // Defined by CWorldInterposers when the process has them (the default trait WorldInterposers, no sanitizer).

@@ -1,5 +1,5 @@
 // The executable's own clock_gettime, gettimeofday, getrandom, syscall, read, dispatch_async(_f),
-// dispatch_after(_f) and pthread_create: a definition in the executable interposes the C library's for
+// dispatch_after(_f), pthread_create and the blocking sleeps (nanosleep, clock_nanosleep, usleep, sleep): a definition in the executable interposes the C library's for
 // every library of the process (the Swift runtime's clocks, Foundation's Date and UUID, Dispatch), as
 // madsim does for Rust. Off a world's thread each forwards to the next definition (dlsym(RTLD_NEXT)).
 // Left out under a sanitizer, whose runtime intercepts the same functions.
@@ -156,6 +156,50 @@ void dispatch_after_f(uint64_t when, void *queue, void *context, void *function)
     NEXT(dispatch_after_f_fn, "dispatch_after_f");
     if (current) note_escape(current, "dispatch_after_f on '", dispatch_queue_get_label(queue));
     next(when, queue, context, function);
+}
+// A blocking sleep on a world's thread stops the world with it (the thread runs every job of the world):
+// it is counted, moves the thread's clocks on by its duration (a loop that sleeps until a deadline ends) and
+// returns at once; the world fails naming it.
+typedef int (*nanosleep_fn)(const struct timespec *, struct timespec *);
+typedef int (*clock_nanosleep_fn)(clockid_t, int, const struct timespec *, struct timespec *);
+typedef int (*usleep_fn)(useconds_t);
+typedef unsigned (*sleep_fn)(unsigned);
+static void blocking_sleep(world_hooks_state *world, int64_t ns) {
+    note_escape(world, "a blocking sleep on the world's thread (Thread.sleep, usleep, nanosleep)", 0);
+    if (ns > 0) world->now_ns += ns;
+}
+static int64_t timespec_ns(const struct timespec *ts) { return ts ? (int64_t)ts->tv_sec * 1000000000LL + ts->tv_nsec : 0; }
+int nanosleep(const struct timespec *duration, struct timespec *remaining) {
+    NEXT(nanosleep_fn, "nanosleep");
+    world_hooks_state *world = current;
+    if (!world) return next(duration, remaining);
+    blocking_sleep(world, timespec_ns(duration));
+    if (remaining) remaining->tv_sec = remaining->tv_nsec = 0;
+    return 0;
+}
+int clock_nanosleep(clockid_t clock, int flags, const struct timespec *duration, struct timespec *remaining) {
+    NEXT(clock_nanosleep_fn, "clock_nanosleep");
+    world_hooks_state *world = current;
+    if (!world) return next(clock, flags, duration, remaining);
+    int wall = clock == CLOCK_REALTIME || clock == CLOCK_TAI;
+    int64_t ns = timespec_ns(duration);
+    blocking_sleep(world, (flags & TIMER_ABSTIME) ? ns - (world->now_ns + (wall ? world_epoch_ns : world_boot_ns)) : ns);
+    if (remaining && !(flags & TIMER_ABSTIME)) remaining->tv_sec = remaining->tv_nsec = 0;
+    return 0;
+}
+int usleep(useconds_t microseconds) {
+    NEXT(usleep_fn, "usleep");
+    world_hooks_state *world = current;
+    if (!world) return next(microseconds);
+    blocking_sleep(world, (int64_t)microseconds * 1000);
+    return 0;
+}
+unsigned sleep(unsigned seconds) {
+    NEXT(sleep_fn, "sleep");
+    world_hooks_state *world = current;
+    if (!world) return next(seconds);
+    blocking_sleep(world, (int64_t)seconds * 1000000000LL);
+    return 0;
 }
 int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*start)(void *), void *argument) {
     NEXT(pthread_create_fn, "pthread_create");

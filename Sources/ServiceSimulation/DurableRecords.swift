@@ -1,3 +1,4 @@
+import CWorldHooks
 import Foundation
 import PaymentsCore
 
@@ -37,7 +38,7 @@ public final class DurableRecords: @unchecked Sendable {
     /// The record under `key`, nil when there is none.
     public func read(_ key: String) async throws -> Data? {
         if let live { return live.read(key) }
-        try await call()
+        try await call("the store's read of \(key)")
         if torn.contains(key) { throw DurableRecordsError.torn(key: key) }
         return cached[key]
     }
@@ -46,7 +47,7 @@ public final class DurableRecords: @unchecked Sendable {
     /// `DurableRecordsError.diskFull`, having written nothing, when the disk is full (1 write in 100 with faults).
     public func write(_ key: String, _ value: Data) async throws {
         if let live { return live.write(key, value) }
-        try await call()
+        try await call("the store's write of \(key)")
         if strikes(oneIn: 100) {
             world?.log("store write \(key): the disk is full")
             throw DurableRecordsError.diskFull(key: key)
@@ -60,7 +61,7 @@ public final class DurableRecords: @unchecked Sendable {
     /// Removes the record under `key` (on the disk after the next `sync`).
     public func remove(_ key: String) async throws {
         if let live { return live.write(key, nil) }
-        try await call()
+        try await call("the store's remove of \(key)")
         cached[key] = nil
         torn.remove(key)
     }
@@ -70,7 +71,7 @@ public final class DurableRecords: @unchecked Sendable {
     /// faults); the writes stay in the cache, and a later sync that succeeds puts them on the disk.
     public func sync() async throws {
         if live != nil { return }
-        try await call()
+        try await call("the store's sync")
         if strikes(oneIn: 50) {
             world?.log("store sync failed: nothing reached the disk")
             throw DurableRecordsError.syncFailed
@@ -83,7 +84,7 @@ public final class DurableRecords: @unchecked Sendable {
     /// Every key that starts with `prefix`, in byte order.
     public func keys(withPrefix prefix: String = "") async throws -> [String] {
         if let live { return live.keys(withPrefix: prefix) }
-        try await call()
+        try await call("the store's keys")
         return cached.keys.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
@@ -109,10 +110,10 @@ public final class DurableRecords: @unchecked Sendable {
         return faults!.next() % n == 0
     }
 
-    /// One call's time, in a live incarnation (a call the crash interrupts does nothing).
-    private func call() async throws {
+    /// One call's time, in a live incarnation (a call the crash interrupts does nothing), on the world's thread.
+    private func call(_ what: @autoclosure () -> String) async throws {
         guard let world else { return }
-        let incarnation = try world.check()
+        let incarnation = try world.check(calling: what())
         try await world.clock.sleep(for: world.latency(storage: true))
         try world.check(incarnation)
     }
@@ -139,9 +140,13 @@ public enum DurableRecordsError: Error, Hashable, Sendable, CustomStringConverti
     }
 }
 
-/// The state a world's gateway, store and checkers share. It is touched only from the world's thread.
+/// The state a world's gateway, store and checkers share. It is touched only from the world's thread: a
+/// call from any other thread throws `CalledFromOutside` and fails the world as escaped.
 final class WorldState: @unchecked Sendable {
     let configuration: ServiceWorldConfiguration
+    /// The world's thread (the state is made there), and its hooks, where a call from outside is noted.
+    private let thread = pthread_self()
+    private let hooks = world_hooks_current()
     let clock: VirtualClock
     private(set) var incarnation = 0
     var acts: [String: GatewayAct] = [:]
@@ -157,9 +162,15 @@ final class WorldState: @unchecked Sendable {
         generator = SplitMix(seed: configuration.seed ^ 0x6A7E_3A11)
     }
 
-    /// The calling task's incarnation; throws when it is not the live one.
+    /// The calling task's incarnation; throws when it is not the live one, or when the caller is not on the
+    /// world's thread (`what` is the call, as the escape names it).
     @discardableResult
-    func check(_ expected: Int? = nil) throws -> Int {
+    func check(_ expected: Int? = nil, calling what: @autoclosure () -> String = "the world's environment") throws -> Int {
+        guard pthread_equal(thread, pthread_self()) != 0 else {
+            let call = what()
+            if let hooks { world_hooks_note_foreign(hooks, call) }
+            throw CalledFromOutside(call: call)
+        }
         let mine = expected ?? Incarnation.current
         guard mine == incarnation else { throw ServiceCrashed(incarnation: mine) }
         return mine
@@ -207,6 +218,13 @@ final class WorldState: @unchecked Sendable {
         let micros = time.components.seconds * 1_000_000 + time.components.attoseconds / 1_000_000_000_000
         return String(format: "%9.3f ms", Double(micros) / 1_000)
     }
+}
+
+/// A call to a world's gateway or store from a thread the world does not own: refused, never run (the
+/// state is the world thread's), and the world fails as escaped.
+struct CalledFromOutside: Error, CustomStringConvertible {
+    var call: String
+    var description: String { "\(call) was called from a thread the seeded world does not own" }
 }
 
 /// FNV-1a of `text`'s UTF-8 bytes.

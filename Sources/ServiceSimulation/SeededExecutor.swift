@@ -86,7 +86,7 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
     /// A job of a task whose executor preference is this world's.
     func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
-        guard pthread_equal(thread, pthread_self()) != 0 else { return world_hooks_note_foreign(hooks) }
+        guard pthread_equal(thread, pthread_self()) != 0 else { return world_hooks_note_foreign(hooks, nil) }
         enqueue(unowned, main: false)
     }
 
@@ -106,11 +106,11 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
     /// Escapes so far: jobs of the world enqueued from outside, work its thread handed out.
     var escapes: Int { Int(world_hooks_escapes(hooks)) }
 
-    /// The first escape: what it was, and whether it came back from outside (else the world's thread handed it out).
-    var firstEscape: (what: String, resumedFromOutside: Bool) {
+    /// The first escape: what it was, and its kind (`WORLD_HOOKS_CALLED_OUT`, `_RESUMED_FROM`, `_CALLED_FROM`).
+    var firstEscape: (what: String, kind: Int32) {
         var text = [CChar](repeating: 0, count: 160)
         let kind = world_hooks_first_escape(hooks, &text, text.count)
-        return (String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), kind == WORLD_HOOKS_RESUMED_FROM)
+        return (String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), kind)
     }
 
     /// Whether a job is waiting to run.

@@ -44,12 +44,13 @@ public enum SeededWorldFailure: Error, Equatable, Sendable, CustomStringConverti
 /// interleaving, the same on every run: an actor that reads, awaits and writes back loses an update
 /// under some seeds and not under others, and always the same ones.
 ///
-/// What the body must not do (it escapes the world, and is reported as `escaped` or `deadlock` rather than
-/// silently passed): `Task { }` or `Task.detached` without the executor preference (an unstructured task
-/// does not inherit it, SE-0417), `@MainActor` or a custom actor executor, a `DispatchQueue`, a real
-/// `Task.sleep` or `ContinuousClock` (use the clock it is given). One escape can go unseen: another thread
-/// that resumes a continuation before its task has suspended (the task then never leaves the world's thread,
-/// and only the runs where the other thread is slower report it).
+/// The world owns every job enqueued on its thread (the process's executors are SimHarness's, installed
+/// before `main`): `Task {}`, `Task.detached`, `@MainActor`, `Task.sleep`, the system clocks, `Date()`,
+/// `UUID()` and `SystemRandomNumberGenerator` are the world's. What it cannot run fails it as `escaped`,
+/// named, in every world that does it: work handed to a `DispatchQueue` or a new thread, a task resumed
+/// from a thread the world does not own, the world's gateway or store called from one, a blocking sleep.
+/// A world blocks its caller's thread: Swift Testing's parallel tests each run their worlds side by side,
+/// one thread each, and the tests waiting on them hold threads of the cooperative pool meanwhile.
 public enum SeededWorld {
     /// Runs `body` on a new thread under `seed`'s schedule and waits for its end.
     /// - Parameters:
@@ -143,7 +144,7 @@ private struct Driver {
         let until = world_hooks_real_monotonic_ns() + grace.seconds * 1_000_000_000 + grace.attoseconds / 1_000_000_000
         while world_hooks_real_monotonic_ns() < until {
             if executor.escapes > 0 { return true }
-            usleep(1_000)
+            world_hooks_real_sleep_us(1_000)
         }
         return executor.escapes > 0
     }
@@ -151,10 +152,14 @@ private struct Driver {
     private func escaped(_ executor: SeededExecutor, _ timers: Timers) -> SeededWorldFailure {
         let at = "after \(executor.steps) jobs at virtual time \(timers.now)"
         let first = executor.firstEscape
-        guard first.resumedFromOutside else {
+        switch first.kind {
+        case Int32(WORLD_HOOKS_CALLED_OUT):
             return .escaped("\(first.what), called from the world's thread \(at): that work runs outside the world, on a thread it does not own")
+        case Int32(WORLD_HOOKS_CALLED_FROM):
+            return .escaped("\(first.what) \(at): the world's gateway and store answer its own tasks only; that call threw")
+        default:
+            return .escaped("a task of the world was resumed from \(first.what) \(at): a continuation resumed there, or an actor with its own executor")
         }
-        return .escaped("a task of the world was resumed from \(first.what) \(at): a continuation resumed there, or an actor with its own executor")
     }
 
     /// Leaves no task of the world suspended on its clock: sleepers are cancelled and what can still run

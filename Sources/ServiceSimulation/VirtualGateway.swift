@@ -79,7 +79,7 @@ public final class VirtualGateway: @unchecked Sendable {
     /// `ServiceCrashed` in a task of a crashed service).
     public func process(_ payment: GatewayPayment) async throws -> GatewayReceipt {
         guard let world else { return try live!.process(payment) }
-        let incarnation = try world.check()
+        let incarnation = try world.check(calling: "the gateway's process of \(payment.idempotencyKey)")
         try await world.clock.sleep(for: world.latency())
         try world.check(incarnation)
         let token = world.nextToken(for: payment.idempotencyKey)
@@ -110,7 +110,7 @@ public final class VirtualGateway: @unchecked Sendable {
     /// Whether the gateway acted for `idempotencyKey` (reconciliation: not a payment attempt).
     public func hasActed(idempotencyKey: String) async throws -> Bool {
         guard let world else { return live!.hasActed(idempotencyKey: idempotencyKey) }
-        let incarnation = try world.check()
+        let incarnation = try world.check(calling: "the gateway's hasActed of \(idempotencyKey)")
         try await world.clock.sleep(for: world.latency())
         try world.check(incarnation)
         return world.acts[idempotencyKey] != nil

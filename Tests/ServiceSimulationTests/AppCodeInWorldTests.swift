@@ -156,6 +156,38 @@ struct AppCodeInWorldTests {
             }
         }
     }
+
+    @Test("a blocking sleep on the world's thread is named, in every world", arguments: [BlockingSleep.threadSleep, .usleep])
+    func blockingSleepIsNamed(sleep: BlockingSleep) {
+        // Given a body that sleeps its thread, as a retry written with Thread.sleep does
+        let body: @Sendable (VirtualClock) async throws -> Int = { _ in
+            sleep.run()
+            return 1
+        }
+        // When eight seeds run, Then each fails naming the blocking sleep
+        for seed in 0..<8 as Range<UInt64> {
+            #expect {
+                _ = try SeededWorld.run(seed: seed, body)
+            } throws: { error in
+                guard case .escaped(let text)? = error as? SeededWorldFailure else { return false }
+                return text.hasPrefix("a blocking sleep on the world's thread (Thread.sleep, usleep, nanosleep)")
+            }
+        }
+    }
+}
+
+/// Blocking sleeps app code writes.
+enum BlockingSleep: String, CustomTestStringConvertible, Sendable {
+    case threadSleep, usleep
+
+    var testDescription: String { rawValue }
+
+    func run() {
+        switch self {
+        case .threadSleep: Thread.sleep(forTimeInterval: 0.05)
+        case .usleep: _ = Foundation.usleep(50_000)
+        }
+    }
 }
 
 /// Ways app code hands a continuation to a thread the world does not own.

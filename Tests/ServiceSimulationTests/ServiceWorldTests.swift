@@ -37,6 +37,42 @@ private struct NeverAnswers: ServiceUnderSimulation {
     func ledger() async throws -> [ServiceLedgerLine] { [] }
 }
 
+/// A thread of its own, started outside every world, that runs the jobs of the tasks preferring it (an
+/// SDK's callback thread; not the cooperative pool, which the tests waiting on their worlds may fill).
+private final class OutsideThread: TaskExecutor, @unchecked Sendable {
+    static let shared = OutsideThread()
+    private let lock = NSLock()
+    private var jobs: [UnownedJob] = []
+    private let handed = DispatchSemaphore(value: 0)
+
+    private init() {
+        Thread { [self] in
+            while true {
+                handed.wait()
+                lock.withLock { jobs.removeFirst() }.runSynchronously(on: asUnownedTaskExecutor())
+            }
+        }.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        lock.withLock { jobs.append(job) }
+        handed.signal()
+    }
+}
+
+/// A service that reads its records from a task of that thread's, as an SDK's callback would.
+private struct StoreReadFromOutside: ServiceUnderSimulation {
+    let store: DurableRecords
+    static func start(in environment: ServiceEnvironment) async throws -> StoreReadFromOutside { StoreReadFromOutside(store: environment.store) }
+    func submit(_ request: ServiceRequest) async throws -> ServiceAnswer {
+        let store = store
+        try await Task(executorPreference: OutsideThread.shared) { _ = try await store.read("payment/" + request.paymentID) }.value
+        return ServiceAnswer(state: .failed)
+    }
+    func ledger() async throws -> [ServiceLedgerLine] { [] }
+}
+
 /// The first failing seed of `seeds` for `Service`, with its report.
 private func firstFailure<Service: ServiceUnderSimulation>(
     _ service: Service.Type, seeds: Range<UInt64>, schedule: ScheduleStrategy, payments: Int = 40, clients: Int = 6
@@ -150,6 +186,21 @@ struct ServiceWorldTests {
     func ledgerThrows() {
         let report = ServiceWorld.run(LedgerFails.self, ServiceWorldConfiguration(seed: 2, payments: 5, clients: 2, faults: false, crashes: 0))
         #expect(report.violation == ServiceViolation(kind: "ledger threw", detail: "the ledger table is corrupt"))
+    }
+
+    @Test("the store called from a thread no world owns refuses the call, and every world fails naming the call and the thread", arguments: 0..<4)
+    func storeCalledFromOutside(seed: UInt64) {
+        // Given a service that reads the store from a task of a thread started outside the world
+        _ = OutsideThread.shared
+
+        // When its world runs
+        let report = ServiceWorld.run(StoreReadFromOutside.self, ServiceWorldConfiguration(seed: seed, payments: 5, clients: 2, crashes: 0))
+
+        // Then the world fails as escaped, naming the store's call and that it was refused; the harness is intact
+        #expect(report.violation?.kind == "nondeterminism escaped")
+        #expect(report.violation?.detail.contains("the store's read of payment/") == true, "\(report.violation.map { "\($0)" } ?? "no violation")")
+        #expect(report.violation?.detail.contains(" called from ") == true)
+        #expect(report.violation?.detail.contains("answer its own tasks only; that call threw") == true)
     }
 
     @Test("a service that never answers is a deadlock, reported, not a hang")

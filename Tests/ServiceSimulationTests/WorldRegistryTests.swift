@@ -78,7 +78,7 @@ struct WorldRegistryTests {
         let now = sut.pointee.generation
 
         // When an escape is noted for its earlier world, and one for the present world
-        let stale = world_hooks_note_escape(sut, now - 2, Int32(WORLD_HOOKS_RESUMED_FROM), "late")
+        let stale = world_hooks_note_escape(sut, now &- 2, Int32(WORLD_HOOKS_RESUMED_FROM), "late")
         let present = world_hooks_note_escape(sut, now, Int32(WORLD_HOOKS_CALLED_OUT), "now")
 
         // Then only the present one counts, and it is the one described

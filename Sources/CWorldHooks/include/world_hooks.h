@@ -38,9 +38,10 @@ typedef struct world_hooks_state {
     world_hooks_job jobs[WORLD_HOOKS_JOB_SLOTS];
 } world_hooks_state;
 
-/// What an escape was: work the world's thread handed out (a dispatch queue, a new thread), or a job of
-/// the world that came back from a thread no world owns.
-enum { WORLD_HOOKS_CALLED_OUT = 0, WORLD_HOOKS_RESUMED_FROM = 1 };
+/// What an escape was: work the world's thread handed out (a dispatch queue, a new thread), a job of the
+/// world that came back from a thread no world owns, or the world's environment (its gateway, store or
+/// disk) called from such a thread.
+enum { WORLD_HOOKS_CALLED_OUT = 0, WORLD_HOOKS_RESUMED_FROM = 1, WORLD_HOOKS_CALLED_FROM = 2 };
 
 /// A state for a new world, zeroed but for its random seed, and registered among the live ones; its
 /// memory is never freed (a thread that found it live may still read it), only reused.
@@ -62,8 +63,9 @@ int world_hooks_note_escape(world_hooks_state *state, uint64_t generation, int k
 /// A job enqueued from a thread no world owns: 1 when a live world queued it (that world notes the
 /// escape, naming the calling thread, and the job must not run), 0 when none did.
 int world_hooks_adopt_foreign(uintptr_t job, uint64_t task);
-/// Notes that the calling thread, which no world owns, enqueued a job on `state`'s world.
-void world_hooks_note_foreign(world_hooks_state *state);
+/// Notes that the calling thread, which no world owns, enqueued a job on `state`'s world (`what` NULL), or
+/// called `what` of the world's environment.
+void world_hooks_note_foreign(world_hooks_state *state, const char *what);
 /// The escapes of `state`'s world so far.
 uint32_t world_hooks_escapes(world_hooks_state *state);
 /// The first escape's description into `buffer`, and its kind; call once `world_hooks_escapes` is above 0.
@@ -75,6 +77,8 @@ void world_hooks_enter(world_hooks_state *state);
 world_hooks_state *world_hooks_current(void);
 /// Whether this process's clock, randomness and read functions are the world-aware ones.
 int world_hooks_interposed(void);
+/// Sleeps `microseconds` of real time, on any thread (a world's thread included: past the interposed sleeps).
+void world_hooks_real_sleep_us(int64_t microseconds);
 /// The real monotonic time in nanoseconds, on any thread.
 int64_t world_hooks_real_monotonic_ns(void);
 /// Starts this program again with `argv`, with Set and Dictionary hashing fixed
