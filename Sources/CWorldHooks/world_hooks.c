@@ -62,6 +62,13 @@ world_hooks_state *world_hooks_acquire(uint64_t random_seed) {
 }
 
 void world_hooks_release(world_hooks_state *state) {
+    // No escape can be noted from now on (the word's generation is an even one, never a live world's), and
+    // the first one's description, if a thread is still writing it, is written before the state is reused.
+    uint64_t generation = __atomic_load_n(&state->generation, __ATOMIC_ACQUIRE);
+    uint64_t word = __atomic_exchange_n(&state->escape_word, (generation + 1) << 32, __ATOMIC_ACQ_REL);
+    if ((word & 0xffffffffu) != 0) {
+        while (!__atomic_load_n(&state->escape_ready, __ATOMIC_ACQUIRE)) sched_yield();
+    }
     // Its jobs are forgotten before the state can be taken again: a stale slot never names a new world.
     for (int i = 0; i < WORLD_HOOKS_JOB_SLOTS; i++) __atomic_store_n(&state->jobs[i].address, 0, __ATOMIC_RELAXED);
     __atomic_add_fetch(&state->generation, 1, __ATOMIC_RELEASE);
