@@ -29,7 +29,7 @@ typedef struct state_chunk {
     struct state_chunk *next;
 } state_chunk;
 static state_chunk first_chunk;
-static uint64_t live_worlds;
+uint64_t world_hooks_live_worlds;
 
 world_hooks_state *world_hooks_acquire(uint64_t random_seed) {
     for (state_chunk *chunk = &first_chunk;;) {
@@ -46,7 +46,7 @@ world_hooks_state *world_hooks_acquire(uint64_t random_seed) {
                 state->escape[0] = 0;
                 __atomic_store_n(&state->escape_ready, 0, __ATOMIC_RELAXED);
                 __atomic_store_n(&state->escape_word, (generation + 1) << 32, __ATOMIC_RELEASE);
-                __atomic_add_fetch(&live_worlds, 1, __ATOMIC_RELEASE);
+                __atomic_add_fetch(&world_hooks_live_worlds, 1, __ATOMIC_RELEASE);
                 return state;
             }
         }
@@ -72,7 +72,7 @@ void world_hooks_release(world_hooks_state *state) {
     // Its jobs are forgotten before the state can be taken again: a stale slot never names a new world.
     for (int i = 0; i < WORLD_HOOKS_JOB_SLOTS; i++) __atomic_store_n(&state->jobs[i].address, 0, __ATOMIC_RELAXED);
     __atomic_add_fetch(&state->generation, 1, __ATOMIC_RELEASE);
-    __atomic_sub_fetch(&live_worlds, 1, __ATOMIC_RELEASE);
+    __atomic_sub_fetch(&world_hooks_live_worlds, 1, __ATOMIC_RELEASE);
 }
 
 int world_hooks_note_escape(world_hooks_state *state, uint64_t generation, int kind, const char *what) {
@@ -118,7 +118,7 @@ static int knows_job(world_hooks_state *state, uintptr_t job, uint64_t task) {
 }
 
 int world_hooks_adopt_foreign(uintptr_t job, uint64_t task) {
-    if (job == 0 || __atomic_load_n(&live_worlds, __ATOMIC_ACQUIRE) == 0) return 0;
+    if (job == 0 || __atomic_load_n(&world_hooks_live_worlds, __ATOMIC_ACQUIRE) == 0) return 0;
     for (state_chunk *chunk = &first_chunk; chunk; chunk = __atomic_load_n(&chunk->next, __ATOMIC_ACQUIRE)) {
         for (int i = 0; i < chunk_states; i++) {
             world_hooks_state *state = &chunk->states[i];

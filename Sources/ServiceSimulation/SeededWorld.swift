@@ -86,9 +86,13 @@ private final class Outcome<Value: Sendable>: @unchecked Sendable {
     var result: Result<SeededRun<Value>, SeededWorldFailure>?
 }
 
-/// The body's value, set by its task on the world's thread.
+/// The body's value, set by its task on the world's thread (`done` is what the driver's loop reads at each
+/// job: a Bool, not a test of the generic optional).
 private final class BodyResult<Value: Sendable>: @unchecked Sendable {
-    var value: Result<Value, any Error>?
+    private(set) var done = false
+    var value: Result<Value, any Error>? {
+        didSet { done = value != nil }
+    }
 }
 
 /// Runs one world on the current thread.
@@ -114,7 +118,7 @@ private struct Driver {
             do { result.value = .success(try await body(clock)) } catch { result.value = .failure(error) }
         }
         defer { drain(executor, timers) }
-        while result.value == nil {
+        while !result.done {
             if executor.escapes > 0 { return .failure(escaped(executor, timers)) }
             if executor.runNext() {
                 if executor.steps >= stepLimit { return .failure(.stepLimit(executor.steps)) }

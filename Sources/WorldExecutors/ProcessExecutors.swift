@@ -64,7 +64,9 @@ private func route(_ job: consuming ExecutorJob, main: Bool, to platform: any Ex
     if let world = ProcessExecutors.currentWorld { return world.jobs.enqueue(UnownedJob(job), main: main) }
     let unowned = UnownedJob(job)
     // A job of a live world enqueued from a thread no world owns: the world keeps it as an escape.
-    if world_hooks_adopt_foreign(UInt(bitPattern: unsafeBitCast(unowned, to: Int.self)), taskID(of: unowned)) != 0 { return }
+    if world_hooks_any_live() != 0, world_hooks_adopt_foreign(UInt(bitPattern: unsafeBitCast(unowned, to: Int.self)), taskID(of: unowned)) != 0 {
+        return
+    }
     platform.enqueue(ExecutorJob(unowned))
 }
 

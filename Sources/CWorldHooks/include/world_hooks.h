@@ -60,6 +60,12 @@ static inline void world_hooks_note_job(world_hooks_state *state, uintptr_t job,
 /// Notes an escape of `state`'s world of `generation`, from any thread: its count goes up and the first is
 /// described by `kind` and `what`; 0, and nothing noted, when the state now holds another world.
 int world_hooks_note_escape(world_hooks_state *state, uint64_t generation, int kind, const char *what);
+/// Worlds holding a state now (atomic).
+extern uint64_t world_hooks_live_worlds;
+
+/// Whether any world is live: a job from outside is looked for only then.
+static inline int world_hooks_any_live(void) { return __atomic_load_n(&world_hooks_live_worlds, __ATOMIC_ACQUIRE) != 0; }
+
 /// A job enqueued from a thread no world owns: 1 when a live world queued it (that world notes the
 /// escape, naming the calling thread, and the job must not run), 0 when none did.
 int world_hooks_adopt_foreign(uintptr_t job, uint64_t task);
