@@ -17,8 +17,10 @@ public final class DurableRecords: @unchecked Sendable {
     private var cached: [String: Data] = [:]
     /// What is on the disk.
     private var synced: [String: Data] = [:]
-    /// Records a power loss tore (on the disk, and seen): reading one throws.
+    /// Records a power loss tore, as a reader sees them: reading one throws. A write or remove mends one in
+    /// the cache; it stays torn on the disk (`tornOnDisk`) until a sync, and a power loss before it shows it again.
     private var torn: Set<String> = []
+    private var tornOnDisk: Set<String> = []
     /// The key of the last write since the last sync: the one a power loss may tear.
     private var lastUnsynced: String?
     /// The storage faults' draws (nil: no faults), apart from the gateway's and the schedule's.
@@ -77,6 +79,7 @@ public final class DurableRecords: @unchecked Sendable {
             throw DurableRecordsError.syncFailed
         }
         synced = cached
+        tornOnDisk = torn
         lastUnsynced = nil
         world?.log("store sync")
     }
@@ -93,10 +96,12 @@ public final class DurableRecords: @unchecked Sendable {
     /// SQLite's WAL does: an update the power cuts leaves the synced version whole.)
     func losePower() {
         cached = synced
+        torn = tornOnDisk
         if let key = lastUnsynced, synced[key] == nil, strikes(oneIn: 2) {
             cached[key] = Data()
             synced[key] = Data()
             torn.insert(key)
+            tornOnDisk.insert(key)
             world?.log("power loss: the store is back to its last sync, \(key) torn")
         } else {
             world?.log("power loss: the store is back to its last sync")
