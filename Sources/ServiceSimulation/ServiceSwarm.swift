@@ -50,7 +50,7 @@ public struct ServiceSwarm: Sendable {
                 finished(worker)
             }
         }
-        var summary = ServiceSwarmSummary(reports: reports.all)
+        var summary = ServiceSwarmSummary(reports: reports)
         if let failing = summary.firstFailure { summary.firstFailure = Self.again(failing, running: world) }
         return summary
     }
@@ -91,30 +91,44 @@ public struct ServiceSwarmSummary: Sendable {
     /// A hash of every world's trace hash, in seed order: the same whatever `tasks` is.
     public var traceHash: UInt64 = 0xCBF2_9CE4_8422_2325
 
-    init(reports: [ServiceWorldReport]) {
-        for report in reports {
+    init(reports: Reports) {
+        for slot in reports.slots {
             worlds += 1
-            steps += report.steps
-            crashes += report.crashes
-            requests += report.requests
-            gatewayActs += report.gatewayActs
-            traceHash = (traceHash ^ report.traceHash) &* 0x0000_0100_0000_01B3
-            guard report.violation != nil else { continue }
+            steps += slot.steps
+            crashes += slot.crashes
+            requests += slot.requests
+            gatewayActs += slot.gatewayActs
+            traceHash = (traceHash ^ slot.traceHash) &* 0x0000_0100_0000_01B3
+            guard let failing = slot.failing else { continue }
             failed += 1
-            if firstFailure == nil { firstFailure = report }
+            if firstFailure == nil { firstFailure = failing }
         }
     }
 }
 
-/// The reports of a swarm, written by its threads, each into its own slot.
-private final class Reports: @unchecked Sendable {
+/// The reports of a swarm, written by its threads, each into its own slot: a passing world's counts only
+/// (a few words, so that memory stays flat over any number of worlds), a failing world's whole report.
+final class Reports: @unchecked Sendable {
+    struct Slot {
+        var steps = 0, crashes = 0, requests = 0, gatewayActs = 0
+        var traceHash: UInt64 = 0
+        var failing: ServiceWorldReport?
+    }
+
     private let lock = NSLock()
-    private var slots: [ServiceWorldReport?]
+    private var filled: [Slot?]
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) { filled = Array(repeating: nil, count: count) }
 
-    func set(_ slot: Int, _ report: ServiceWorldReport) { lock.withLock { slots[slot] = report } }
-    var all: [ServiceWorldReport] { lock.withLock { slots.compactMap { $0 } } }
+    func set(_ index: Int, _ report: ServiceWorldReport) {
+        let slot = Slot(
+            steps: report.steps, crashes: report.crashes, requests: report.requests, gatewayActs: report.gatewayActs,
+            traceHash: report.traceHash, failing: report.violation == nil ? nil : report)
+        lock.withLock { filled[index] = slot }
+    }
+
+    /// The slots written, in seed order.
+    var slots: [Slot] { lock.withLock { filled.compactMap { $0 } } }
 }
 
 extension ServiceWorld {
