@@ -1,7 +1,6 @@
 import CWorldHooks
 import Foundation
 import WorldExecutors
-import Synchronization
 
 /// How a seeded world chooses the next job among the runnable ones.
 public enum ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {

@@ -1,0 +1,61 @@
+import Foundation
+@testable import ServiceSimulation
+import Synchronization
+import Testing
+
+/// A world runner that fails seed 3, with the trace hash `hashes` gives each of its runs in turn.
+private final class ScriptedWorlds: Sendable {
+    private let runs = Mutex(0)
+    private let hashes: [UInt64]
+
+    init(hashes: [UInt64]) { self.hashes = hashes }
+
+    func run(_ configuration: ServiceWorldConfiguration) -> ServiceWorldReport {
+        var report = ServiceWorldReport(configuration: configuration)
+        report.traceHash = configuration.seed
+        guard configuration.seed == 3 else { return report }
+        report.traceHash = runs.withLock { n in
+            defer { n += 1 }
+            return hashes[min(n, hashes.count - 1)]
+        }
+        report.violation = ServiceViolation(kind: "charged twice", detail: "p0001")
+        return report
+    }
+
+    var count: Int { runs.withLock { $0 } }
+}
+
+@Suite("A swarm of a user's service's worlds")
+struct ServiceSwarmTests {
+    private static let sut = ServiceSwarm(template: ServiceWorldConfiguration(seed: 0), from: 0, count: 8, mixedSchedules: false, tasks: 2)
+
+    @Test("the first failing world runs again, and is reported as it ran")
+    func firstFailureRunsAgain() {
+        // Given worlds whose seed 3 fails the same way each time
+        let worlds = ScriptedWorlds(hashes: [0xAB])
+
+        // When the swarm runs
+        let summary = Self.sut.run(worlds.run)
+
+        // Then seed 3 ran twice, and its violation is the one it broke
+        #expect(worlds.count == 2)
+        #expect(summary.failed == 1)
+        #expect(summary.firstFailure?.violation?.kind == "charged twice")
+        #expect(summary.firstFailure?.configuration.seed == 3)
+    }
+
+    @Test("a failing world that runs another way the second time is reported as nondeterministic")
+    func secondRunThatDiffersIsCaught() throws {
+        // Given worlds whose seed 3 has another trace hash on its second run
+        let worlds = ScriptedWorlds(hashes: [0xAB, 0xCD])
+
+        // When the swarm runs
+        let summary = Self.sut.run(worlds.run)
+
+        // Then the failure names both runs
+        let violation = try #require(summary.firstFailure?.violation)
+        #expect(violation.kind == "nondeterministic world")
+        #expect(violation.detail.contains("trace hash 0xab"))
+        #expect(violation.detail.contains("trace hash 0xcd"))
+    }
+}
