@@ -147,14 +147,7 @@ struct AppCodeInWorldTests {
             return 1
         }
         // When eight seeds run, Then each fails naming what left the world
-        for seed in 0..<8 as Range<UInt64> {
-            #expect {
-                _ = try SeededWorld.run(seed: seed, body)
-            } throws: { error in
-                guard case .escaped(let text)? = error as? SeededWorldFailure else { return false }
-                return text.hasPrefix(escape.named)
-            }
-        }
+        Self.expectEveryWorldEscapes(body, named: escape.named)
     }
 
     @Test("a blocking sleep on the world's thread is named, in every world", arguments: [BlockingSleep.threadSleep, .usleep])
@@ -165,12 +158,19 @@ struct AppCodeInWorldTests {
             return 1
         }
         // When eight seeds run, Then each fails naming the blocking sleep
+        Self.expectEveryWorldEscapes(body, named: "a blocking sleep on the world's thread (Thread.sleep, usleep, nanosleep)")
+    }
+
+    /// Runs `body` in eight worlds and expects each to fail as escaped, its report starting with `named`.
+    private static func expectEveryWorldEscapes(
+        _ body: @escaping @Sendable (VirtualClock) async throws -> Int, named: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for seed in 0..<8 as Range<UInt64> {
-            #expect {
+            #expect(sourceLocation: sourceLocation) {
                 _ = try SeededWorld.run(seed: seed, body)
             } throws: { error in
                 guard case .escaped(let text)? = error as? SeededWorldFailure else { return false }
-                return text.hasPrefix("a blocking sleep on the world's thread (Thread.sleep, usleep, nanosleep)")
+                return text.hasPrefix(named)
             }
         }
     }
