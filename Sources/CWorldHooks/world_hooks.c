@@ -98,13 +98,18 @@ static void describe_thread(char *buffer, size_t size) {
     else snprintf(buffer, size, "thread '%s'", name);
 }
 
-void world_hooks_note_foreign(world_hooks_state *state, const char *what) {
+// Notes, for the state's world of `generation`, the calling thread (no world's) resuming one of its jobs
+// (`what` NULL) or calling `what`; 0 when the state holds another world now.
+static int note_foreign(world_hooks_state *state, uint64_t generation, const char *what) {
     char thread[120], text[sizeof state->escape];
     describe_thread(thread, sizeof thread);
     if (what) snprintf(text, sizeof text, "%s called from %s", what, thread);
     else snprintf(text, sizeof text, "%s", thread);
-    world_hooks_note_escape(state, __atomic_load_n(&state->generation, __ATOMIC_ACQUIRE),
-                            what ? WORLD_HOOKS_CALLED_FROM : WORLD_HOOKS_RESUMED_FROM, text);
+    return world_hooks_note_escape(state, generation, what ? WORLD_HOOKS_CALLED_FROM : WORLD_HOOKS_RESUMED_FROM, text);
+}
+
+void world_hooks_note_foreign(world_hooks_state *state, const char *what) {
+    note_foreign(state, __atomic_load_n(&state->generation, __ATOMIC_ACQUIRE), what);
 }
 
 // Whether the state's slot for `job` holds it (read twice around the task id: a slot being rewritten
@@ -124,9 +129,7 @@ int world_hooks_adopt_foreign(uintptr_t job, uint64_t task) {
             world_hooks_state *state = &chunk->states[i];
             uint64_t generation = __atomic_load_n(&state->generation, __ATOMIC_ACQUIRE);
             if ((generation & 1) == 0 || !knows_job(state, job, task)) continue;
-            char thread[160];
-            describe_thread(thread, sizeof thread);
-            return world_hooks_note_escape(state, generation, WORLD_HOOKS_RESUMED_FROM, thread);
+            return note_foreign(state, generation, NULL);
         }
     }
     return 0;
