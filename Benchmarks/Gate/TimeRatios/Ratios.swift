@@ -20,8 +20,8 @@ struct GateSettings {
     var attempts = 3
     /// Seconds between two attempts.
     var pause = 15
-    /// The recorded ratios.
-    var file = "Benchmarks/Benchmarks/Thresholds/time-ratios.json"  // from the repository's root
+    /// The base commit's build of this tool, which measures each round of a workload beside this build's.
+    var against = ""
 }
 
 /// A time regression added on purpose: `time:P` in `SIMHARNESS_INJECT_REGRESSION` makes every measured
@@ -55,33 +55,40 @@ struct Round {
     var referenceSpeed: Double
 }
 
-/// Times a workload in rounds, each beside a reference loop (alternately before and after it, so that a
-/// drift of the machine's speed during a round does not favour either side). A round runs the workload as
-/// many times as it takes to last about as long as the reference loop (one core-algorithm run lasts 3 ms,
-/// a scheduler's time slice: alone, one preemption's cold caches would be a third of it).
+/// Times one workload in rounds, each beside a reference loop run just before or just after it (by the round's
+/// parity, so that a drift of the machine's speed within a round favours neither side). A round runs the workload
+/// as many times as it takes to last about `roundCPU` (one core-algorithm run lasts 3 ms, a scheduler's time slice:
+/// alone, one preemption's cold caches would be a third of it).
 struct RoundTimer {
-    var rounds: Int
+    var run: () throws -> UInt64
     var injected: InjectedTime
     /// The CPU time a round should last at least, in seconds.
-    var roundCPU = 0.025
+    var roundCPU = 0.010
+    private var repetitions = 0
 
-    func measure(_ run: () throws -> UInt64) throws -> [Round] {
-        blackHole(try run())  // warm-up: builds the workload, fills caches
-        let warm = processCPU()
-        blackHole(try run())
-        let repetitions = min(1_000, max(1, Int((roundCPU / max(processCPU() - warm, 1e-6)).rounded(.up))))
-        return try (0..<rounds).map { index in
-            let before = index.isMultiple(of: 2) ? Calibration.measure(repetitions: 1) : nil
-            let clock = ContinuousClock()
-            let start = clock.now
-            let startCPU = processCPU()
-            for _ in 0..<repetitions { blackHole(try run()) }
-            injected.apply(after: processCPU() - startCPU)
-            let cpu = (processCPU() - startCPU) / Double(repetitions)
-            let wall = (clock.now - start).seconds / Double(repetitions)
-            let reference = before ?? Calibration.measure(repetitions: 1)
-            return Round(cpuRatio: cpu * reference.cpuScore, wallRatio: wall * reference.score, referenceSpeed: reference.score)
+    init(injected: InjectedTime, run: @escaping () throws -> UInt64) {
+        self.run = run
+        self.injected = injected
+    }
+
+    /// One round; the first also warms the workload up (builds it, fills caches) and sizes the rounds.
+    mutating func round(referenceFirst: Bool) throws -> Round {
+        if repetitions == 0 {
+            blackHole(try run())
+            let warm = processCPU()
+            blackHole(try run())
+            repetitions = min(1_000, max(1, Int((roundCPU / max(processCPU() - warm, 1e-6)).rounded(.up))))
         }
+        let before = referenceFirst ? Calibration.measure(repetitions: 1) : nil
+        let clock = ContinuousClock()
+        let start = clock.now
+        let startCPU = processCPU()
+        for _ in 0..<repetitions { blackHole(try run()) }
+        injected.apply(after: processCPU() - startCPU)
+        let cpu = (processCPU() - startCPU) / Double(repetitions)
+        let wall = (clock.now - start).seconds / Double(repetitions)
+        let reference = before ?? Calibration.measure(repetitions: 1)
+        return Round(cpuRatio: cpu * reference.cpuScore, wallRatio: wall * reference.score, referenceSpeed: reference.score)
     }
 }
 
@@ -92,22 +99,6 @@ func processCPU() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
 }
 
-/// A workload's rounds: the lower quartiles of its ratios and their 95 % confidence intervals. The lower
-/// quartile, not the median: a busy neighbour only ever slows a round (and a memory-bound workload more than
-/// the reference loop), so the quicker rounds say more; a regression slows every round alike.
-struct RatioSummary {
-    var cpu: Interval
-    var wall: Interval
-
-    init(cpu: [Double], wall: [Double]) {
-        self.cpu = Interval(lowerQuartileOf: cpu)
-        self.wall = Interval(lowerQuartileOf: wall)
-    }
-
-    var recorded: RecordedRatio { RecordedRatio(cpu: cpu.estimate, wall: wall.estimate) }
-    var line: String { String(format: "cpu %.3f [%.3f, %.3f], wall %.3f [%.3f, %.3f]", cpu.estimate, cpu.low, cpu.high, wall.estimate, wall.low, wall.high) }
-}
-
 /// A quantile of samples and a distribution-free 95 % confidence interval for it: the order statistics l
 /// and u (one-based) around it with P(l <= B < u) >= 95 % for B ~ Binomial(n, p), as close to the quantile
 /// as that allows (the interval is the sample's whole range when n is too small for 95 %).
@@ -116,7 +107,6 @@ struct Interval {
     var low: Double
     var high: Double
 
-    init(lowerQuartileOf samples: [Double]) { self.init(quantile: 0.25, of: samples) }
     init(medianOf samples: [Double]) { self.init(quantile: 0.5, of: samples) }
 
     init(quantile p: Double, of samples: [Double]) {
@@ -146,65 +136,54 @@ func binomial(_ n: Int, _ k: Int) -> Double {
     (0..<k).reduce(1.0) { $0 * Double(n - $1) / Double($1 + 1) }
 }
 
-/// A workload's recorded ratios (the lower quartiles of its rounds).
-struct RecordedRatio: Codable {
-    var cpu: Double
-    var wall: Double
-}
-
-/// The recorded ratios of every workload, with the rounds and the processor they were measured with.
-struct TimeRatioBaseline: Codable {
-    var rounds: Int
-    var processor: String
-    var workloads: [String: RecordedRatio]
-
-    static func read(from path: String) throws -> TimeRatioBaseline {
-        try JSONDecoder().decode(TimeRatioBaseline.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-    }
-
-    func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try (encoder.encode(self) + Data("\n".utf8)).write(to: URL(fileURLWithPath: path))
-    }
-}
-
-/// A workload's ratios against its recorded ones: a regression when the whole 95 % interval of the CPU
-/// change lies above `tolerance`, or, for a workload that waits (I/O: its recorded wall ratio at least
-/// 1.25 × its CPU ratio), when the whole interval of the wall change lies above `wallTolerance`. A
-/// workload that does not wait is not judged by its wall time: there it is its CPU time plus the time
-/// other processes held the core, which is noise (a false alarm of +43 % on an unchanged build, measured).
+/// A workload's rounds paired with the base build's, each of this build's rounds beside one of the base's, just
+/// before or after it: the median of the pairs' ratios (this build's over the base's) and its 95 % interval. The
+/// machine's speed comes and goes in phases of seconds (FastingAccumulator measured 2.2 reference loops a run for
+/// ten rounds, then 1.35 for the next ten, in one process): the two rounds of a pair share a phase, so their ratio
+/// holds where each side alone moves by 60 %, and the median passes over the pairs a change of phase splits.
+/// A regression when the whole interval of the CPU change lies above `tolerance`, or, for a workload that waits
+/// (I/O: the base's wall ratio at least 1.25 × its CPU ratio), when the whole interval of the wall change lies
+/// above `wallTolerance`. A workload that does not wait is not judged by its wall time: there it is its CPU time
+/// plus the time other processes held the core, which is noise (a false alarm of +43 % on an unchanged build).
 struct TimeVerdict {
     var name: String
-    var baseline: RecordedRatio?
-    var measured: RatioSummary
+    /// This build's CPU ratio over the base's and its interval; nil when the base build has no such workload.
+    var cpu: Interval?
+    var wall: Interval?
+    var waits: Bool
     /// The CPU tolerance of this workload (`GateSettings.tolerance`, or `churnTolerance` for a churning one).
     var tolerance: Double
     var wallTolerance: Double
 
-    var cpuChange: (low: Double, high: Double)? { baseline.map { (measured.cpu.low / $0.cpu - 1, measured.cpu.high / $0.cpu - 1) } }
-    var wallChange: (low: Double, high: Double)? { baseline.map { (measured.wall.low / $0.wall - 1, measured.wall.high / $0.wall - 1) } }
-    /// Whether the workload waits, so that its wall time says something its CPU time does not.
-    var judgesWall: Bool { baseline.map { $0.wall >= 1.25 * $0.cpu } ?? false }
+    init(name: String, rounds: [(own: Round, base: Round)]?, tolerance: Double, wallTolerance: Double) {
+        self.name = name
+        self.tolerance = tolerance
+        self.wallTolerance = wallTolerance
+        guard let rounds, !rounds.isEmpty else {
+            waits = false
+            return
+        }
+        cpu = Interval(medianOf: rounds.map { $0.own.cpuRatio / $0.base.cpuRatio })
+        wall = Interval(medianOf: rounds.map { $0.own.wallRatio / $0.base.wallRatio })
+        waits = Interval(medianOf: rounds.map(\.base.wallRatio)).estimate >= 1.25 * Interval(medianOf: rounds.map(\.base.cpuRatio)).estimate
+    }
 
-    /// A workload without a recorded ratio fails too: record it.
+    /// A workload the base build does not have fails too: choose a base that has it.
     var regressed: Bool {
-        guard let cpu = cpuChange, let wall = wallChange else { return true }
-        return cpu.low > tolerance || (judgesWall && wall.low > wallTolerance)
+        guard let cpu, let wall else { return true }
+        return cpu.low - 1 > tolerance || (waits && wall.low - 1 > wallTolerance)
     }
 
     var line: String {
-        guard let baseline, let cpu = cpuChange, let wall = wallChange else { return "  FAIL  \(name): no recorded ratio (TimeRatios record)" }
-        let verdict = regressed ? "FAIL" : "pass"
-        let cpuText = percent(measured.cpu.estimate / baseline.cpu - 1, cpu)
-        let wallText = percent(measured.wall.estimate / baseline.wall - 1, wall) + (judgesWall ? "" : " (not judged: it does not wait)")
-        return "  \(verdict)  \(name): cpu \(cpuText), wall \(wallText)"
+        guard let cpu, let wall else { return "  FAIL  \(name): not in the base build (move Benchmarks/Gate/time-base on)" }
+        let wallText = percent(wall) + (waits ? "" : " (not judged: it does not wait)")
+        return "  \(regressed ? "FAIL" : "pass")  \(name): cpu \(percent(cpu)), wall \(wallText)"
     }
 }
 
-/// A change and its interval, in percent: `+1.2 % [-0.8, +3.1]`.
-func percent(_ change: Double, _ interval: (low: Double, high: Double)) -> String {
-    String(format: "%+.1f %% [%+.1f, %+.1f]", change * 100, interval.low * 100, interval.high * 100)
+/// A ratio of two times and its interval, as a change in percent: `+1.2 % [-0.8, +3.1]`.
+func percent(_ ratio: Interval) -> String {
+    String(format: "%+.1f %% [%+.1f, %+.1f]", (ratio.estimate - 1) * 100, (ratio.low - 1) * 100, (ratio.high - 1) * 100)
 }
 
 /// The time the hypervisor has taken from this machine's processors (`steal` in `/proc/stat`), in seconds;
@@ -215,9 +194,4 @@ func stolenSeconds() -> Double {
     let fields = line.split(separator: " ").dropFirst()
     guard fields.count >= 8, let ticks = Double(fields[fields.startIndex + 7]) else { return 0 }
     return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
-}
-
-/// The processor's model name (`/proc/cpuinfo`), for the record.
-func processorName() -> String {
-    MachineDescription.current().processor
 }

@@ -1,24 +1,25 @@
 // The time half of the benchmark gate: each workload of the suite is timed in rounds, each round beside a
-// reference loop run just before or after it, and judged by its time in reference loops (the lower quartile
-// over the rounds, with a 95 % confidence interval) against Thresholds/time-ratios.json. A workload that fails
-// is measured again after a pause, in twice as many rounds, up to --attempts in all, and is a regression only
-// if every attempt fails: a busy neighbour comes and goes (CI once saw +17 % to +68 % on three unchanged core
-// workloads), a regression stays, and the longer attempts narrow the interval that must clear the tolerance. A machine twice as slow, or
-// twice as busy, slows both sides of a round alike, so a ratio recorded on one machine holds on another; the
-// counts (mallocs, memory) are judged by package-benchmark against their thresholds (docs/performance.md).
+// reference loop run just before or after it, and expressed in reference loops. Each round is paired with a round
+// of the same workload in a base build (`--against`: the base commit's build of this tool, serving rounds with
+// `serve`), run just before or after it, so that the machine of the moment weighs on both. The median of the
+// pairs' ratios, with a 95 % confidence interval, is the change. A workload that fails is measured again after a
+// pause, in twice as many rounds, up to --attempts in all, and is a regression only if every attempt fails: a busy
+// neighbour comes and goes (CI once saw +17 % to +68 % on three unchanged core workloads), a regression stays, and
+// the longer attempts narrow the interval that must clear the tolerance. The counts (mallocs, memory) are judged by
+// package-benchmark against their thresholds (docs/performance.md).
 //
-//   TimeRatios check  [--rounds N] [--tolerance PERCENT] [--churn-tolerance PERCENT] [--wall-tolerance PERCENT]
-//                     [--attempts N] [--pause SECONDS] [--filter TEXT]... [--file PATH]
-//   TimeRatios record [--rounds N] [--filter TEXT]... [--file PATH]
+//   TimeRatios check --against BASE_TIMERATIOS [--rounds N] [--tolerance PERCENT] [--churn-tolerance PERCENT]
+//                    [--wall-tolerance PERCENT] [--attempts N] [--pause SECONDS] [--filter TEXT]...
+//   TimeRatios serve  (what `--against` runs: one round per request on standard input)
 //
-// SIMHARNESS_INJECT_REGRESSION=time:P adds P % to every measured run (busy work for P % of the run's own CPU
-// time, inside the measured interval): the gate's proof that it bites. Exit status: 0 held (or recorded),
-// 1 a regression, 2 bad arguments or an unreadable baseline.
+// SIMHARNESS_INJECT_REGRESSION=time:P adds P % to every measured run of this build (busy work for P % of the run's
+// own CPU time, inside the measured interval; the base build runs without it): the gate's proof that it bites.
+// Exit status: 0 held, 1 a regression, 2 bad arguments or a base build that does not serve.
 import Foundation
 import Suite
 
-let usage = "usage: TimeRatios check|record [--rounds N] [--tolerance PERCENT] [--churn-tolerance PERCENT] [--wall-tolerance PERCENT] "
-    + "[--attempts N] [--pause SECONDS] [--filter TEXT]... [--file PATH]"
+let usage = "usage: TimeRatios check --against BASE_TIMERATIOS [--rounds N] [--tolerance PERCENT] [--churn-tolerance PERCENT] "
+    + "[--wall-tolerance PERCENT] [--attempts N] [--pause SECONDS] [--filter TEXT]... | TimeRatios serve"
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
     FileHandle.standardError.write(Data("time-ratios: \(message)\n".utf8))
@@ -26,8 +27,13 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-guard let mode = arguments.first, mode == "check" || mode == "record" else { fail(usage) }
+guard let mode = arguments.first, mode == "check" || mode == "serve" else { fail(usage) }
 arguments.removeFirst()
+if mode == "serve" {
+    guard arguments.isEmpty else { fail(usage) }
+    try serve(Suite.timed)
+    exit(0)
+}
 var settings = GateSettings()
 while !arguments.isEmpty {
     let option = arguments.removeFirst()
@@ -53,7 +59,9 @@ while !arguments.isEmpty {
         guard let seconds = Int(value), (0...600).contains(seconds) else { fail("--pause must be 0...600 seconds, not \(value)") }
         settings.pause = seconds
     case "--filter": settings.filters.append(value)
-    case "--file": settings.file = value
+    case "--against":
+        guard FileManager.default.isExecutableFile(atPath: value) else { fail("--against needs an executable TimeRatios, not \(value)") }
+        settings.against = value
     default: fail("unknown option \(option)\n\(usage)")
     }
 }
@@ -61,52 +69,50 @@ let injected = InjectedTime.fromEnvironment(ProcessInfo.processInfo.environment)
 let workloads = Suite.timed.filter { settings.filters.isEmpty || settings.filters.contains(where: $0.name.contains) }
 guard !workloads.isEmpty else { fail("no workload matches \(settings.filters)") }
 
-/// Measures `workloads`, and adds the reference loop's speeds to `speeds`.
-@MainActor func measure(
+guard !settings.against.isEmpty else { fail("check needs --against BASE_TIMERATIOS\n\(usage)") }
+let base: BaseBuild
+do { base = try BaseBuild(executable: settings.against) } catch { fail("cannot start \(settings.against): \(error)") }
+let churning = Set(workloads.filter(\.churning).map(\.name))
+
+/// Measures `workloads` in `rounds` rounds each, each round beside one of the base build's (alternately before
+/// and after it), and adds the reference loop's speeds to `speeds`.
+@MainActor func judge(
     _ workloads: [(name: String, churning: Bool, run: @Sendable () throws -> UInt64)], rounds: Int, speeds: inout [Double]
-) throws -> [String: RatioSummary] {
-    var measured: [String: RatioSummary] = [:]
+) throws -> [TimeVerdict] {
     let stolen = stolenSeconds()
     defer {
         // Time the hypervisor took from the machine: a cause of CPU times that no change of code explains.
         let seconds = stolenSeconds() - stolen
         if seconds > 0 { print(String(format: "the hypervisor took %.2f s of processor time during these rounds (steal)", seconds)) }
     }
+    var verdicts: [TimeVerdict] = []
     for workload in workloads {
-        let rounds = try RoundTimer(rounds: rounds, injected: injected).measure(workload.run)
-        measured[workload.name] = RatioSummary(cpu: rounds.map(\.cpuRatio), wall: rounds.map(\.wallRatio))
-        speeds += rounds.map(\.referenceSpeed)
+        var timer = RoundTimer(injected: injected, run: workload.run)
+        var pairs: [(own: Round, base: Round)]? = []
+        for index in 0..<rounds where pairs != nil {
+            let even = index.isMultiple(of: 2)
+            let baseFirst = even ? try base.round(of: workload.name, referenceFirst: even) : nil
+            let own = try timer.round(referenceFirst: even)
+            guard let theirs = try baseFirst ?? base.round(of: workload.name, referenceFirst: even) else { pairs = nil; break }
+            pairs?.append((own, theirs))
+            speeds.append(own.referenceSpeed)
+        }
+        verdicts.append(TimeVerdict(
+            name: workload.name, rounds: pairs,
+            tolerance: churning.contains(workload.name) ? settings.churnTolerance : settings.tolerance, wallTolerance: settings.wallTolerance
+        ))
     }
-    return measured
+    return verdicts
 }
 
 var speeds: [Double] = []
-let measured = try measure(workloads, rounds: settings.rounds, speeds: &speeds)
+var failing = try judge(workloads, rounds: settings.rounds, speeds: &speeds)
 // The machine's speed as the rounds saw it (scripts/perf-gate.sh compares it with and without a busy loop).
 print(String(format: "reference speed: %.1f M loops/s (wall-clock median)", Interval(medianOf: speeds).estimate))
-
-if mode == "record" {
-    let document = TimeRatioBaseline(rounds: settings.rounds, processor: processorName(), workloads: measured.mapValues(\.recorded))
-    do { try document.write(to: settings.file) } catch { fail("cannot write \(settings.file): \(error)") }
-    for name in measured.keys.sorted() { print("recorded \(name): \(measured[name]!.line)") }
-    exit(0)
-}
-let baseline: TimeRatioBaseline
-do { baseline = try TimeRatioBaseline.read(from: settings.file) } catch { fail("cannot read \(settings.file): \(error)") }
-let churning = Set(workloads.filter(\.churning).map(\.name))
-@MainActor func verdicts(_ measured: [String: RatioSummary]) -> [TimeVerdict] {
-    measured.keys.sorted().map { name in
-        TimeVerdict(
-            name: name, baseline: baseline.workloads[name], measured: measured[name]!,
-            tolerance: churning.contains(name) ? settings.churnTolerance : settings.tolerance, wallTolerance: settings.wallTolerance
-        )
-    }
-}
 func percentText(_ fraction: Double) -> String { String(format: "+%.0f %%", fraction * 100) }
-print("time ratios (lower quartile of \(settings.rounds) rounds, in reference loops; 95 % interval of the change; tolerance "
-    + "\(percentText(settings.tolerance)) on CPU, \(percentText(settings.churnTolerance)) for the worlds, "
-    + "\(percentText(settings.wallTolerance)) on the wall time of what waits; recorded on \(baseline.processor))")
-var failing = verdicts(measured)
+print("time ratios (median of \(settings.rounds) rounds paired with the base build's, each in reference loops; 95 % interval; "
+    + "tolerance \(percentText(settings.tolerance)) on CPU, \(percentText(settings.churnTolerance)) for the worlds, "
+    + "\(percentText(settings.wallTolerance)) on the wall time of what waits; base \(settings.against))")
 for verdict in failing { print(verdict.line) }
 failing = failing.filter(\.regressed)
 for attempt in 2...max(2, settings.attempts) where attempt <= settings.attempts && !failing.isEmpty {
@@ -116,12 +122,12 @@ for attempt in 2...max(2, settings.attempts) where attempt <= settings.attempts 
     print("attempt \(attempt) of \(settings.attempts), after \(settings.pause) s, \(2 * settings.rounds) rounds: \(names.sorted().joined(separator: ", "))")
     sleep(UInt32(settings.pause))
     var ignored: [Double] = []
-    failing = verdicts(try measure(workloads.filter { names.contains($0.name) }, rounds: 2 * settings.rounds, speeds: &ignored))
+    failing = try judge(workloads.filter { names.contains($0.name) }, rounds: 2 * settings.rounds, speeds: &ignored)
     for verdict in failing { print(verdict.line) }
     failing = failing.filter(\.regressed)
 }
 guard failing.isEmpty else {
-    fail("\(failing.count) workload(s) slower than their recorded ratio in all \(settings.attempts) attempt(s): "
+    fail("\(failing.count) workload(s) slower than the base build's in all \(settings.attempts) attempt(s): "
         + failing.map(\.name).joined(separator: ", "), status: 1)
 }
 print("time-ratios: held")
