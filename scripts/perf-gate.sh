@@ -16,7 +16,8 @@
 #   alarms N    run the `times` check N times and count false alarms (docs/performance.md)
 #   jemalloc    the ProcessMetrics tests in a build with the `Jemalloc` trait (installs
 #               libjemalloc-dev with apt-get when it is missing and we are root)
-# Exit status: 0 when every step passes, 1 otherwise. Only regressions fail; improvements pass.
+# Several steps run in the order given. Exit status: 0 when every step passes, 1 otherwise. Only regressions
+# fail; improvements pass.
 set -uo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -249,17 +250,19 @@ step_jemalloc() {
 }
 
 SECONDS=0
-case "${1:-all}" in
-    all) step_xctest; step_benchmarks; step_times; step_bites; step_load ;;
-    xctest) step_xctest ;;
-    benchmarks) step_benchmarks ;;
-    times) step_times ;;
-    bites) step_bites ;;
-    load) step_load ;;
-    alarms) step_alarms "${2:-30}" ;;
-    base) base_ratios > /dev/null ;;
-    record) step_record ;;
-    jemalloc) step_jemalloc ;;
-    *) echo "usage: $0 [all|xctest|benchmarks|times|bites|load|base|record|alarms [N]|jemalloc]" >&2; exit 64 ;;
-esac
+if [ "${1:-}" = alarms ]; then step_alarms "${2:-30}"; exit 0; fi
+for step in "${@:-all}"; do
+    case "$step" in
+        all) step_xctest; step_benchmarks; step_times; step_bites; step_load ;;
+        xctest) step_xctest ;;
+        benchmarks) step_benchmarks ;;
+        times) step_times ;;
+        bites) step_bites ;;
+        load) step_load ;;
+        base) base_ratios > /dev/null ;;
+        record) step_record ;;
+        jemalloc) step_jemalloc ;;
+        *) echo "usage: $0 [all|xctest|benchmarks|times|bites|load|base|record|jemalloc]... | $0 alarms [N]" >&2; exit 64 ;;
+    esac
+done
 say "passed"
