@@ -146,7 +146,10 @@ let package = Package(
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
-        .testTarget(name: "ServiceSimulationTests", dependencies: ["ServiceSimulation", "WorldExecutors", "PaymentsCore", "SimHarnessKit", "BenchmarkWorkloads"]),
+        .testTarget(
+            name: "ServiceSimulationTests",
+            dependencies: ["ServiceSimulation", "WorldExecutors", "PaymentsCore", "SimHarnessKit", "BenchmarkWorkloads", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "ServiceLoadTests",
             dependencies: ["ServiceLoad", "ServiceSimulation", "PaymentsCore", "Scenarios", "Harness", "RunResults", "SimHarnessKit", "BenchmarkWorkloads", "TestSupport"]

@@ -1,5 +1,6 @@
 #include "CSimulatedDisk.h"
 
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +30,16 @@ struct sd_disk {
     int down, cut_at_sync, cut_keep, cut_torn, failing_syncs, failing_reads, full_writes;
     /// Power cycles so far: a file opened before the last one belongs to a machine that went down.
     int generation;
-    /// Files open, and whether the owner let the disk go: it is freed when both say so (a connection may
-    /// outlive the disk's owner, as a crashed service's does).
-    int open_files, released;
+    /// The owner's reference and one per open file (atomic): the disk is freed when the last goes (a
+    /// connection may outlive the disk's owner, as a crashed service's does, and close on another thread).
+    int references;
     sd_stats stats;
+    /// With a guard (sd_disk_guard), the thread the disk answers, and where a call from another is noted.
+    int guarded;
+    pthread_t owner;
+    void *guard_context;
+    uint64_t guard_tag;
+    int (*on_foreign)(void *context, uint64_t tag, const char *what);
 };
 
 typedef struct sd_handle { sqlite3_file base; sd_disk *disk; sd_file *file; int delete_on_close; int generation; } sd_handle;
@@ -40,6 +47,15 @@ typedef struct sd_handle { sqlite3_file base; sd_disk *disk; sd_file *file; int 
 /// Whether `h` cannot reach the disk: the power is off, or it was opened before the power last came back
 /// (a connection of a process that went down with the machine, still open in this one).
 static int unreachable(const sd_handle *h) { return h->disk->down || h->generation != h->disk->generation; }
+
+/// Whether a guarded disk refuses the calling thread's call (`operation` of the file `name`): a thread other
+/// than its owner's, while the guard's callback says so (it notes the call).
+static int foreign(sd_disk *disk, const char *operation, const char *name) {
+    if (!disk->guarded || pthread_equal(pthread_self(), disk->owner)) return 0;
+    char what[160];
+    snprintf(what, sizeof what, "the disk's %s of %s", operation, name ? name : "a temporary file");
+    return disk->on_foreign(disk->guard_context, disk->guard_tag, what);
+}
 
 static uint64_t next_random(sd_disk *disk) {
     uint64_t z = (disk->random += 0x9E3779B97F4A7C15ULL);
@@ -147,20 +163,21 @@ static void free_disk(sd_disk *disk);
 
 static int sd_close(sqlite3_file *file) {
     sd_handle *h = (sd_handle *)file;
+    if (foreign(h->disk, "close", h->file->name)) return SQLITE_IOERR_CLOSE;
     if (h->delete_on_close) {
         clear_log(h->file);
         h->file->exists = 0;
         h->file->current.size = h->file->durable.size = 0;
     }
     sd_disk *disk = h->disk;
-    if (--disk->open_files == 0 && disk->released) free_disk(disk);
+    if (__atomic_sub_fetch(&disk->references, 1, __ATOMIC_ACQ_REL) == 0) free_disk(disk);
     return SQLITE_OK;
 }
 
 static int sd_read(sqlite3_file *file, void *out, int amount, sqlite3_int64 offset) {
     sd_handle *h = (sd_handle *)file;
     sd_disk *disk = h->disk;
-    if (unreachable(h)) return SQLITE_IOERR_READ;
+    if (foreign(disk, "read", h->file->name) || unreachable(h)) return SQLITE_IOERR_READ;
     if (disk->failing_reads > 0) {
         disk->failing_reads--;
         disk->stats.failed_reads++;
@@ -181,7 +198,7 @@ static int sd_read(sqlite3_file *file, void *out, int amount, sqlite3_int64 offs
 static int sd_write(sqlite3_file *file, const void *data, int amount, sqlite3_int64 offset) {
     sd_handle *h = (sd_handle *)file;
     sd_disk *disk = h->disk;
-    if (unreachable(h)) return SQLITE_IOERR_WRITE;
+    if (foreign(disk, "write", h->file->name) || unreachable(h)) return SQLITE_IOERR_WRITE;
     if (disk->full_writes > 0) {
         disk->full_writes--;
         disk->stats.full_writes++;
@@ -194,7 +211,7 @@ static int sd_write(sqlite3_file *file, const void *data, int amount, sqlite3_in
 
 static int sd_truncate(sqlite3_file *file, sqlite3_int64 size) {
     sd_handle *h = (sd_handle *)file;
-    if (unreachable(h)) return SQLITE_IOERR_TRUNCATE;
+    if (foreign(h->disk, "truncation", h->file->name) || unreachable(h)) return SQLITE_IOERR_TRUNCATE;
     cut(&h->file->current, size);
     return log_op(h->file, size, NULL, -1) ? SQLITE_OK : SQLITE_IOERR_NOMEM;
 }
@@ -203,7 +220,7 @@ static int sd_sync(sqlite3_file *file, int flags) {
     (void)flags;
     sd_handle *h = (sd_handle *)file;
     sd_disk *disk = h->disk;
-    if (unreachable(h)) return SQLITE_IOERR_FSYNC;
+    if (foreign(disk, "sync", h->file->name) || unreachable(h)) return SQLITE_IOERR_FSYNC;
     if (disk->cut_at_sync && --disk->cut_at_sync == 0) {
         power_loss(disk, disk->cut_keep, disk->cut_torn);
         return SQLITE_IOERR_FSYNC;
@@ -220,7 +237,7 @@ static int sd_sync(sqlite3_file *file, int flags) {
 
 static int sd_file_size(sqlite3_file *file, sqlite3_int64 *size) {
     sd_handle *h = (sd_handle *)file;
-    if (unreachable(h)) return SQLITE_IOERR_FSTAT;
+    if (foreign(h->disk, "size", h->file->name) || unreachable(h)) return SQLITE_IOERR_FSTAT;
     *size = h->file->current.size;
     return SQLITE_OK;
 }
@@ -257,7 +274,7 @@ static int sd_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int f
     sd_disk *disk = vfs->pAppData;
     sd_handle *h = (sd_handle *)file;
     h->base.pMethods = NULL;
-    if (disk->down) return SQLITE_CANTOPEN;
+    if (foreign(disk, "open", name) || disk->down) return SQLITE_CANTOPEN;
     char temp[32];
     if (!name) {
         snprintf(temp, sizeof temp, "temp-%d", disk->temp_files++);
@@ -269,7 +286,7 @@ static int sd_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int f
     h->file = f;
     h->delete_on_close = (flags & SQLITE_OPEN_DELETEONCLOSE) != 0;
     h->generation = disk->generation;
-    disk->open_files++;
+    __atomic_add_fetch(&disk->references, 1, __ATOMIC_ACQ_REL);
     h->base.pMethods = &io_methods;
     if (out_flags) *out_flags = flags;
     return SQLITE_OK;
@@ -278,7 +295,7 @@ static int sd_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int f
 static int sd_delete(sqlite3_vfs *vfs, const char *name, int sync_directory) {
     (void)sync_directory;
     sd_disk *disk = vfs->pAppData;
-    if (disk->down) return SQLITE_IOERR_DELETE;
+    if (foreign(disk, "deletion", name) || disk->down) return SQLITE_IOERR_DELETE;
     sd_file *f = find(disk, name, 0);
     if (f) {
         clear_log(f);
@@ -290,7 +307,7 @@ static int sd_delete(sqlite3_vfs *vfs, const char *name, int sync_directory) {
 static int sd_access(sqlite3_vfs *vfs, const char *name, int flags, int *out) {
     (void)flags;
     sd_disk *disk = vfs->pAppData;
-    if (disk->down) return SQLITE_IOERR_ACCESS;
+    if (foreign(disk, "access", name) || disk->down) return SQLITE_IOERR_ACCESS;
     *out = find(disk, name, 0) != NULL;
     return SQLITE_OK;
 }
@@ -318,6 +335,7 @@ sd_disk *sd_disk_create(uint64_t seed) {
     if (!disk) return NULL;
     snprintf(disk->name, sizeof disk->name, "simulated-disk-%llu", (unsigned long long)__atomic_fetch_add(&disks, 1, __ATOMIC_RELAXED));
     disk->random = seed;
+    disk->references = 1;
     disk->vfs.iVersion = 1;
     disk->vfs.szOsFile = sizeof(sd_handle);
     disk->vfs.mxPathname = 511;
@@ -341,8 +359,7 @@ sd_disk *sd_disk_create(uint64_t seed) {
 void sd_disk_destroy(sd_disk *disk) {
     if (!disk) return;
     sqlite3_vfs_unregister(&disk->vfs);
-    disk->released = 1;
-    if (disk->open_files == 0) free_disk(disk);
+    if (__atomic_sub_fetch(&disk->references, 1, __ATOMIC_ACQ_REL) == 0) free_disk(disk);
 }
 
 static void free_disk(sd_disk *disk) {
@@ -381,6 +398,14 @@ void sd_disk_restore_power(sd_disk *disk) {
 }
 
 int sd_disk_is_down(const sd_disk *disk) { return disk->down; }
+
+void sd_disk_guard(sd_disk *disk, pthread_t owner, void *context, uint64_t tag, int (*on_foreign)(void *context, uint64_t tag, const char *what)) {
+    disk->owner = owner;
+    disk->guard_context = context;
+    disk->guard_tag = tag;
+    disk->on_foreign = on_foreign;
+    disk->guarded = 1;
+}
 void sd_disk_fail_syncs(sd_disk *disk, int count) { disk->failing_syncs = count; }
 void sd_disk_fail_reads(sd_disk *disk, int count) { disk->failing_reads = count; }
 void sd_disk_fill(sd_disk *disk, int count) { disk->full_writes = count; }

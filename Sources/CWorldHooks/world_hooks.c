@@ -108,8 +108,8 @@ static int note_foreign(world_hooks_state *state, uint64_t generation, const cha
     return world_hooks_note_escape(state, generation, what ? WORLD_HOOKS_CALLED_FROM : WORLD_HOOKS_RESUMED_FROM, text);
 }
 
-void world_hooks_note_foreign(world_hooks_state *state, const char *what) {
-    note_foreign(state, __atomic_load_n(&state->generation, __ATOMIC_ACQUIRE), what);
+int world_hooks_note_foreign_call(world_hooks_state *state, uint64_t generation, const char *what) {
+    return note_foreign(state, generation, what);
 }
 
 // Whether the state's slot for `job` holds it (read twice around the task id: a slot being rewritten

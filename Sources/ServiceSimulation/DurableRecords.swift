@@ -152,6 +152,7 @@ final class WorldState: @unchecked Sendable {
     /// The world's thread (the state is made there), and its hooks, where a call from outside is noted.
     private let thread = pthread_self()
     private let hooks = world_hooks_current()
+    private lazy var generation = hooks.map(world_hooks_generation) ?? 0
     let clock: VirtualClock
     private(set) var incarnation = 0
     var acts: [String: GatewayAct] = [:]
@@ -173,7 +174,7 @@ final class WorldState: @unchecked Sendable {
     func check(_ expected: Int? = nil, calling what: @autoclosure () -> String = "the world's environment") throws -> Int {
         guard pthread_equal(thread, pthread_self()) != 0 else {
             let call = what()
-            if let hooks { world_hooks_note_foreign(hooks, call) }
+            if let hooks { _ = world_hooks_note_foreign_call(hooks, generation, call) }
             throw CalledFromOutside(call: call)
         }
         let mine = expected ?? Incarnation.current

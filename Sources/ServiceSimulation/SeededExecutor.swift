@@ -44,6 +44,8 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
     /// The world thread's hooks: its clocks, random bytes and escapes, and the jobs this world queued (a
     /// job enqueued from outside is the world's when it is there). Held from the executor's start to its end.
     let hooks: UnsafeMutablePointer<world_hooks_state>
+    /// This world's generation of `hooks` (an escape noted after the world ended is dropped).
+    private let generation: UInt64
     private var generator: SplitMix
     private let strategy: ScheduleStrategy
     private let thread: pthread_t
@@ -73,6 +75,7 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
         self.strategy = strategy
         thread = pthread_self()
         hooks = world_hooks_acquire(seed ^ 0x5EED_0F00_0000_0000)
+        generation = world_hooks_generation(hooks)
         runnable.reserveCapacity(64)
         if case .pct(let d) = strategy {
             changeSteps = (0..<d).map { _ in 1 + Int(generator.next() % UInt64(max(1, expectedSteps))) }.sorted()
@@ -85,7 +88,7 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
     /// A job of a task whose executor preference is this world's.
     func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
-        guard pthread_equal(thread, pthread_self()) != 0 else { return world_hooks_note_foreign(hooks, nil) }
+        guard pthread_equal(thread, pthread_self()) != 0 else { return _ = world_hooks_note_foreign_call(hooks, generation, nil) }
         enqueue(unowned, main: false)
     }
 

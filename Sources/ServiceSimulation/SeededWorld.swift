@@ -160,7 +160,7 @@ private struct Driver {
         case Int32(WORLD_HOOKS_CALLED_OUT):
             return .escaped("\(first.what), called from the world's thread \(at): that work runs outside the world, on a thread it does not own")
         case Int32(WORLD_HOOKS_CALLED_FROM):
-            return .escaped("\(first.what) \(at): the world's gateway and store answer its own tasks only; that call threw")
+            return .escaped("\(first.what) \(at): the world's gateway, store and disk answer its own tasks only; that call failed")
         default:
             return .escaped("a task of the world was resumed from \(first.what) \(at): a continuation resumed there, or an actor with its own executor")
         }

@@ -1,3 +1,5 @@
+import CWorldHooks
+import Foundation
 import SimulatedDisk
 
 /// A disk for a service's SQLite database: the simulated disk the own service's worlds run SQLite on (a
@@ -5,12 +7,16 @@ import SimulatedDisk
 /// what SQLite wrote; a power loss keeps what it synced and a seeded share of the rest, in a seeded order,
 /// the last write perhaps torn. With the world's faults, now and then a sync fails (EIO) or a write finds
 /// the disk full. The connections of a crashed incarnation fail every operation after the crash: the
-/// restarted service opens its database again in `start`.
+/// restarted service opens its database again in `start`. In a world, the disk answers the world's thread
+/// only: SQLite called from another thread gets an I/O error, touches nothing, and the world fails as escaped.
 public final class ServiceDisk: @unchecked Sendable {
     private let seed: UInt64
     private let faults: Bool
     private var disk: SimulatedDisk?
     private var generator: SplitMix
+    /// The thread the disk is made on, and its world's hooks (nil outside a world: load mode).
+    private let thread = pthread_self()
+    private let hooks = world_hooks_current()
 
     init(seed: UInt64, faults: Bool) {
         self.seed = seed
@@ -23,7 +29,17 @@ public final class ServiceDisk: @unchecked Sendable {
     /// rollback journal. Call SQLite synchronously from the service's tasks (GRDB's blocking `read` and
     /// `write`): its async variants run on threads of their own, which the world reports as escaped.
     public func uri(of file: String) -> String {
-        if disk == nil { disk = SimulatedDisk(seed: seed) }
+        if disk == nil {
+            let made = SimulatedDisk(seed: seed)
+            if let hooks {
+                // A call from another thread fails this world while it lives; after it, the call runs (GRDB closes a
+                // connection on its queue's thread when the last reference goes, which may be after the world).
+                made.answer(only: thread, context: UnsafeMutableRawPointer(hooks), tag: world_hooks_generation(hooks)) { hooks, generation, what in
+                    world_hooks_note_foreign_call(hooks?.assumingMemoryBound(to: world_hooks_state.self), generation, what)
+                }
+            }
+            disk = made
+        }
         return disk!.uri(of: file)
     }
 

@@ -1,4 +1,5 @@
 import CSimulatedDisk
+import Foundation
 
 /// A disk in memory under SQLite, for simulated worlds: a SQLite VFS registered under a name of its
 /// own (never the default VFS), so a database opened with `uri(of:)` reads and writes here. Its
@@ -17,6 +18,16 @@ public final class SimulatedDisk {
     }
 
     deinit { sd_disk_destroy(disk) }
+
+    /// From now on the disk answers `owner` only: a call from any other thread is passed to `onForeign` with
+    /// `context`, `tag` and the call in words (`the disk's write of FILE`), which returns 1 to refuse it (it fails
+    /// with an I/O error and touches nothing) or 0 to let it run.
+    package func answer(
+        only owner: pthread_t, context: UnsafeMutableRawPointer?, tag: UInt64,
+        onForeign: @convention(c) (UnsafeMutableRawPointer?, UInt64, UnsafePointer<CChar>?) -> Int32
+    ) {
+        sd_disk_guard(disk, owner, context, tag, onForeign)
+    }
 
     /// The VFS name.
     package var name: String { String(cString: sd_disk_name(disk)) }

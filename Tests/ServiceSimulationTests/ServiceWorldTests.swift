@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PaymentsCore
 @_spi(Tooling) import BenchmarkWorkloads
 import ServiceSimulation
@@ -68,6 +69,26 @@ private struct StoreReadFromOutside: ServiceUnderSimulation {
     func submit(_ request: ServiceRequest) async throws -> ServiceAnswer {
         let store = store
         try await Task(executorPreference: OutsideThread.shared) { _ = try await store.read("payment/" + request.paymentID) }.value
+        return ServiceAnswer(state: .failed)
+    }
+    func ledger() async throws -> [ServiceLedgerLine] { [] }
+}
+
+/// A service whose database, opened by its start on the world's thread, is written from a task of that thread's.
+private struct DiskWrittenFromOutside: ServiceUnderSimulation {
+    let database: DatabaseQueue
+    static func start(in environment: ServiceEnvironment) async throws -> DiskWrittenFromOutside {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL") }
+        let database = try DatabaseQueue(path: environment.disk.uri(of: "outside.sqlite"), configuration: configuration)
+        try database.inDatabase { db in try db.execute(sql: "CREATE TABLE IF NOT EXISTS answered (payment TEXT)") }
+        return DiskWrittenFromOutside(database: database)
+    }
+    func submit(_ request: ServiceRequest) async throws -> ServiceAnswer {
+        let database = database
+        try await Task(executorPreference: OutsideThread.shared) {
+            try database.inDatabase { db in try db.execute(sql: "INSERT INTO answered VALUES (?)", arguments: [request.paymentID]) }
+        }.value
         return ServiceAnswer(state: .failed)
     }
     func ledger() async throws -> [ServiceLedgerLine] { [] }
@@ -200,7 +221,22 @@ struct ServiceWorldTests {
         #expect(report.violation?.kind == "nondeterminism escaped")
         #expect(report.violation?.detail.contains("the store's read of payment/") == true, "\(report.violation.map { "\($0)" } ?? "no violation")")
         #expect(report.violation?.detail.contains(" called from ") == true)
-        #expect(report.violation?.detail.contains("answer its own tasks only; that call threw") == true)
+        #expect(report.violation?.detail.contains("answer its own tasks only; that call failed") == true)
+    }
+
+    @Test("the SQLite disk called from a thread no world owns refuses the call, and every world fails naming it", arguments: 0..<4)
+    func diskCalledFromOutside(seed: UInt64) {
+        // Given a service whose database, opened on the world's thread, is written from a task of another thread
+        _ = OutsideThread.shared
+
+        // When its world runs
+        let report = ServiceWorld.run(DiskWrittenFromOutside.self, ServiceWorldConfiguration(seed: seed, payments: 5, clients: 2, crashes: 0))
+
+        // Then the world fails as escaped, naming the disk's call and the thread
+        #expect(report.violation?.kind == "nondeterminism escaped")
+        #expect(report.violation?.detail.contains("the disk's ") == true, "\(report.violation.map { "\($0)" } ?? "no violation")")
+        #expect(report.violation?.detail.contains("outside.sqlite") == true, "\(report.violation.map { "\($0)" } ?? "no violation")")
+        #expect(report.violation?.detail.contains(" called from ") == true)
     }
 
     @Test("a service that never answers is a deadlock, reported, not a hang")

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import SimulatedDisk
 import Testing
@@ -39,6 +40,36 @@ struct SimulatedDiskTests {
         defer { try? again.close() }
         #expect(try again.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
         return try again.read { db in try Int.fetchAll(db, sql: "SELECT id FROM t ORDER BY id") }
+    }
+
+    @Test("a guarded disk answers its owner's thread only: another thread's write fails, touches nothing, and is named")
+    func guardRefusesOtherThreads() throws {
+        // Given a disk holding one row, guarded to this thread
+        let sut = SimulatedDisk(seed: 9)
+        let queue = try open(sut)
+        insert(0..<1, into: queue)
+        let refused = RefusedCalls()
+        sut.answer(only: pthread_self(), context: Unmanaged.passUnretained(refused).toOpaque(), tag: 1) { context, tag, what in
+            Unmanaged<RefusedCalls>.fromOpaque(context!).takeUnretainedValue().calls.append(String(cString: what!))
+            return Int32(tag)
+        }
+
+        // When another thread writes a row
+        let acknowledged = RefusedCalls()
+        let done = DispatchSemaphore(value: 0)
+        Thread { [self] in
+            acknowledged.calls = insert(1..<2, into: queue).map(String.init)
+            done.signal()
+        }.start()
+        done.wait()
+
+        // Then the write failed and was named; this thread still finds the one row
+        #expect(acknowledged.calls == [])
+        #expect(refused.calls.first?.hasPrefix("the disk's ") == true, "\(refused.calls)")
+        #expect(refused.calls.first?.contains("test.sqlite") == true, "\(refused.calls)")
+        #expect(try queue.read { db in try Int.fetchAll(db, sql: "SELECT id FROM t") } == [0])
+        try queue.close()  // here, while the guard's context lives (GRDB would close it on a thread of its own)
+        withExtendedLifetime(refused) {}
     }
 
     @Test("a connection opened before a power cycle cannot write to the disk after it (a crashed process's zombie)")
@@ -176,4 +207,9 @@ struct SimulatedDiskTests {
         #expect(b.size(of: "test.sqlite") == nil)
         try queue.close()
     }
+}
+
+/// Text a test's threads hand back to it (each written before a semaphore is signalled, read after).
+private final class RefusedCalls: @unchecked Sendable {
+    var calls: [String] = []
 }

@@ -1,6 +1,7 @@
 #ifndef CSIMULATEDDISK_H
 #define CSIMULATEDDISK_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 /// A disk kept in memory under SQLite: a VFS of its own name (never the default one) whose files
@@ -50,6 +51,11 @@ void sd_disk_fail_syncs(sd_disk *disk, int count);
 void sd_disk_fail_reads(sd_disk *disk, int count);
 /// The disk is full for the next `count` writes: each fails with SQLITE_FULL.
 void sd_disk_fill(sd_disk *disk, int count);
+/// From now on the disk answers the thread `owner` only: a call from any other (open, read, write, sync, size,
+/// truncation, deletion, access, close) is passed to `on_foreign` with `context`, `tag` and the call in words
+/// (`the disk's write of FILE`), which returns 1 to refuse it (it fails with an I/O error and touches nothing)
+/// or 0 to let it run (the owner has let the disk go: a connection closed after its world ended).
+void sd_disk_guard(sd_disk *disk, pthread_t owner, void *context, uint64_t tag, int (*on_foreign)(void *context, uint64_t tag, const char *what));
 /// Counts so far.
 sd_stats sd_disk_stats(const sd_disk *disk);
 /// Bytes of file `name` as reads see them (`durable` 0) or as the medium holds them (1); -1 when

@@ -69,9 +69,12 @@ static inline int world_hooks_any_live(void) { return __atomic_load_n(&world_hoo
 /// A job enqueued from a thread no world owns: 1 when a live world queued it (that world notes the
 /// escape, naming the calling thread, and the job must not run), 0 when none did.
 int world_hooks_adopt_foreign(uintptr_t job, uint64_t task);
-/// Notes that the calling thread, which no world owns, enqueued a job on `state`'s world (`what` NULL), or
-/// called `what` of the world's environment.
-void world_hooks_note_foreign(world_hooks_state *state, const char *what);
+/// Notes that the calling thread, which no world owns, enqueued a job on `state`'s world of `generation`
+/// (`world_hooks_generation` on the world's thread) (`what` NULL), or called `what` of the world's environment;
+/// 0, and nothing noted, when that world has ended.
+int world_hooks_note_foreign_call(world_hooks_state *state, uint64_t generation, const char *what);
+/// The generation of the world holding `state` now.
+static inline uint64_t world_hooks_generation(world_hooks_state *state) { return __atomic_load_n(&state->generation, __ATOMIC_ACQUIRE); }
 /// The escapes of `state`'s world so far.
 uint32_t world_hooks_escapes(world_hooks_state *state);
 /// The first escape's description into `buffer`, and its kind; call once `world_hooks_escapes` is above 0.
