@@ -24,12 +24,12 @@ public final class DurableRecords: @unchecked Sendable {
     /// The key of the last write since the last sync: the one a power loss may tear.
     private var lastUnsynced: String?
     /// The storage faults' draws (nil: no faults), apart from the gateway's and the schedule's.
-    private var faults: SplitMix?
+    private var faults: SplitMix64?
 
     init(world: WorldState) {
         self.world = world
         live = nil
-        faults = world.configuration.faults ? SplitMix(seed: world.configuration.seed ^ 0x5707_A6E5) : nil
+        faults = world.configuration.faults ? SplitMix64(seed: world.configuration.seed ^ 0x5707_A6E5) : nil
     }
 
     init(live: LiveRecords) {
@@ -159,13 +159,13 @@ final class WorldState: @unchecked Sendable {
     /// Called at each act of the gateway, when it happens (the invariants checked at once).
     var onAct: ((GatewayAct) -> Void)?
     private var attempts: [String: Int] = [:]
-    private var generator: SplitMix
+    private var generator: SplitMix64
     private(set) var history: [String] = []
 
     init(configuration: ServiceWorldConfiguration, clock: VirtualClock) {
         self.configuration = configuration
         self.clock = clock
-        generator = SplitMix(seed: configuration.seed ^ 0x6A7E_3A11)
+        generator = SplitMix64(seed: configuration.seed ^ 0x6A7E_3A11)
     }
 
     /// The calling task's incarnation; throws when it is not the live one, or when the caller is not on the
@@ -202,7 +202,7 @@ final class WorldState: @unchecked Sendable {
         let attempt = attempts[key, default: 0]
         attempts[key] = attempt + 1
         guard configuration.faults else { return .approved }
-        var script = SplitMix(seed: configuration.seed ^ fnv1a(key))
+        var script = SplitMix64(seed: configuration.seed ^ fnv1a(key))
         let length = 1 + Int(script.next() % 3)
         var token = GatewayResponse.approved
         for _ in 0...min(attempt, length - 1) {

@@ -1,5 +1,6 @@
 import CWorldHooks
 import Foundation
+import PaymentsCore
 import WorldExecutors
 
 /// How a seeded world chooses the next job among the runnable ones.
@@ -46,7 +47,7 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
     let hooks: UnsafeMutablePointer<world_hooks_state>
     /// This world's generation of `hooks` (an escape noted after the world ended is dropped).
     private let generation: UInt64
-    private var generator: SplitMix
+    private var generator: SplitMix64
     private let strategy: ScheduleStrategy
     private let thread: pthread_t
     /// Sleeping jobs (`Task.sleep`) go to the world's timers.
@@ -71,7 +72,7 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
 
     /// An executor for the world running on the calling thread.
     init(seed: UInt64, strategy: ScheduleStrategy, expectedSteps: Int) {
-        generator = SplitMix(seed: seed)
+        generator = SplitMix64(seed: seed)
         self.strategy = strategy
         thread = pthread_self()
         hooks = world_hooks_acquire(seed ^ 0x5EED_0F00_0000_0000)
@@ -167,20 +168,5 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
         let drawn = Int(generator.next() >> 2)
         if task != 0 { priorities[task] = drawn }
         return drawn
-    }
-}
-
-/// SplitMix64: the seeded generator of the world's choices.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import CWorldHooks
 import Foundation
+import PaymentsCore
 import SimulatedDisk
 
 /// A disk for a service's SQLite database: the simulated disk the own service's worlds run SQLite on (a
@@ -13,7 +14,7 @@ public final class ServiceDisk: @unchecked Sendable {
     private let seed: UInt64
     private let faults: Bool
     private var disk: SimulatedDisk?
-    private var generator: SplitMix
+    private var generator: SplitMix64
     /// The thread the disk is made on, and its world's hooks (nil outside a world: load mode).
     private let thread = pthread_self()
     private let hooks = world_hooks_current()
@@ -21,7 +22,7 @@ public final class ServiceDisk: @unchecked Sendable {
     init(seed: UInt64, faults: Bool) {
         self.seed = seed
         self.faults = faults
-        generator = SplitMix(seed: seed ^ 0xD15C_0000)
+        generator = SplitMix64(seed: seed ^ 0xD15C_0000)
     }
 
     /// The URI filename of `file` on the disk, for SQLite's URI filenames (GRDB's `DatabaseQueue(path:)`

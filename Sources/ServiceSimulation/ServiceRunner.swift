@@ -15,7 +15,7 @@ struct ClientWorkload: Sendable {
     let perClient: [[Int]]
 
     init(configuration: ServiceWorldConfiguration) {
-        var generator = SplitMix(seed: configuration.seed ^ 0x10AD)
+        var generator = SplitMix64(seed: configuration.seed ^ 0x10AD)
         let users = max(1, configuration.payments / 8)
         let currencies: [Currency] = [.usd, .eur, .jpy]
         var payments: [Payment] = []

@@ -150,7 +150,7 @@ struct CrashPoints: Sendable {
 
     init(configuration: ServiceWorldConfiguration, expectedSteps: Int) {
         let horizon = max(10, expectedSteps)
-        var generator = SplitMix(seed: configuration.seed ^ 0xC4A5_0000)
+        var generator = SplitMix64(seed: configuration.seed ^ 0xC4A5_0000)
         var points: [Int: Bool] = [:]
         for _ in 0..<configuration.crashes {
             let step = 1 + Int(generator.next() % UInt64(horizon))
