@@ -209,34 +209,38 @@ struct ServiceWorldTests {
         #expect(report.violation == ServiceViolation(kind: "ledger threw", detail: "the ledger table is corrupt"))
     }
 
+    /// A world of `Service` (whose tasks call the world's environment from a thread started outside it), with
+    /// what its violation says.
+    private static func calledFromOutside<Service: ServiceUnderSimulation>(_ service: Service.Type, seed: UInt64) -> (kind: String?, detail: String) {
+        _ = OutsideThread.shared
+        let report = ServiceWorld.run(Service.self, ServiceWorldConfiguration(seed: seed, payments: 5, clients: 2, crashes: 0))
+        return (report.violation?.kind, report.violation?.detail ?? "no violation")
+    }
+
     @Test("the store called from a thread no world owns refuses the call, and every world fails naming the call and the thread", arguments: 0..<4)
     func storeCalledFromOutside(seed: UInt64) {
         // Given a service that reads the store from a task of a thread started outside the world
-        _ = OutsideThread.shared
-
         // When its world runs
-        let report = ServiceWorld.run(StoreReadFromOutside.self, ServiceWorldConfiguration(seed: seed, payments: 5, clients: 2, crashes: 0))
+        let violation = Self.calledFromOutside(StoreReadFromOutside.self, seed: seed)
 
         // Then the world fails as escaped, naming the store's call and that it was refused; the harness is intact
-        #expect(report.violation?.kind == "nondeterminism escaped")
-        #expect(report.violation?.detail.contains("the store's read of payment/") == true, "\(report.violation.map { "\($0)" } ?? "no violation")")
-        #expect(report.violation?.detail.contains(" called from ") == true)
-        #expect(report.violation?.detail.contains("answer its own tasks only; that call failed") == true)
+        #expect(violation.kind == "nondeterminism escaped")
+        #expect(violation.detail.contains("the store's read of payment/"), "\(violation.detail)")
+        #expect(violation.detail.contains(" called from "))
+        #expect(violation.detail.contains("answer its own tasks only; that call failed"))
     }
 
     @Test("the SQLite disk called from a thread no world owns refuses the call, and every world fails naming it", arguments: 0..<4)
     func diskCalledFromOutside(seed: UInt64) {
         // Given a service whose database, opened on the world's thread, is written from a task of another thread
-        _ = OutsideThread.shared
-
         // When its world runs
-        let report = ServiceWorld.run(DiskWrittenFromOutside.self, ServiceWorldConfiguration(seed: seed, payments: 5, clients: 2, crashes: 0))
+        let violation = Self.calledFromOutside(DiskWrittenFromOutside.self, seed: seed)
 
-        // Then the world fails as escaped, naming the disk's call and the thread
-        #expect(report.violation?.kind == "nondeterminism escaped")
-        #expect(report.violation?.detail.contains("the disk's ") == true, "\(report.violation.map { "\($0)" } ?? "no violation")")
-        #expect(report.violation?.detail.contains("outside.sqlite") == true, "\(report.violation.map { "\($0)" } ?? "no violation")")
-        #expect(report.violation?.detail.contains(" called from ") == true)
+        // Then the world fails as escaped, naming the disk's call on its file and the thread
+        #expect(violation.kind == "nondeterminism escaped")
+        #expect(violation.detail.contains("the disk's "), "\(violation.detail)")
+        #expect(violation.detail.contains("outside.sqlite"), "\(violation.detail)")
+        #expect(violation.detail.contains(" called from "))
     }
 
     @Test("a service that never answers is a deadlock, reported, not a hang")
