@@ -18,8 +18,8 @@ let package = Package(
     targets: [
         // The suite's workloads, defined once for the benchmarks and for TimeRatios.
         .target(name: "Suite", dependencies: [tooling], path: "Suite"),
-        // The time half of the gate: each workload's time in reference loops run beside it, against
-        // Thresholds/time-ratios.json (the counts are package-benchmark's, against the other thresholds).
+        // The time half of the gate: each workload's time in reference loops run beside it, each round paired with a
+        // round of the base commit's build (Gate/time-base; the counts are package-benchmark's, against Thresholds).
         // (Not in a folder of Benchmarks/ directly: the benchmark plugin would take it for a benchmark and run it.)
         .executableTarget(name: "TimeRatios", dependencies: ["Suite", tooling], path: "Gate/TimeRatios"),
         // Per-event cost: wall clock, throughput, CPU time and malloc counts.

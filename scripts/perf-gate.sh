@@ -114,7 +114,7 @@ step_times() {
     run_times "$logs/times.log"
     case $? in
         0) ;;
-        1) fail "benchmark times regressed against their recorded ratios (see the FAIL lines above)" ;;
+        1) fail "benchmark times regressed against the base build's (see the FAIL lines above)" ;;
         *) fail "the time check did not complete" ;;
     esac
 }
