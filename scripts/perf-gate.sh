@@ -161,11 +161,12 @@ tenth_of_baseline() {
 }
 
 # The time bites' sample: the core algorithms judged at +8 % (not MealRows: churning, judged at +50 %), in 31 rounds,
-# with +25 % injected. Not +10 %: on this machine a round's speed moves by 60 % in phases of seconds, and an injected
+# with +40 % injected. Not +10 %: on this machine a round's speed moves by 60 % in phases of seconds, and an injected
 # +10 % is measured at +5 to +15 % with intervals 4 to 8 points wide, which clear +8 % in some runs only
-# (docs/performance.md); +25 % clears it in every run.
+# (docs/performance.md); +25 % cleared it in every run alone, but in a CI run only in one workload of three, its
+# third attempt at +8.3 %; +40 % leaves the margin.
 time_bite_sample=(--filter FastingAccumulator --filter StepAccumulator --filter PaymentProcessor --rounds 31)
-time_bite=time:25
+time_bite=time:40
 
 step_bites() {
     expect_xctest_catches allocation testStepAggregator allocations
@@ -179,7 +180,7 @@ step_bites() {
     expect_xctest_catches "bytes:$(tenth_of_baseline testPaymentProcessor allocatedBytes)" testPaymentProcessor "allocated bytes"
     expect_xctest_catches slowdown testFastingAnalyzer "CPU time"
     expect_benchmarks_catch allocation FastingAccumulator "Malloc (total)"
-    # +25 % time in every run of the core algorithms (judged at +8 %; the worlds' and MealRows' +50 % would let it pass),
+    # +40 % time in every run of the core algorithms (judged at +8 %; the worlds' and MealRows' +50 % would let it pass),
     # failing every attempt (a short pause: a regression does not come and go).
     expect_times_catch "$time_bite" "${time_bite_sample[@]}" --pause 2
 }
