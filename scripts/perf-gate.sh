@@ -62,21 +62,28 @@ time_ratios() {
 }
 
 # The base commit's TimeRatios, against which the time check judges this build's: the commit named in
-# Benchmarks/Gate/time-base, built once into $TIME_BASE_CACHE/<commit> (default .build/time-base). Move the base
-# forward on purpose, when a change of speed is accepted (docs/performance.md).
+# Benchmarks/Gate/time-base, built once per commit and toolchain into $TIME_BASE_CACHE/<commit>-<toolchain> (default
+# ~/.cache/simharness/time-base: outside the clone, so that later CI runs on this machine find it; a commit's source
+# and the compiler make the same binary, and a build is moved into place whole). Move the base forward on purpose,
+# when a change of speed is accepted (docs/performance.md).
 base_ratios() {
-    local named commit dir
+    local named commit toolchain cache dir staging
     named=$(tr -d "[:space:]" < "$root/Benchmarks/Gate/time-base")
     commit=$(git -C "$root" rev-parse --verify --quiet "$named^{commit}") ||
         fail "the time base $named (Benchmarks/Gate/time-base) is not in this clone (a shallow clone? fetch it)"
-    dir="${TIME_BASE_CACHE:-$root/.build/time-base}/$commit"
+    toolchain=$(swift --version 2>/dev/null | sha256sum | cut -c1-12)
+    cache="${TIME_BASE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/simharness/time-base}"
+    dir="$cache/$commit-$toolchain"
     if [ ! -x "$dir/TimeRatios" ]; then
-        rm -rf "$dir" && mkdir -p "$dir/source"
-        git -C "$root" archive "$commit" | tar -x -C "$dir/source"
-        swift build -c release --package-path "$dir/source/Benchmarks" --product TimeRatios > "$logs/time-base-build.log" 2>&1 ||
-            { tail -20 "$logs/time-base-build.log" >&2; fail "the base commit's TimeRatios ($commit) did not build"; }
-        cp "$dir/source/Benchmarks/.build/release/TimeRatios" "$dir/TimeRatios"
-        rm -rf "$dir/source"
+        mkdir -p "$cache"
+        staging=$(mktemp -d "$cache/.building-XXXXXX")
+        git -C "$root" archive "$commit" | tar -x -C "$staging" ||
+            { rm -rf "$staging"; fail "could not extract the base commit $commit"; }
+        swift build -c release --package-path "$staging/Benchmarks" --product TimeRatios > "$logs/time-base-build.log" 2>&1 ||
+            { rm -rf "$staging"; tail -20 "$logs/time-base-build.log" >&2; fail "the base commit's TimeRatios ($commit) did not build"; }
+        mkdir -p "$staging/out" && cp "$staging/Benchmarks/.build/release/TimeRatios" "$staging/out/TimeRatios"
+        rm -rf "$dir" && mv "$staging/out" "$dir"
+        rm -rf "$staging"
     fi
     echo "$dir/TimeRatios"
 }
