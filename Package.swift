@@ -14,7 +14,7 @@ let package = Package(
             name: "_SimHarnessTooling",
             targets: [
                 "HealthCore", "PaymentsCore", "DatasetText", "Datasets", "Parquet", "SpecKernel", "Analysis", "Scenarios", "Simulation", "Export", "ProcessMetrics",
-                "RunResults", "Harness", "BenchmarkWorkloads", "PaymentSimulation", "Reports", "ServiceSimulation", "ServiceLoad",
+                "RunResults", "Harness", "BenchmarkWorkloads", "ServiceFixtures", "PaymentSimulation", "Reports", "ServiceSimulation", "ServiceLoad",
             ]
         ),
     ],
@@ -98,10 +98,13 @@ let package = Package(
         .target(name: "Reports", dependencies: ["RunResults", "ProcessMetrics", "PaymentsCore", "CZlib"]),
         .target(
             name: "BenchmarkWorkloads",
-            dependencies: [
-                "HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Simulation", "ServiceSimulation", "ServiceLoad", "PaymentService",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Simulation", "ServiceSimulation", "ServiceLoad", "ServiceFixtures"]
+        ),
+        // Payment services with planted bugs, and SimHarness's own service adapted, on ServiceSimulation's API: what
+        // the service tests and the benchmarks run.
+        .target(
+            name: "ServiceFixtures",
+            dependencies: ["PaymentsCore", "PaymentService", "ServiceSimulation", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads", "Harness", "Scenarios", "Simulation"]),
         .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),
@@ -148,12 +151,15 @@ let package = Package(
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
         .testTarget(
             name: "ServiceSimulationTests",
-            dependencies: ["ServiceSimulation", "WorldExecutors", "PaymentsCore", "SimHarnessKit", "BenchmarkWorkloads", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ServiceSimulation", "WorldExecutors", "PaymentsCore", "ServiceFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ServiceLoadTests",
-            dependencies: ["ServiceLoad", "ServiceSimulation", "PaymentsCore", "Scenarios", "Harness", "RunResults", "SimHarnessKit", "BenchmarkWorkloads", "TestSupport"]
+            dependencies: ["ServiceLoad", "ServiceSimulation", "PaymentsCore", "Scenarios", "Harness", "RunResults", "ServiceFixtures", "TestSupport"]
         ),
+        // SimHarness.main(service:)'s commands in process: the only tests that import SimHarnessKit (CLITests and
+        // HarnessTests run the built executable).
+        .testTarget(name: "SimHarnessKitTests", dependencies: ["SimHarnessKit", "ServiceLoad", "ServiceSimulation", "ServiceFixtures", "TestSupport"]),
         .testTarget(name: "ParquetTests", dependencies: ["Parquet"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SimulatedDiskTests", dependencies: ["SimulatedDisk", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),

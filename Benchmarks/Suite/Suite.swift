@@ -2,6 +2,7 @@
 // (counts against Thresholds/, times for a look), and `TimeRatios` times the same ones against a
 // reference loop run beside them (docs/performance.md, "Times: judged within the run").
 @_spi(Tooling) import BenchmarkWorkloads
+@_spi(Tooling) import ServiceFixtures
 import Foundation
 import PaymentSimulation
 @_spi(Tooling) import Reports

@@ -1,3 +1,4 @@
+@_spi(Tooling) import ServiceFixtures
 import ServiceSimulation
 
 /// Worlds of a service on the seeded-executor path, one seed after another (100 payments, 8 clients,

@@ -111,6 +111,39 @@ struct ModuleGraphTests {
         #expect(!reached.isDisjoint(with: Self.databaseAndZstd))
     }
 
+    /// The test targets that may depend on each top module: the one that tests it. (CLITests and HarnessTests run
+    /// the built `simharness`, a process of its own, and depend on the executable, not on the module.)
+    static let topModules: [String: Set<String>] = ["SimHarnessKit": ["SimHarnessKitTests"], "BenchmarkWorkloads": ["BenchmarkWorkloadsTests"]]
+
+    /// The test targets of `graph` that depend on a top module without testing it, as "Tests -> Module".
+    static func testsReachingUp(_ graph: DeclaredGraph) -> [String] {
+        graph.testOnly.sorted().flatMap { test in
+            topModules.sorted { $0.key < $1.key }.compactMap { module, testers in
+                graph.dependencies[test, default: []].contains(module) && !testers.contains(test) ? "\(test) -> \(module)" : nil
+            }
+        }
+    }
+
+    @Test("no test target depends on SimHarnessKit or BenchmarkWorkloads unless it tests it")
+    func testsDoNotReachUp() throws {
+        // Given the declared graph
+        let sut = try Self.declaredGraph()
+        // Then only each top module's own tests depend on it (the fixtures have a module of their own)
+        #expect(Self.testsReachingUp(sut) == [])
+    }
+
+    @Test("the check finds a low-level test target that depends on SimHarnessKit")
+    func reachingUpIsFound() {
+        // Given a manifest whose service-simulation tests depend on SimHarnessKit and BenchmarkWorkloads
+        let sut = DeclaredGraph(manifest: #"""
+            .target(name: "SimHarnessKit"), .target(name: "BenchmarkWorkloads"),
+            .testTarget(name: "ServiceSimulationTests", dependencies: ["SimHarnessKit", "BenchmarkWorkloads"]),
+            .testTarget(name: "SimHarnessKitTests", dependencies: ["SimHarnessKit"]),
+            """#)
+        // Then both dependencies are found, and the kit's own tests are not
+        #expect(Self.testsReachingUp(sut) == ["ServiceSimulationTests -> BenchmarkWorkloads", "ServiceSimulationTests -> SimHarnessKit"])
+    }
+
     @Test("the design document lists exactly Package.swift's modules, each with its declared dependencies as imports")
     func designMatchesManifest() throws {
         // Given the declared graph and the design document's table

@@ -1,4 +1,3 @@
-@_spi(Tooling) import BenchmarkWorkloads
 import Foundation
 @_spi(Tooling) import Harness
 import PaymentsCore

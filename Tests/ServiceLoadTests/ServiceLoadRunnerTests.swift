@@ -1,4 +1,4 @@
-@_spi(Tooling) import BenchmarkWorkloads
+@_spi(Tooling) import ServiceFixtures
 import Foundation
 @_spi(Tooling) import Harness
 import PaymentsCore

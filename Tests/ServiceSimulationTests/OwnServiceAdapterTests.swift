@@ -1,4 +1,4 @@
-@_spi(Tooling) import BenchmarkWorkloads
+@_spi(Tooling) import ServiceFixtures
 import ServiceSimulation
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import PaymentsCore
-@_spi(Tooling) import BenchmarkWorkloads
+@_spi(Tooling) import ServiceFixtures
 import ServiceSimulation
 import Testing
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@_spi(Tooling) import BenchmarkWorkloads
+@_spi(Tooling) import ServiceFixtures
 import ServiceSimulation
 @testable import SimHarnessKit
 import Testing

@@ -1,5 +1,5 @@
 import ArgumentParser
-@_spi(Tooling) import BenchmarkWorkloads
+@_spi(Tooling) import ServiceFixtures
 import Foundation
 import ServiceLoad
 import ServiceSimulation
