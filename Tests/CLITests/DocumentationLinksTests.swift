@@ -19,8 +19,29 @@ struct DocumentationLinksTests {
 
     /// Relative markdown link targets: `[text](target)`.
     static let linkPattern = #"\]\(([^)#\s]+)(#[^)]*)?\)"#
+    /// The folders a backticked repository path starts with.
+    static let repositoryFolders = ["../", "docs/", "Scenarios/", "scripts/", "Sources/", "Tests/", "Benchmarks/"]
     /// Backticked repository paths (`docs/…`, `Scenarios/…`, `scripts/…`, `Sources/…`, `Tests/…`, `Benchmarks/…`).
-    static let pathPattern = #"`((?:\.\./|docs/|Scenarios/|scripts/|Sources/|Tests/|Benchmarks/)[^`\s]*)`"#
+    static let pathPattern = "`((?:" + repositoryFolders.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|") + #")[^`\s]*)`"#
+    /// Backticked paths in a module's folder (`Export/ParquetExport.swift`, `Harness/Metrics/`): the first
+    /// component is checked to be a module by `modulePaths(in:modules:)`.
+    static let modulePathPattern = #"`([A-Za-z][A-Za-z0-9-]*/[^`\s]*)`"#
+
+    /// The module folders under `Sources/`.
+    static func modules(root: URL = repository) throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources").path))
+    }
+
+    /// The backticked paths in `text` that start with one of `modules`, as paths from the repository
+    /// (`Sources/` before them), placeholders and repository paths (`Scenarios/…` is the folder of scenario
+    /// files, not the module) left out.
+    static func modulePaths(in text: String, modules: Set<String>) -> [String] {
+        matches(of: modulePathPattern, in: text).compactMap { path in
+            let module = String(path.prefix { $0 != "/" })
+            let repositoryPath = repositoryFolders.contains { path.hasPrefix($0) }
+            return modules.contains(module) && !repositoryPath ? "Sources/" + path : nil
+        }
+    }
 
     /// The targets `pattern` finds in `text`, web links and placeholders left out.
     static func matches(of pattern: String, in text: String) -> [String] {
@@ -49,7 +70,8 @@ struct DocumentationLinksTests {
 
     @Test("every relative link and repository path in the documents and doc comments exists, inside the repository")
     func linksResolve() throws {
-        // Given every document and source file
+        // Given every document and source file, and the module folders
+        let modules = try Self.modules()
         var missing: [String] = []
         for document in try Self.documents() {
             let text = try String(contentsOf: repository.appendingPathComponent(document), encoding: .utf8)
@@ -58,6 +80,9 @@ struct DocumentationLinksTests {
                 missing.append("\(document): \(target)")
             }
             for target in Self.matches(of: Self.pathPattern, in: text) where !Self.resolves(target, in: document, isLink: false) {
+                missing.append("\(document): \(target)")
+            }
+            for target in Self.modulePaths(in: text, modules: modules) where !Self.resolves(target, in: document, isLink: false) {
                 missing.append("\(document): \(target)")
             }
         }
@@ -91,5 +116,17 @@ struct DocumentationLinksTests {
         let sut = Self.references(in: text)
         // Then both bad ones are there, the web link is not
         #expect(sut == ["../shared/SPEC.md", "docs/harness.md"])
+    }
+
+    @Test("a path in a module's folder is checked from Sources/; other slashed words are not paths")
+    func modulePathsBite() throws {
+        // Given a text naming a moved file by its module's folder, a folder of a module, and a word with a slash
+        let text = "See `Simulation/ParquetExport.swift`, `Harness/Metrics/`, `Scenarios/load.yaml` and `CPU/wall`."
+        // When its module paths are listed and resolved
+        let sut = Self.modulePaths(in: text, modules: ["Simulation", "Harness", "Scenarios"])
+        // Then the module paths are read from Sources/ (the folder of scenario files is not the module), and only
+        // the moved file is missing
+        #expect(sut == ["Sources/Simulation/ParquetExport.swift", "Sources/Harness/Metrics/"])
+        #expect(sut.filter { !Self.resolves($0, in: "docs/performance.md", isLink: false) } == ["Sources/Simulation/ParquetExport.swift"])
     }
 }
