@@ -24,6 +24,10 @@ suppressions="$root/scripts/tsan-suppressions.txt"
 # Only the Parquet export's test of one task against two: the rest of the Parquet suites (the writer, the readers, the
 # CLI) run on one task, and took 300 of the 420 s of this run under TSan.
 TSAN_SUITES=${TSAN_SUITES:-'AnalysisTests|ParallelWorkTests|PipelineTests|EquivalenceTests|DeterminismTests|DiskWorldTests|SimulatedDiskTests|ParquetExportTests/jobsDoNotChangeBytes|SeededWorldTests|ServiceWorldTests|ServiceLoadTests|ServiceLoadWorkloadTests'}
+# Left out of the TSan run: the two tests whose service calls the world from a thread of their own that never ends.
+# A clean clone's TSan run hung at its end (thread waiting on its semaphore, main thread exiting, 15 min idle), once
+# in two runs, and so did CI at stop 56; the tests run in the unit-test run, where the process exits.
+TSAN_SKIP=${TSAN_SKIP:-'storeCalledFromOutside|diskCalledFromOutside'}
 ASAN_SUITES=${ASAN_SUITES:-'DatasetsTests|AnalysisTests|SimulatedDiskTests|DiskWorldTests'}
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 print_suppressions=1 suppressions=$suppressions"
 # Leak checking stays off: the test runner and the Swift runtime keep allocations to the end on purpose.
@@ -65,15 +69,18 @@ step_selftest() {
     say "selftest passed"
 }
 
-# Runs the suites matching $3 built with sanitizer $1 in scratch path $2.
+# Runs the suites matching $3 (but not $4) built with sanitizer $1 in scratch path $2.
 run_suites() {
-    local sanitizer="$1" scratch="$2" filter="$3" log="$logs/$1.log" start=$SECONDS
+    local sanitizer="$1" scratch="$2" filter="$3" skip="${4:-}" log="$logs/$1.log" start=$SECONDS
     say "$sanitizer: building the tests in $scratch"
     swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" -Xswiftc -DSANITIZED_TESTS > "$log.build" 2>&1 ||
         { tail -30 "$log.build"; fail "the $sanitizer-sanitized tests did not build"; }
     say "$sanitizer: built in $((SECONDS - start)) s; running '$filter'"
-    swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" -Xswiftc -DSANITIZED_TESTS --filter "$filter" > "$log" 2>&1
+    # At most 20 minutes (the run takes 2 to 4): a hang fails with its status, 124, instead of holding CI to its limit.
+    timeout 1200 swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" -Xswiftc -DSANITIZED_TESTS \
+        --filter "$filter" ${skip:+--skip "$skip"} > "$log" 2>&1
     local status=$?
+    [ "$status" -ne 124 ] || fail "$sanitizer: the test run did not end within 20 minutes (a hang); the log is $log"
     local reports
     reports=$(grep -acE "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:" "$log")
     grep -aE "Test run with|Executed [0-9]+ tests" "$log" | tail -2
@@ -87,7 +94,7 @@ run_suites() {
     say "$sanitizer: 0 reports, $((SECONDS - start)) s in all"
 }
 
-step_thread() { run_suites thread .build-tsan "$TSAN_SUITES"; }
+step_thread() { run_suites thread .build-tsan "$TSAN_SUITES" "$TSAN_SKIP"; }
 step_address() { run_suites address .build-asan "$ASAN_SUITES"; }
 
 SECONDS=0
