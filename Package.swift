@@ -144,7 +144,7 @@ let package = Package(
         ),
         // Load mode for a user's async service: the scenario's payment stream from concurrent clients on every
         // core, measured into a RunResult and checked against the SPEC reference (docs/your-service.md).
-        .target(name: "ServiceLoad", dependencies: ["ServiceSimulation", "PaymentsCore", "Scenarios", "Simulation", "RunResults", "ProcessMetrics", "Harness"]),
+        .target(name: "ServiceLoad", dependencies: ["ServiceSimulation", "PaymentsCore", "Scenarios", "Simulation", "RunResults", "ProcessMetrics"]),
         .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Scenarios", "Datasets", "Parquet"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
@@ -155,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceLoadTests",
-            dependencies: ["ServiceLoad", "ServiceSimulation", "PaymentsCore", "Scenarios", "Harness", "RunResults", "ServiceFixtures", "TestSupport"]
+            dependencies: ["ServiceLoad", "ServiceSimulation", "PaymentsCore", "Scenarios", "RunResults", "ServiceFixtures", "TestSupport"]
         ),
         // SimHarness.main(service:)'s commands in process: the only tests that import SimHarnessKit (CLITests and
         // HarnessTests run the built executable).

@@ -10,16 +10,6 @@ import ServiceSimulation
     case sqlite
 }
 
-/// The records `LedgerService` reads and writes: its repository's protocol, as a team would write one.
-protocol RecordStore: Sendable {
-    func read(_ key: String) async throws -> Data?
-    func write(_ key: String, _ value: Data) async throws
-    func sync() async throws
-    func keys(withPrefix prefix: String) async throws -> [String]
-}
-
-extension DurableRecords: RecordStore {}
-
 /// Records in one SQLite table, each write a transaction of its own: durable at its commit with
 /// `synchronous = FULL` (WAL, the connection holding the database alone, as the simulated disk needs).
 final class SQLiteRecords: RecordStore, @unchecked Sendable {
@@ -42,6 +32,10 @@ final class SQLiteRecords: RecordStore, @unchecked Sendable {
 
     func write(_ key: String, _ value: Data) async throws {
         try blocking { db in try db.execute(sql: "INSERT OR REPLACE INTO records (key, value) VALUES (?, ?)", arguments: [key, value]) }
+    }
+
+    func remove(_ key: String) async throws {
+        try blocking { db in try db.execute(sql: "DELETE FROM records WHERE key = ?", arguments: [key]) }
     }
 
     /// Runs `body` on the calling thread (each statement its own transaction): GRDB's async variants would

@@ -132,9 +132,9 @@ actor OwnServiceDriver {
         service = store.service()
     }
 
-    /// The virtual time in milliseconds.
+    /// The virtual time in milliseconds (load mode: since the run began).
     private var now: Int64 {
-        let (seconds, attoseconds) = environment.clock.now.offset.components
+        let (seconds, attoseconds) = environment.sinceOrigin.components
         return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }
 

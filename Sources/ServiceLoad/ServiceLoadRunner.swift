@@ -1,5 +1,4 @@
 import Foundation
-@_spi(Tooling) import Harness
 import PaymentsCore
 @_spi(Tooling) import ProcessMetrics
 @_spi(Tooling) import RunResults
@@ -52,7 +51,7 @@ package enum ServiceLoadRunner {
         var pass = 0
         ResidentMemory.resetPeak()
         repeat {
-            let (environment, gateway) = ServiceEnvironment.live(scripts: workload.scripts, origin: origin)
+            let (environment, gateway) = ServiceEnvironment.load(scripts: workload.scripts, origin: origin)
             let started: Service
             do { started = try await Service.start(in: environment) } catch { throw Failure(description: "start threw: \(error)") }
             let driver = LoadDriver<Service>(workload: workload, schedule: schedule, rankOffset: pass * workload.requests.count, start: start, deadline: deadline)

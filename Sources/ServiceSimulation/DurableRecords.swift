@@ -9,10 +9,9 @@ import PaymentsCore
 /// crash can land between any two of them: a service that answers before it saves, or saves without
 /// syncing, is caught. With the world's faults on, the disk also fills (a write throws
 /// `DurableRecordsError.diskFull`) and fails syncs (`.syncFailed`), as the own service's simulated disk does.
-public final class DurableRecords: @unchecked Sendable {
-    /// The simulated world's state; nil in load mode, where `live` keeps the records.
-    let world: WorldState?
-    let live: LiveRecords?
+public final class DurableRecords: RecordStore, @unchecked Sendable {
+    /// The simulated world's state.
+    let world: WorldState
     /// What a reader sees: synced records and the writes since.
     private var cached: [String: Data] = [:]
     /// What is on the disk.
@@ -28,18 +27,11 @@ public final class DurableRecords: @unchecked Sendable {
 
     init(world: WorldState) {
         self.world = world
-        live = nil
         faults = world.configuration.faults ? SplitMix64(seed: world.configuration.seed ^ 0x5707_A6E5) : nil
-    }
-
-    init(live: LiveRecords) {
-        world = nil
-        self.live = live
     }
 
     /// The record under `key`, nil when there is none.
     public func read(_ key: String) async throws -> Data? {
-        if let live { return live.read(key) }
         try await call("the store's read of \(key)")
         if torn.contains(key) { throw DurableRecordsError.torn(key: key) }
         return cached[key]
@@ -48,21 +40,19 @@ public final class DurableRecords: @unchecked Sendable {
     /// Writes `value` under `key`: seen by every read at once, on the disk after the next `sync`. Throws
     /// `DurableRecordsError.diskFull`, having written nothing, when the disk is full (1 write in 100 with faults).
     public func write(_ key: String, _ value: Data) async throws {
-        if let live { return live.write(key, value) }
         try await call("the store's write of \(key)")
         if strikes(oneIn: 100) {
-            world?.log("store write \(key): the disk is full")
+            world.log("store write \(key): the disk is full")
             throw DurableRecordsError.diskFull(key: key)
         }
         cached[key] = value
         torn.remove(key)
         lastUnsynced = key
-        world?.log("store write \(key)")
+        world.log("store write \(key)")
     }
 
     /// Removes the record under `key` (on the disk after the next `sync`).
     public func remove(_ key: String) async throws {
-        if let live { return live.write(key, nil) }
         try await call("the store's remove of \(key)")
         cached[key] = nil
         torn.remove(key)
@@ -72,21 +62,19 @@ public final class DurableRecords: @unchecked Sendable {
     /// `DurableRecordsError.syncFailed`, having put nothing on the disk, when the disk fails (1 sync in 50 with
     /// faults); the writes stay in the cache, and a later sync that succeeds puts them on the disk.
     public func sync() async throws {
-        if live != nil { return }
         try await call("the store's sync")
         if strikes(oneIn: 50) {
-            world?.log("store sync failed: nothing reached the disk")
+            world.log("store sync failed: nothing reached the disk")
             throw DurableRecordsError.syncFailed
         }
         synced = cached
         tornOnDisk = torn
         lastUnsynced = nil
-        world?.log("store sync")
+        world.log("store sync")
     }
 
     /// Every key that starts with `prefix`, in byte order.
-    public func keys(withPrefix prefix: String = "") async throws -> [String] {
-        if let live { return live.keys(withPrefix: prefix) }
+    public func keys(withPrefix prefix: String) async throws -> [String] {
         try await call("the store's keys")
         return cached.keys.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
@@ -102,9 +90,9 @@ public final class DurableRecords: @unchecked Sendable {
             synced[key] = Data()
             torn.insert(key)
             tornOnDisk.insert(key)
-            world?.log("power loss: the store is back to its last sync, \(key) torn")
+            world.log("power loss: the store is back to its last sync, \(key) torn")
         } else {
-            world?.log("power loss: the store is back to its last sync")
+            world.log("power loss: the store is back to its last sync")
         }
         lastUnsynced = nil
     }
@@ -117,7 +105,6 @@ public final class DurableRecords: @unchecked Sendable {
 
     /// One call's time, in a live incarnation (a call the crash interrupts does nothing), on the world's thread.
     private func call(_ what: @autoclosure () -> String) async throws {
-        guard let world else { return }
         let incarnation = try world.check(calling: what())
         try await world.clock.sleep(for: world.latency(storage: true))
         try world.check(incarnation)

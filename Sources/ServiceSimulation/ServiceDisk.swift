@@ -19,7 +19,7 @@ public final class ServiceDisk: @unchecked Sendable {
     private let thread = pthread_self()
     private let hooks = world_hooks_current()
 
-    init(seed: UInt64, faults: Bool) {
+    package init(seed: UInt64, faults: Bool) {
         self.seed = seed
         self.faults = faults
         generator = SplitMix64(seed: seed ^ 0xD15C_0000)

@@ -64,6 +64,8 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
     let state: WorldState
     let workload: ClientWorkload
     private let environment: ServiceEnvironment
+    /// The environment's store, as the world's (which a power loss reaches).
+    private let store: DurableRecords
     private var service: Service?
     private var restarting = false
     private(set) var crashes = 0
@@ -82,8 +84,9 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
         self.state = state
         self.workload = workload
         steps = StepInvariants(workload: workload)
+        store = DurableRecords(world: state)
         environment = ServiceEnvironment(
-            gateway: VirtualGateway(world: state), store: DurableRecords(world: state),
+            gateway: VirtualGateway(world: state), store: store,
             disk: ServiceDisk(seed: state.configuration.seed, faults: state.configuration.faults), clock: state.clock)
         state.onAct = { [unowned self] act in
             let index = record.issued[act.payment.paymentID]
@@ -102,7 +105,7 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
             }
             finishing = true
             state.crash()
-            environment.store.losePower()
+            store.losePower()
             environment.disk.crash(powerLoss: true)
             service = nil
             state.log("final restart after a power loss, to read the ledger from what is on the disk")
@@ -121,7 +124,7 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
     func crash(powerLoss: Bool) {
         guard !finishing, service != nil || restarting else { return }
         state.crash()
-        if powerLoss { environment.store.losePower() }
+        if powerLoss { store.losePower() }
         environment.disk.crash(powerLoss: powerLoss)
         service = nil
         crashes += 1

@@ -16,18 +16,6 @@ public protocol ServiceUnderSimulation: Sendable {
     func ledger() async throws -> [ServiceLedgerLine]
 }
 
-/// What a service is given: the simulated gateway, the durable store, a disk for SQLite and the clock.
-public struct ServiceEnvironment: Sendable {
-    /// The payment gateway (SPEC §4's, with latency, timeouts, lost answers and declines).
-    public let gateway: VirtualGateway
-    /// The records that survive a crash.
-    public let store: DurableRecords
-    /// A disk for a SQLite database, for a repository over SQLite (instead of `store`).
-    public let disk: ServiceDisk
-    /// The world's virtual clock: sleep on it, never on a real one.
-    public let clock: VirtualClock
-}
-
 /// One client request (a row of `payments.csv` as a client sends it).
 public struct ServiceRequest: Hashable, Sendable, CustomStringConvertible {
     /// Unique per request: a client's retry is a new id with the same key.

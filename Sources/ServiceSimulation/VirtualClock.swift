@@ -6,7 +6,7 @@ import HeapModule
 /// sleeper's deadline and wakes it. Hand it to code written against `any Clock<Duration>` or
 /// `some Clock<Duration>`; a world's retries, backoffs and timeouts then cost no real time and happen
 /// in the same order on every run of a seed.
-public struct VirtualClock: Clock, Sendable {
+public struct VirtualClock: Clock, ClockWithOrigin, Sendable {
     /// An instant: the virtual time since the world began.
     public struct Instant: InstantProtocol, Hashable, Sendable {
         /// Time since the world began.
@@ -23,32 +23,20 @@ public struct VirtualClock: Clock, Sendable {
         public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
-    /// The world's sleepers; nil for load mode's clock, which reads real time and never waits.
-    let timers: Timers?
-    /// Load mode: real time 0.
-    let origin: ContinuousClock.Instant
+    /// The world's sleepers.
+    let timers: Timers
 
-    init(timers: Timers) {
-        self.timers = timers
-        origin = ContinuousClock.now
-    }
+    init(timers: Timers) { self.timers = timers }
 
-    /// Load mode's clock: `now` is the real time since `origin`, and `sleep` returns at once (a backoff or
-    /// a timeout costs no real time: the service is measured, not its waits).
-    init(immediateFrom origin: ContinuousClock.Instant) {
-        timers = nil
-        self.origin = origin
-    }
-
-    /// The world's virtual time (in load mode, the real time since the run began).
-    public var now: Instant { Instant(offset: timers?.now ?? (ContinuousClock.now - origin)) }
+    /// The world's virtual time.
+    public var now: Instant { Instant(offset: timers.now) }
+    package var sinceOrigin: Duration { timers.now }
     /// One nanosecond.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Suspends until the world's time reaches `deadline` (at once when it has); throws
-    /// `CancellationError` when the task is cancelled first. In load mode it returns at once.
+    /// `CancellationError` when the task is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        guard let timers else { return try Task.checkCancellation() }
         try await timers.sleep(until: deadline.offset)
     }
 }

@@ -45,6 +45,9 @@ public struct GatewayPayment: Hashable, Sendable {
 public struct GatewayReceipt: Hashable, Sendable {
     /// The key it acted on.
     public var idempotencyKey: String
+
+    /// The receipt for a call with `idempotencyKey`.
+    public init(idempotencyKey: String) { self.idempotencyKey = idempotencyKey }
 }
 
 /// Why the gateway did not answer approved.
@@ -60,25 +63,15 @@ public enum GatewayError: Error, Hashable, Sendable {
 /// script drawn from the world's seed, one token per call: `A` approves, `D` declines, `T` times out having
 /// done nothing, `L` acts and then times out (the answer is lost). Every call takes virtual time; a timeout
 /// throws only when its deadline passes. The gateway keeps the ground truth of what it did.
-public final class VirtualGateway: @unchecked Sendable {
-    /// The simulated world's state; nil in load mode, where `live` answers.
-    let world: WorldState?
-    let live: LiveGateway?
+public final class VirtualGateway: ServiceGateway, @unchecked Sendable {
+    /// The simulated world's state.
+    let world: WorldState
 
-    init(world: WorldState) {
-        self.world = world
-        live = nil
-    }
-
-    init(live: LiveGateway) {
-        world = nil
-        self.live = live
-    }
+    init(world: WorldState) { self.world = world }
 
     /// Sends `payment`; returns the receipt, or throws `GatewayError.declined` or `.timedOut` (or
     /// `ServiceCrashed` in a task of a crashed service).
     public func process(_ payment: GatewayPayment) async throws -> GatewayReceipt {
-        guard let world else { return try live!.process(payment) }
         let incarnation = try world.check(calling: "the gateway's process of \(payment.idempotencyKey)")
         try await world.clock.sleep(for: world.latency())
         try world.check(incarnation)
@@ -109,7 +102,6 @@ public final class VirtualGateway: @unchecked Sendable {
 
     /// Whether the gateway acted for `idempotencyKey` (reconciliation: not a payment attempt).
     public func hasActed(idempotencyKey: String) async throws -> Bool {
-        guard let world else { return live!.hasActed(idempotencyKey: idempotencyKey) }
         let incarnation = try world.check(calling: "the gateway's hasActed of \(idempotencyKey)")
         try await world.clock.sleep(for: world.latency())
         try world.check(incarnation)

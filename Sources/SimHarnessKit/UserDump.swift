@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Datasets
 @_spi(Tooling) import Harness
+@_spi(Tooling) import RunResults
 @_spi(Tooling) import Scenarios
 @_spi(Tooling) import Simulation
 

@@ -76,6 +76,37 @@ struct ModuleGraphTests {
         #expect(sut["Reports"]?.contains("RunResults") == true)
     }
 
+    /// The simulation half's rules, each as the modules a module must not import: the worlds know no engine of
+    /// `run` nor load mode; load mode knows no `run` engine; the fixtures know neither mode's driver; the
+    /// sans-I/O driver and the seeded worlds stay apart.
+    static let simulationRules: [(module: String, mustNotImport: Set<String>)] = [
+        ("ServiceSimulation", ["Harness", "ServiceLoad", "PaymentSimulation", "Simulation", "Scenarios", "RunResults"]),
+        ("ServiceLoad", ["Harness", "PaymentSimulation", "ServiceFixtures"]),
+        ("ServiceFixtures", ["Harness", "ServiceLoad", "BenchmarkWorkloads"]),
+        ("PaymentSimulation", ["ServiceSimulation", "ServiceLoad", "Harness"]),
+    ]
+
+    /// The rules `graph` breaks, as "Module -> Import".
+    static func simulationRulesBroken(_ graph: [String: Set<String>]) -> [String] {
+        simulationRules.flatMap { rule in graph[rule.module, default: []].intersection(rule.mustNotImport).sorted().map { "\(rule.module) -> \($0)" } }
+    }
+
+    @Test("the simulation half: worlds, load mode, fixtures and the sans-I/O driver import only downward")
+    func simulationRulesHold() throws {
+        // Given the imports of the sources
+        let sut = try Self.actualImports()
+        // Then no rule of the simulation half is broken
+        #expect(Self.simulationRulesBroken(sut) == [])
+    }
+
+    @Test("the simulation rules find load mode importing run's engine, and the worlds importing load mode")
+    func simulationRulesBite() {
+        // Given a graph where ServiceLoad imports Harness and ServiceSimulation imports ServiceLoad
+        let sut: [String: Set<String>] = ["ServiceLoad": ["ServiceSimulation", "Harness"], "ServiceSimulation": ["PaymentsCore", "ServiceLoad"]]
+        // Then both are found
+        #expect(Self.simulationRulesBroken(sut) == ["ServiceSimulation -> ServiceLoad", "ServiceLoad -> Harness"])
+    }
+
     /// The graph `Package.swift` declares.
     static func declaredGraph() throws -> DeclaredGraph {
         DeclaredGraph(manifest: try String(contentsOf: repository.appendingPathComponent("Package.swift"), encoding: .utf8))

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) import Harness
+@_spi(Tooling) import RunResults
 import PaymentsCore
 @_spi(Tooling) import RunResults
 @_spi(Tooling) import Scenarios

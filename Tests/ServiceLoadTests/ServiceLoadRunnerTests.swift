@@ -1,6 +1,6 @@
 @_spi(Tooling) import ServiceFixtures
 import Foundation
-@_spi(Tooling) import Harness
+@_spi(Tooling) import RunResults
 import PaymentsCore
 @_spi(Tooling) import RunResults
 @_spi(Tooling) import Scenarios

@@ -64,7 +64,7 @@ private final class OutsideThread: TaskExecutor, @unchecked Sendable {
 
 /// A service that reads its records from a task of that thread's, as an SDK's callback would.
 private struct StoreReadFromOutside: ServiceUnderSimulation {
-    let store: DurableRecords
+    let store: any RecordStore
     static func start(in environment: ServiceEnvironment) async throws -> StoreReadFromOutside { StoreReadFromOutside(store: environment.store) }
     func submit(_ request: ServiceRequest) async throws -> ServiceAnswer {
         let store = store

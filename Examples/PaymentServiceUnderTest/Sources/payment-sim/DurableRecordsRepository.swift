@@ -8,7 +8,7 @@ import SimHarnessKit
 /// tore reads as absent: it was never flushed, so the service never answered a client from it, and the
 /// client's retry writes it again.
 struct DurableRecordsRepository: PaymentRepository {
-    let store: DurableRecords
+    let store: any RecordStore
 
     func findById(_ id: String) async throws -> Payment? {
         guard let data = try await record("payment/" + id) else { return nil }

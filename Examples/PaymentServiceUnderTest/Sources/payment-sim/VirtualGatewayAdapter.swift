@@ -5,7 +5,7 @@ import SimHarnessKit
 /// the simulated gateway's errors come back as the service's own (a crashed incarnation's
 /// `ServiceCrashed` passes through untouched).
 struct VirtualGatewayAdapter: PaymentGateway {
-    let gateway: VirtualGateway
+    let gateway: any ServiceGateway
 
     func process(_ payment: Payment) async throws -> PaymentReceipt {
         do {

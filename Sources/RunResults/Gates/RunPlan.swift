@@ -1,5 +1,4 @@
 import Foundation
-@_spi(Tooling) import RunResults
 @_spi(Tooling) import Scenarios
 
 /// A scenario and what `simharness run` reads from its `load:` and `thresholds:` sections.

@@ -1,30 +1,46 @@
 import Foundation
 import PaymentsCore
+import ServiceSimulation
 
 extension ServiceEnvironment {
     /// Load mode's environment: SPEC §4's gateway answering at once from `scripts` (by payment id), an
     /// in-memory store, and a clock that reads real time and never waits. Safe from every core at once.
-    package static func live(scripts: [String: GatewayScript], origin: ContinuousClock.Instant = .now) -> (ServiceEnvironment, LiveGateway) {
-        let gateway = LiveGateway(scripts: scripts)
+    static func load(scripts: [String: GatewayScript], origin: ContinuousClock.Instant) -> (ServiceEnvironment, InstantGateway) {
+        let gateway = InstantGateway(scripts: scripts)
         let environment = ServiceEnvironment(
-            gateway: VirtualGateway(live: gateway), store: DurableRecords(live: LiveRecords()),
+            gateway: gateway, store: InMemoryRecords(),
             // The disk in memory, without faults; one connection at a time (its SQLite calls serialized).
-            disk: ServiceDisk(seed: 0, faults: false), clock: VirtualClock(immediateFrom: origin))
+            disk: ServiceDisk(seed: 0, faults: false), clock: ImmediateClock(origin: origin))
         return (environment, gateway)
     }
+}
+
+/// Load mode's clock: `now` is the real time, and a sleep returns at once (a backoff or a timeout costs no
+/// real time: the service is measured, not its waits).
+struct ImmediateClock: ClockWithOrigin, Sendable {
+    typealias Instant = ContinuousClock.Instant
+    /// When the run began.
+    let origin: Instant
+
+    var now: Instant { .now }
+    var sinceOrigin: Duration { origin.duration(to: .now) }
+    var minimumResolution: Duration { .nanoseconds(1) }
+
+    /// Returns at once; throws `CancellationError` when the task is cancelled.
+    func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws { try Task.checkCancellation() }
 }
 
 /// SPEC §4's gateway for load mode, without latency: idempotent per key (once it acted for a key, every
 /// later call answers approved); otherwise the payment's script, one token a call with that key, the last
 /// repeated: `A` acts and approves, `D` throws `.declined`, `T` throws `.timedOut`, `L` acts and throws
 /// `.timedOut`. A payment id without a script is approved. It keeps the ground truth of every act.
-package final class LiveGateway: Sendable {
+final class InstantGateway: ServiceGateway, Sendable {
     /// What the gateway did for one key.
-    package struct KeyRecord: Sendable {
+    struct KeyRecord: Sendable {
         /// Calls with the key.
-        package var calls = 0
+        var calls = 0
         /// The payment it acted for, nil when it did not act.
-        package var act: GatewayPayment?
+        var act: GatewayPayment?
     }
 
     private final class Shard: Sendable {
@@ -39,7 +55,7 @@ package final class LiveGateway: Sendable {
 
     private func shard(_ key: String) -> Shard { shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))] }
 
-    func process(_ payment: GatewayPayment) throws -> GatewayReceipt {
+    func process(_ payment: GatewayPayment) async throws -> GatewayReceipt {
         let script = scripts[payment.paymentID]
         let token = shard(payment.idempotencyKey).table.withLock { table -> GatewayResponse in
             var record = table[payment.idempotencyKey] ?? KeyRecord()
@@ -57,12 +73,12 @@ package final class LiveGateway: Sendable {
         }
     }
 
-    func hasActed(idempotencyKey: String) -> Bool {
+    func hasActed(idempotencyKey: String) async throws -> Bool {
         shard(idempotencyKey).table.withLock { $0[idempotencyKey]?.act != nil }
     }
 
     /// Every key the gateway acted for, with the payment it acted for: the ground truth.
-    package var acts: [String: GatewayPayment] {
+    var acts: [String: GatewayPayment] {
         var all: [String: GatewayPayment] = [:]
         for shard in shards {
             shard.table.withLock { table in
@@ -76,41 +92,32 @@ package final class LiveGateway: Sendable {
 /// Load mode's durable store: records in memory, under one lock, grouped by the part of their key before
 /// the last `/` so that `keys(withPrefix:)` visits the groups that can match, not every record. Every write
 /// is durable at once (load mode does not crash the service).
-final class LiveRecords: Sendable {
+final class InMemoryRecords: RecordStore, Sendable {
     private let groups = Locked<[Substring: [String: Data]]>([:])
 
     private static func group(of key: String) -> Substring { key.lastIndex(of: "/").map { key[..<$0] } ?? "" }
 
-    func read(_ key: String) -> Data? {
+    func read(_ key: String) async throws -> Data? {
         groups.withLock { $0[Self.group(of: key)]?[key] }
     }
 
-    /// Writes `value` under `key`; nil removes it.
-    func write(_ key: String, _ value: Data?) {
+    func write(_ key: String, _ value: Data) async throws { put(key, value) }
+
+    func remove(_ key: String) async throws { put(key, nil) }
+
+    /// Nothing to do: every write is durable at once.
+    func sync() async throws {}
+
+    private func put(_ key: String, _ value: Data?) {
         groups.withLock { $0[Self.group(of: key), default: [:]][key] = value }
     }
 
-    func keys(withPrefix prefix: String) -> [String] {
+    func keys(withPrefix prefix: String) async throws -> [String] {
         // A key starting with `prefix` is in a group that starts with the prefix up to its last `/`.
         let groupPrefix = Self.group(of: prefix)
         let found: [String] = groups.withLock { groups in
             groups.filter { $0.key.hasPrefix(groupPrefix) }.flatMap { $0.value.keys.filter { $0.hasPrefix(prefix) } }
         }
         return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    }
-}
-
-/// A value behind a lock: `NSLock` (a pthread mutex, which ThreadSanitizer follows; it reported the futex of
-/// `Synchronization.Mutex` here as a race between two `withLock`s).
-package final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    package init(_ value: Value) { self.value = value }
-
-    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }
