@@ -159,7 +159,7 @@ actor PaymentCore {
             guard stored.same(as: request) else { return ServiceAnswer(state: .rejected, reason: .idempotencyConflict) }
             // What it found may not be on the disk yet (its sync failed): make it durable before it acts or answers.
             if flaw != .answerBeforeSync, flaw != .unsyncedRecovery { try await store.sync() }
-            guard stored.state == "pending" else { return ServiceAnswer(state: .deduplicated) }
+            guard stored.state == "pending" else { return ServiceAnswer(state: .deduplicated, paymentID: stored.paymentID) }
             return try await charge(&stored, recordKey)
         }
         var stored = StoredPayment(
@@ -210,7 +210,7 @@ actor PaymentCore {
             try await store.write(recordKey, data)
         }
         if flaw != .answerBeforeSync { try await store.sync() }
-        return ServiceAnswer(state: state)
+        return ServiceAnswer(state: state, paymentID: stored.paymentID)
     }
 
     private func gatewayPayment(_ stored: StoredPayment, key: String) -> GatewayPayment {
@@ -221,10 +221,11 @@ actor PaymentCore {
 
     /// SPEC §4 step 3 for a refund: its charge captured, same user and currency, refunds within it.
     private func refundRejection(_ request: ServiceRequest) async throws -> PaymentRejection? {
+        // It answers with the payment id of the request that made the record, and finds a refund's charge by it.
         guard let of = request.refundOf, let pointer = try await record("charge/\(of)"),
               let data = try await record(String(decoding: pointer, as: UTF8.self)),
               let charge = try? JSONDecoder().decode(StoredPayment.self, from: data),
-              charge.state == PaymentState.captured.rawValue, charge.userID == request.userID
+              charge.kind == "charge", charge.state == PaymentState.captured.rawValue, charge.userID == request.userID
         else { return .unknownCharge }
         guard charge.currency == request.currency.code else { return .currencyMismatch }
         var refunded: Int64 = 0

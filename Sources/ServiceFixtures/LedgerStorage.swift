@@ -38,6 +38,14 @@ final class SQLiteRecords: RecordStore, @unchecked Sendable {
         try blocking { db in try db.execute(sql: "DELETE FROM records WHERE key = ?", arguments: [key]) }
     }
 
+    func commit(writing records: [String: Data], removing keys: [String]) async throws {
+        try database.inTransaction { db in
+            for (key, value) in records.sorted(by: { $0.key < $1.key }) { try db.execute(sql: "INSERT OR REPLACE INTO records (key, value) VALUES (?, ?)", arguments: [key, value]) }
+            for key in keys { try db.execute(sql: "DELETE FROM records WHERE key = ?", arguments: [key]) }
+            return .commit
+        }
+    }
+
     /// Runs `body` on the calling thread (each statement its own transaction): GRDB's async variants would
     /// run it on a thread of their own, outside the simulated world.
     private func blocking<T>(_ body: (Database) throws -> T) throws -> T {

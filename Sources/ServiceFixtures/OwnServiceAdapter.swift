@@ -69,15 +69,17 @@ enum OwnRequests {
         guard let id = paymentNumber(request.paymentID), let key = UInt32(request.idempotencyKey.dropFirst()),
               let user = UInt32(request.userID.dropFirst())
         else { throw StoreFailure("ids the adapter cannot intern: \(request)") }
-        let refundOf = try request.refundOf.map { charge in
-            guard let number = paymentNumber(charge) else { throw StoreFailure("a charge id the adapter cannot intern: \(charge)") }
-            return number
-        }
+        // A refund names its charge by the id the service answered with (its request's payment id), or by its
+        // key when no answer carried one: the own service knows charges by payment id, so that one names none.
+        let refundOf = request.refundOf.map { charge in paymentNumber(charge) ?? unknownCharge }
         let payment = PaymentRequest(
             id: id, key: key, keyLength: request.idempotencyKey.utf8.count, kind: request.kind, amountMinor: request.amountMinor,
             currency: request.currency, createdAt: createdAt, refundOf: refundOf, script: GatewayScript([]))
         return OwnRequest(user: user, payment: payment)
     }
+
+    /// The number of a charge no payment has (payment 67,108,863, duplicate try 31: no world is that big).
+    static let unknownCharge = UInt32.max
 
     static func paymentNumber(_ id: String) -> UInt32? {
         let parts = id.dropFirst().split(separator: "-")
@@ -215,8 +217,10 @@ actor OwnServiceDriver {
     private func carryOut(_ effects: [ServiceEffect]) {
         for effect in effects {
             switch effect {
-            case .reply(let client, _, let outcome):
-                answers[client] = ServiceAnswer(state: outcome.state, reason: outcome.reason)
+            case .reply(let client, let payment, let outcome):
+                // A payment the service took (not a replay, not a refusal) is answered with its id.
+                let took = [.captured, .refunded, .declined, .failed].contains(outcome.state)
+                answers[client] = ServiceAnswer(state: outcome.state, reason: outcome.reason, paymentID: took ? names[payment]?.paymentID : nil)
             case .schedule(let step, let delayMillis):
                 later(after: delayMillis) { .step(step) }
             case .send(let call):

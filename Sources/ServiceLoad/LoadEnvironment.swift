@@ -108,6 +108,13 @@ final class InMemoryRecords: RecordStore, Sendable {
     /// Nothing to do: every write is durable at once.
     func sync() async throws {}
 
+    func commit(writing records: [String: Data], removing keys: [String]) async throws {
+        groups.withLock { groups in
+            for (key, value) in records { groups[Self.group(of: key), default: [:]][key] = value }
+            for key in keys { groups[Self.group(of: key), default: [:]][key] = nil }
+        }
+    }
+
     private func put(_ key: String, _ value: Data?) {
         groups.withLock { $0[Self.group(of: key), default: [:]][key] = value }
     }

@@ -73,6 +73,34 @@ public final class DurableRecords: RecordStore, @unchecked Sendable {
         world.log("store sync")
     }
 
+    /// Writes `records` and removes `keys` as one transaction, as a database commits: when it returns, all of
+    /// them are on the disk (they survive a power loss); when it throws, none of them happened, in the cache
+    /// or on the disk. With faults it throws `DurableRecordsError.diskFull` (1 commit in 100) or `.syncFailed`
+    /// (1 in 50); a crash during the call leaves nothing either. Writes made with `write` and not yet synced
+    /// stay as they were. A key in both `records` and `keys` is removed.
+    public func commit(writing records: [String: Data], removing keys: [String]) async throws {
+        let changed = Set(records.keys).union(keys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        try await call("the store's commit of \(changed.joined(separator: ", "))")
+        if strikes(oneIn: 100) {
+            world.log("store commit: the disk is full, nothing changed")
+            throw DurableRecordsError.diskFull(key: changed.first ?? "")
+        }
+        if strikes(oneIn: 50) {
+            world.log("store commit: the sync failed, nothing changed")
+            throw DurableRecordsError.syncFailed
+        }
+        let removed = Set(keys)
+        for key in changed {
+            let value = removed.contains(key) ? nil : records[key]
+            cached[key] = value
+            synced[key] = value
+            torn.remove(key)
+            tornOnDisk.remove(key)
+            if lastUnsynced == key { lastUnsynced = nil }
+        }
+        world.log("store commit \(changed.joined(separator: ", "))")
+    }
+
     /// Every key that starts with `prefix`, in byte order.
     public func keys(withPrefix prefix: String) async throws -> [String] {
         try await call("the store's keys")

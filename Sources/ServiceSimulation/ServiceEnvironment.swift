@@ -33,8 +33,10 @@ public protocol ServiceGateway: Sendable {
     func hasActed(idempotencyKey: String) async throws -> Bool
 }
 
-/// A key-value store a service's repository is built on, with a disk's semantics: a `write` is seen by
-/// every read at once and survives a power loss after the next `sync`.
+/// A key-value store a service's repository is built on. Two ways to write: `commit`, as a database commits
+/// (atomic and durable when it returns, nothing when it throws), or the raw disk's `write` and `sync` (a
+/// write is seen by every read at once and survives a power loss after the next `sync`), for a service that
+/// models its own storage.
 public protocol RecordStore: Sendable {
     /// The record under `key`, nil when there is none.
     func read(_ key: String) async throws -> Data?
@@ -46,11 +48,16 @@ public protocol RecordStore: Sendable {
     func sync() async throws
     /// Every key that starts with `prefix`, in byte order.
     func keys(withPrefix prefix: String) async throws -> [String]
+    /// Writes `records` and removes `keys` as one transaction: when it returns, all of them are durable; when
+    /// it throws, none of them happened. A key in both is removed.
+    func commit(writing records: [String: Data], removing keys: [String]) async throws
 }
 
 extension RecordStore {
     /// Every key, in byte order.
     public func keys() async throws -> [String] { try await keys(withPrefix: "") }
+    /// Writes `records` as one transaction: when it returns, all of them are durable; when it throws, none is.
+    public func commit(writing records: [String: Data]) async throws { try await commit(writing: records, removing: []) }
 }
 
 /// A clock that counts from an origin: a world's beginning, or the start of a load run.

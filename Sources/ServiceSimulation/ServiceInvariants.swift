@@ -50,8 +50,9 @@ struct ServiceInvariants {
 
     private func refundViolation(_ actsOf: [Int: [GatewayAct]]) -> ServiceViolation? {
         var refunded: [Int: Int64] = [:]
+        let byName = paymentsByName()
         for (index, acted) in actsOf.sorted(by: { $0.key < $1.key }) where workload.payments[index].base.kind == .refund {
-            guard let of = acted[0].payment.refundOf, let charge = record.issued[of], let chargeActs = actsOf[charge],
+            guard let of = acted[0].payment.refundOf, let charge = byName[of], let chargeActs = actsOf[charge],
                   workload.payments[charge].base.kind == .charge
             else {
                 return violation("refund of nothing", "\(request(index)) was refunded, but the gateway never took its charge", about: [index])
@@ -99,6 +100,15 @@ struct ServiceInvariants {
     }
 
     private func request(_ index: Int) -> String { workload.payments[index].base.description }
+
+    /// The payment each name a refund may give its charge stands for: an id the service answered with, else
+    /// an idempotency key, else the payment id of one of its tries (the first payment, when two share a name).
+    private func paymentsByName() -> [String: Int] {
+        var byName = record.issued
+        for (index, payment) in workload.payments.enumerated().reversed() { byName[payment.base.idempotencyKey] = index }
+        for (index, id) in record.answeredIDs.sorted(by: { $0.key > $1.key }) { byName[id] = index }
+        return byName
+    }
 
     /// A violation about the payments at `indices`: their ids and keys are its subjects.
     private func violation(_ kind: String, _ detail: String, about indices: [Int]) -> ServiceViolation {

@@ -5,9 +5,12 @@ import PaymentsCore
 /// each payment given to one client, and (with faults) some also sent by a second client at the same time.
 struct ClientWorkload: Sendable {
     struct Payment: Sendable {
+        /// The request of try 0; a refund's `refundOf` is its charge's idempotency key.
         var base: ServiceRequest
         /// Sent by a second client too, at the same time.
         var duplicated: Bool
+        /// For a refund, the payment index of its charge.
+        var charge: Int?
     }
 
     let payments: [Payment]
@@ -25,12 +28,14 @@ struct ClientWorkload: Sendable {
             let id = String(format: "p%04d", index)
             let userID = String(format: "u%03d", user)
             var request: ServiceRequest
+            var chargeIndex: Int?
             if let charges = chargesOf[user], generator.next() % 5 == 0 {
-                let charge = payments[charges[Int(generator.next() % UInt64(charges.count))]].base
+                chargeIndex = charges[Int(generator.next() % UInt64(charges.count))]
+                let charge = payments[chargeIndex!].base
                 request = ServiceRequest(
                     paymentID: id, idempotencyKey: "k" + id.dropFirst(), userID: userID, kind: .refund,
                     amountMinor: 1 + Int64(generator.next() % UInt64(charge.amountMinor)), currency: charge.currency,
-                    refundOf: charge.paymentID + "-1"
+                    refundOf: charge.idempotencyKey
                 )
             } else {
                 request = ServiceRequest(
@@ -39,7 +44,7 @@ struct ClientWorkload: Sendable {
                 )
                 chargesOf[user, default: []].append(index)
             }
-            payments.append(Payment(base: request, duplicated: configuration.faults && generator.next() % 10 == 0))
+            payments.append(Payment(base: request, duplicated: configuration.faults && generator.next() % 10 == 0, charge: chargeIndex))
         }
         var perClient = [[Int]](repeating: [], count: max(1, configuration.clients))
         for (index, payment) in payments.enumerated() {
@@ -50,10 +55,12 @@ struct ClientWorkload: Sendable {
         self.perClient = perClient
     }
 
-    /// The request of `index`'s try `attempt` from its `copy` (0: the first client, 1: the duplicate).
-    func request(_ index: Int, attempt: Int, copy: Int) -> ServiceRequest {
+    /// The request of `index`'s try `attempt` from its `copy` (0: the first client, 1: the duplicate); a
+    /// refund names its charge `chargeName` when given.
+    func request(_ index: Int, attempt: Int, copy: Int, chargeName: String? = nil) -> ServiceRequest {
         var request = payments[index].base
         request.paymentID += copy == 0 ? "-\(attempt)" : "-d\(attempt)"
+        if let chargeName { request.refundOf = chargeName }
         return request
     }
 }
@@ -76,6 +83,8 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
     private var failedStarts = 0
     /// The clients are done: no more crashes, the final restart reads the ledger.
     private var finishing = false
+    /// Refunds' clients waiting until their charge is answered or given up.
+    private var waitingForCharge: [Int: [CheckedContinuation<Void, Never>]] = [:]
 
     /// The invariants checked at each step that can break them.
     private var steps: StepInvariants
@@ -138,8 +147,9 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
 
     /// Sends payment `index` until an answer comes back from a live service, or the tries run out.
     private func send(_ index: Int, copy: Int, client: Int) async throws {
+        let chargeName = try await nameOfCharge(refundedBy: index)
         for attempt in 1...state.configuration.clientTries {
-            let request = workload.request(index, attempt: attempt, copy: copy)
+            let request = workload.request(index, attempt: attempt, copy: copy, chargeName: chargeName)
             requests += 1
             record.issued[request.paymentID] = index
             environment.disk.armFaults()
@@ -149,6 +159,8 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
                 let answer = try await Incarnation.$current.withValue(incarnation) { try await live.submit(request) }
                 if incarnation == state.incarnation {
                     record.answers[index, default: []].append(answer)
+                    if record.answeredIDs[index] == nil { record.answeredIDs[index] = answer.paymentID }
+                    settled(index)
                     steps.answered(answer, index: index, at: state.clock.now.offset)
                     state.log("client \(client) gets \(request.paymentID): \(answer)")
                     return
@@ -160,6 +172,29 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
             try await state.clock.sleep(for: .milliseconds(10 << min(attempt, 6)))
         }
         record.unanswered.append(index)
+        settled(index)
+    }
+
+    /// Payment `index` was answered or given up: the refunds waiting to name it go on.
+    private func settled(_ index: Int) {
+        for waiter in waitingForCharge.removeValue(forKey: index) ?? [] { waiter.resume() }
+    }
+
+    /// How a refund's client names its charge: as a client can only refund a charge it has heard of, it waits
+    /// until the charge was answered (or its client gave up), then names it by the id the service answered
+    /// with, or else by its idempotency key. Every try and copy of the refund uses the name of its first send.
+    /// (A client's payments go in order and refunds follow their charges, so no two clients wait on each other.)
+    private func nameOfCharge(refundedBy index: Int) async throws -> String? {
+        guard let charge = workload.payments[index].charge else { return nil }
+        if let name = record.chargeNames[index] { return name }
+        if record.answers[charge] == nil, !record.unanswered.contains(charge) {
+            await withCheckedContinuation { waitingForCharge[charge, default: []].append($0) }
+        }
+        if let name = record.chargeNames[index] { return name }
+        let name = record.answeredIDs[charge] ?? workload.payments[charge].base.idempotencyKey
+        record.chargeNames[index] = name
+        state.log("payment \(workload.payments[index].base.paymentID) names its charge \(name)")
+        return name
     }
 
     /// The live service and its incarnation; after a crash the first caller restarts it, the others wait.
@@ -206,4 +241,8 @@ struct ClientRecord {
     var answers: [Int: [ServiceAnswer]] = [:]
     /// Payments whose client gave up.
     var unanswered: [Int] = []
+    /// The first id the service answered each payment with.
+    var answeredIDs: [Int: String] = [:]
+    /// The name each refund gave its charge.
+    var chargeNames: [Int: String] = [:]
 }

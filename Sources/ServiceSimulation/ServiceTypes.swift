@@ -30,7 +30,9 @@ public struct ServiceRequest: Hashable, Sendable, CustomStringConvertible {
     public var amountMinor: Int64
     /// The currency.
     public var currency: Currency
-    /// The payment id of the charge a refund returns money from; nil for a charge.
+    /// The charge a refund returns money from, named as its client knows it: by the `paymentID` the service
+    /// answered the charge with, or by the charge's idempotency key when its answers carried none; nil for a
+    /// charge.
     public var refundOf: String?
 
     /// A request of all its fields.
@@ -59,15 +61,21 @@ public struct ServiceAnswer: Hashable, Sendable, CustomStringConvertible {
     public var state: PaymentState
     /// Why it was rejected; nil unless `state` is `rejected`.
     public var reason: PaymentRejection?
+    /// The id the service gave the payment, if it gives one: a later refund of this charge names it by this
+    /// id (`ServiceRequest.refundOf`). Without one, refunds name the charge by its idempotency key.
+    public var paymentID: String?
 
     /// An answer; give a reason with `rejected` only.
-    public init(state: PaymentState, reason: PaymentRejection? = nil) {
+    public init(state: PaymentState, reason: PaymentRejection? = nil, paymentID: String? = nil) {
         self.state = state
         self.reason = reason
+        self.paymentID = paymentID
     }
 
-    /// `captured`, `rejected (unknown_charge)`.
-    public var description: String { state.rawValue + (reason.map { " (\($0.rawValue))" } ?? "") }
+    /// `captured`, `rejected (unknown_charge)`, `captured as ch_0042`.
+    public var description: String {
+        state.rawValue + (reason.map { " (\($0.rawValue))" } ?? "") + (paymentID.map { " as \($0)" } ?? "")
+    }
 }
 
 /// One line of a service's ledger.

@@ -143,8 +143,8 @@ struct ServiceWorldTests {
 
     @Test("each planted bug is caught within 200 seeds, as an invariant it breaks", arguments: [
         (PlantedFlaw.reentrancy, ["ledger differs"]),
-        // Two concurrent submissions of one key: both charge, or one is told declined while the other charged.
-        (.checkThenAct, ["charged twice", "charged but answered declined", "charged but answered failed"]),
+        // Two concurrent submissions of one key: both charge (or refund), or one is told declined while the other charged.
+        (.checkThenAct, ["charged twice", "refunded twice", "charged but answered declined", "charged but answered failed"]),
         (.saveAfterAnswer, ["charged twice"]),
         (.timeoutIsFailure, ["charged but answered failed"]),
         (.newKeyOnRetry, ["charged twice"]),

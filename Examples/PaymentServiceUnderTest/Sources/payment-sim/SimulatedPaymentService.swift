@@ -6,12 +6,13 @@ import SimHarnessKit
 /// launch and after each crash, from what is durable) and translates requests, answers and the ledger.
 struct SimulatedPaymentService: ServiceUnderSimulation {
     let service: PaymentService
+    let repository: DurableRecordsRepository
 
     static func start(in environment: ServiceEnvironment) async throws -> SimulatedPaymentService {
-        SimulatedPaymentService(service: PaymentService(
-            repository: DurableRecordsRepository(store: environment.store),
-            gateway: VirtualGatewayAdapter(gateway: environment.gateway),
-            bug: plantedBug))
+        let repository = DurableRecordsRepository(store: environment.store)
+        return SimulatedPaymentService(
+            service: PaymentService(repository: repository, gateway: VirtualGatewayAdapter(gateway: environment.gateway), bug: plantedBug),
+            repository: repository)
     }
 
     /// A client's request arrives as a user at the checkout screen: a tap of Pay, and an impatient second one.
@@ -22,15 +23,18 @@ struct SimulatedPaymentService: ServiceUnderSimulation {
             refundOf: request.refundOf), bug: plantedBug)
         let payment = await checkout.pay()
         await checkout.pay()
-        let result = try await payment.value
-        return switch result {
-        case .captured: ServiceAnswer(state: .captured)
-        case .refunded: ServiceAnswer(state: .refunded)
-        case .declined: ServiceAnswer(state: .declined)
-        case .failed: ServiceAnswer(state: .failed)
-        case .deduplicated: ServiceAnswer(state: .deduplicated)
-        case .rejected(let reason): ServiceAnswer(state: .rejected, reason: PaymentRejection(rawValue: reason.rawValue))
+        let state: PaymentState
+        switch try await payment.value {
+        case .captured: state = .captured
+        case .refunded: state = .refunded
+        case .declined: state = .declined
+        case .failed: state = .failed
+        case .deduplicated: state = .deduplicated
+        case .rejected(let reason): return ServiceAnswer(state: .rejected, reason: PaymentRejection(rawValue: reason.rawValue))
         }
+        // The answer names the payment by the id of the request that created it: a refund names its charge so.
+        let record = try await repository.findById(Payment.id(userId: request.userID, idempotencyKey: request.idempotencyKey))
+        return ServiceAnswer(state: state, paymentID: record?.requestId)
     }
 
     func ledger() async throws -> [ServiceLedgerLine] {
