@@ -13,8 +13,8 @@ let package = Package(
         .library(
             name: "_SimHarnessTooling",
             targets: [
-                "HealthCore", "PaymentsCore", "DatasetText", "Datasets", "Parquet", "SpecKernel", "Analysis", "Scenarios", "Simulation", "Export", "ProcessMetrics",
-                "RunResults", "Harness", "BenchmarkWorkloads", "ServiceFixtures", "PaymentSimulation", "Reports", "ServiceSimulation", "ServiceLoad",
+                "HealthCore", "PaymentsCore", "DatasetText", "Datasets", "Parquet", "SpecKernel", "Analysis", "Scenarios", "Generation", "Export", "ProcessMetrics",
+                "RunResults", "RunEngine", "BenchmarkWorkloads", "ServiceFixtures", "PaymentSimulation", "Reports", "ServiceSimulation", "ServiceLoad",
             ]
         ),
     ],
@@ -78,10 +78,10 @@ let package = Package(
             ]
         ),
         .target(name: "Scenarios", dependencies: ["HealthCore", "PaymentsCore", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Simulation", dependencies: ["HealthCore", "PaymentsCore", "Scenarios"]),
+        .target(name: "Generation", dependencies: ["HealthCore", "PaymentsCore", "Scenarios"]),
         .target(
             name: "Export",
-            dependencies: ["Simulation", "Datasets", "DatasetText", "Parquet", "ParallelWork", "Scenarios", "HealthCore", "PaymentsCore"]
+            dependencies: ["Generation", "Datasets", "DatasetText", "Parquet", "ParallelWork", "Scenarios", "HealthCore", "PaymentsCore"]
         ),
         .target(name: "UserAlgorithms", dependencies: ["HealthCore", "PaymentsCore"]),
         .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore", "UserAlgorithms"]),
@@ -98,7 +98,7 @@ let package = Package(
         .target(name: "Reports", dependencies: ["RunResults", "ProcessMetrics", "PaymentsCore", "CZlib"]),
         .target(
             name: "BenchmarkWorkloads",
-            dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Simulation", "ServiceSimulation", "ServiceLoad", "ServiceFixtures"]
+            dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Generation", "ServiceSimulation", "ServiceLoad", "ServiceFixtures"]
         ),
         // Payment services with planted bugs, and SimHarness's own service adapted, on ServiceSimulation's API: what
         // the service tests and the benchmarks run.
@@ -106,12 +106,12 @@ let package = Package(
             name: "ServiceFixtures",
             dependencies: ["PaymentsCore", "PaymentService", "ServiceSimulation", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads", "Harness", "Scenarios", "Simulation"]),
+        .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads", "RunEngine", "Scenarios", "Generation"]),
         .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),
         .target(
-            name: "Harness",
+            name: "RunEngine",
             dependencies: [
-                "Scenarios", "Simulation", "RunResults", "SpecKernel", "UserAlgorithms", "DatasetText", "HealthCore", "PaymentsCore",
+                "Scenarios", "Generation", "RunResults", "SpecKernel", "UserAlgorithms", "DatasetText", "HealthCore", "PaymentsCore",
                 "ProcessMetrics", "ParallelWork",
             ]
         ),
@@ -119,7 +119,7 @@ let package = Package(
         .target(
             name: "SimHarnessKit",
             dependencies: [
-                "Analysis", "Datasets", "Export", "Scenarios", "Simulation", "Harness", "RunResults", "ProcessMetrics", "CGlibcMalloc",
+                "Analysis", "Datasets", "Export", "Scenarios", "Generation", "RunEngine", "RunResults", "ProcessMetrics", "CGlibcMalloc",
                 "PaymentService", "PaymentSimulation", "Reports", "UserAlgorithms", "SpecKernel", "HealthCore", "PaymentsCore",
                 "ServiceSimulation", "ServiceLoad", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -144,7 +144,7 @@ let package = Package(
         ),
         // Load mode for a user's async service: the scenario's payment stream from concurrent clients on every
         // core, measured into a RunResult and checked against the SPEC reference (docs/your-service.md).
-        .target(name: "ServiceLoad", dependencies: ["ServiceSimulation", "PaymentsCore", "Scenarios", "Simulation", "RunResults", "ProcessMetrics"]),
+        .target(name: "ServiceLoad", dependencies: ["ServiceSimulation", "PaymentsCore", "Scenarios", "Generation", "RunResults", "ProcessMetrics"]),
         .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Scenarios", "Datasets", "Parquet"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
@@ -158,7 +158,7 @@ let package = Package(
             dependencies: ["ServiceLoad", "ServiceSimulation", "PaymentsCore", "Scenarios", "RunResults", "ServiceFixtures", "TestSupport"]
         ),
         // SimHarness.main(service:)'s commands in process: the only tests that import SimHarnessKit (CLITests and
-        // HarnessTests run the built executable).
+        // RunEngineTests run the built executable).
         .testTarget(name: "SimHarnessKitTests", dependencies: ["SimHarnessKit", "ServiceLoad", "ServiceSimulation", "ServiceFixtures", "TestSupport"]),
         .testTarget(name: "ParquetTests", dependencies: ["Parquet"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SimulatedDiskTests", dependencies: ["SimulatedDisk", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -174,9 +174,9 @@ let package = Package(
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(
-            name: "SimulationTests",
+            name: "GenerationTests",
             dependencies: [
-                "Simulation", "Export", "Scenarios", "Datasets", "HealthCore", "PaymentsCore", "TestSupport", "Parquet",
+                "Generation", "Export", "Scenarios", "Datasets", "HealthCore", "PaymentsCore", "TestSupport", "Parquet",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Golden"]
@@ -191,16 +191,16 @@ let package = Package(
         ),
         .testTarget(name: "CLITests", dependencies: ["simharness", "TestSupport", "PaymentsCore"]),
         .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"]),
-        .testTarget(name: "BenchmarkWorkloadsTests", dependencies: ["BenchmarkWorkloads", "Datasets", "ProcessMetrics", "Scenarios", "Simulation"]),
+        .testTarget(name: "BenchmarkWorkloadsTests", dependencies: ["BenchmarkWorkloads", "Datasets", "ProcessMetrics", "Scenarios", "Generation"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "RunResults", "PaymentsCore", "ProcessMetrics"]),
         .testTarget(
             name: "RunResultsTests",
             dependencies: ["RunResults", "Scenarios", "HealthCore", "PaymentsCore", "ProcessMetrics", "TestSupport"]
         ),
         .testTarget(
-            name: "HarnessTests",
+            name: "RunEngineTests",
             dependencies: [
-                "simharness", "Harness", "RunResults", "Scenarios", "Simulation", "Export", "Analysis", "Datasets", "HealthCore", "PaymentsCore",
+                "simharness", "RunEngine", "RunResults", "Scenarios", "Generation", "Export", "Analysis", "Datasets", "HealthCore", "PaymentsCore",
                 "ProcessMetrics", "TestSupport", .product(name: "Yams", package: "Yams"),
             ]
         ),

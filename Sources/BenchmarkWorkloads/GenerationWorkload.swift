@@ -1,5 +1,5 @@
 @_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 
 /// The simulator's generation of the first `users` users of the embedded `load` scenario, batch
 /// after batch into one reused `SimulationBatch` (as a `run` partition does): the generating

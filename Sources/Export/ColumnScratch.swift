@@ -2,7 +2,7 @@ import DatasetText
 import Datasets
 import HealthCore
 import Parquet
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 
 /// One column's values of the rows being typed (`TypedRows`), in memory kept from chunk to chunk:
 /// 64-bit words, or string bytes and their ends, and validity bytes when the column is nullable

@@ -2,7 +2,7 @@ import Datasets
 import ParallelWork
 import Parquet
 @_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 import Synchronization
 #if canImport(Glibc)
 import Glibc

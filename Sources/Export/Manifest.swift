@@ -2,7 +2,7 @@ import Datasets
 import HealthCore
 import PaymentsCore
 @_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 
 /// Counts of the injected faults and of the notable events of generated rows.
 package struct FaultTally: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Datasets
 import Parquet
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 
 extension ParquetExport {
     /// Writes dataset files given as CSV text (a header line, then `\n`-ended rows) as the Parquet

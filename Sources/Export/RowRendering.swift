@@ -3,7 +3,7 @@ import Datasets
 import HealthCore
 import PaymentsCore
 @_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 
 /// The four files `generate` writes, with their columns in SPEC order.
 @_spi(Tooling) public typealias GeneratedFile = DatasetKind

@@ -4,7 +4,7 @@ import HealthCore
 import Parquet
 import PaymentsCore
 @_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 
 /// Types generated rows from their values, without rendering and parsing their CSV text: a row
 /// without an injected fault is well-formed by construction, and its typed values are those its

@@ -1,6 +1,6 @@
 /// A categorical distribution over values with weights, as a scenario gives it, with the alias table
 /// of Walker's method that the generator draws from in O(1) (one random number a draw: `draw(_:)`,
-/// in `Simulation`).
+/// in `Generation`).
 @_spi(Tooling) public struct Categorical<Value: Sendable & Equatable>: Sendable, Equatable {
     /// The values, in the order given.
     @_spi(Tooling) public let values: [Value]

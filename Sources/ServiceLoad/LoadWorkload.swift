@@ -2,7 +2,7 @@ import Foundation
 import PaymentsCore
 @_spi(Tooling) import Scenarios
 import ServiceSimulation
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 
 /// A scenario's payment stream as load mode sends it: the generated `payments` rows of every user, in
 /// SPEC §4's processing order, as `ServiceRequest`s built before the run; the users dealt to clients;

@@ -2,7 +2,7 @@ import ArgumentParser
 @_spi(Tooling) import Export
 import Foundation
 @_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 
 struct GenerateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

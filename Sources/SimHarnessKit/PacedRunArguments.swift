@@ -1,12 +1,12 @@
 @_spi(Tooling) import Analysis
 import ArgumentParser
 @_spi(Tooling) import Export
-@_spi(Tooling) import Harness
+@_spi(Tooling) import RunEngine
 @_spi(Tooling) import ProcessMetrics
 @_spi(Tooling) import Reports
 @_spi(Tooling) import RunResults
 @_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 
 /// `run --duration`, `--rate` and `--strict`: the scenario's load, changed from the command line.
 struct PacedRunArguments: ParsableArguments {

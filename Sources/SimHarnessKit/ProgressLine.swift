@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tooling) import Harness
+@_spi(Tooling) import RunEngine
 @_spi(Tooling) import ProcessMetrics
 @_spi(Tooling) import RunResults
 import Synchronization

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@_spi(Tooling) import Harness
+@_spi(Tooling) import RunEngine
 @_spi(Tooling) import ProcessMetrics
 @_spi(Tooling) import Reports
 @_spi(Tooling) import RunResults

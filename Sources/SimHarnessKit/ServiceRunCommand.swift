@@ -2,13 +2,13 @@
 import ArgumentParser
 @_spi(Tooling) import Export
 import Foundation
-@_spi(Tooling) import Harness
+@_spi(Tooling) import RunEngine
 @_spi(Tooling) import ProcessMetrics
 @_spi(Tooling) import Reports
 @_spi(Tooling) import RunResults
 @_spi(Tooling) import Scenarios
 import ServiceLoad
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 
 extension ServiceSession {
     /// Runs a load plan through the service the command line was started with.

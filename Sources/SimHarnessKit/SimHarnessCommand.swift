@@ -4,7 +4,7 @@
 @_exported import UserAlgorithms
 import ArgumentParser
 import Foundation
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 import SpecKernel
 
 /// The `simharness` command line, for the SPEC's own implementations or for yours.

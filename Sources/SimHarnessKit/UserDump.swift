@@ -2,10 +2,10 @@ import ArgumentParser
 @_spi(Tooling) import Export
 import Foundation
 import Datasets
-@_spi(Tooling) import Harness
+@_spi(Tooling) import RunEngine
 @_spi(Tooling) import RunResults
 @_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 
 /// `run --dump-user`: writes one user's input rows, as `generate` would, so that a mismatch the
 /// check lists becomes a test case of its own (`analyze` reads the folder).

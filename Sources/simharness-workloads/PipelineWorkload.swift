@@ -1,13 +1,13 @@
 @_spi(Tooling) import BenchmarkWorkloads
-@_spi(Tooling) import Harness
+@_spi(Tooling) import RunEngine
 @_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 
 /// The analyzing half of `simharness run` on the first `users` users of the embedded `load` scenario:
 /// their batches generated once (not counted), then checked and analyzed by one `BatchAnalyzer`, as a
 /// task of `run --replay` does: the kernels plus what `run` does around them (rejection checks,
 /// duplicate ordinals, payment ordering, outcome counts, the digest). Here rather than in
-/// `BenchmarkWorkloads`, which the Benchmarks package builds without the `Harness` module.
+/// `BenchmarkWorkloads`, which the Benchmarks package builds without the `RunEngine` module.
 struct PipelineWorkload {
     let batches: [SimulationBatch]
     let seed: UInt64

@@ -1,7 +1,7 @@
 @_spi(Tooling) import BenchmarkWorkloads
 import Datasets
 @_spi(Tooling) import Scenarios
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 import Testing
 
 /// A workload of each kind, small enough for a debug build, behind one face.

@@ -23,7 +23,7 @@ struct DocumentationLinksTests {
     static let repositoryFolders = ["../", "docs/", "Scenarios/", "scripts/", "Sources/", "Tests/", "Benchmarks/"]
     /// Backticked repository paths (`docs/…`, `Scenarios/…`, `scripts/…`, `Sources/…`, `Tests/…`, `Benchmarks/…`).
     static let pathPattern = "`((?:" + repositoryFolders.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|") + #")[^`\s]*)`"#
-    /// Backticked paths in a module's folder (`Export/ParquetExport.swift`, `Harness/Metrics/`): the first
+    /// Backticked paths in a module's folder (`Export/ParquetExport.swift`, `RunEngine/Metrics/`): the first
     /// component is checked to be a module by `modulePaths(in:modules:)`.
     static let modulePathPattern = #"`([A-Za-z][A-Za-z0-9-]*/[^`\s]*)`"#
 
@@ -121,12 +121,12 @@ struct DocumentationLinksTests {
     @Test("a path in a module's folder is checked from Sources/; other slashed words are not paths")
     func modulePathsBite() throws {
         // Given a text naming a moved file by its module's folder, a folder of a module, and a word with a slash
-        let text = "See `Simulation/ParquetExport.swift`, `Harness/Metrics/`, `Scenarios/load.yaml` and `CPU/wall`."
+        let text = "See `Generation/ParquetExport.swift`, `RunEngine/Metrics/`, `Scenarios/load.yaml` and `CPU/wall`."
         // When its module paths are listed and resolved
-        let sut = Self.modulePaths(in: text, modules: ["Simulation", "Harness", "Scenarios"])
+        let sut = Self.modulePaths(in: text, modules: ["Generation", "RunEngine", "Scenarios"])
         // Then the module paths are read from Sources/ (the folder of scenario files is not the module), and only
         // the moved file is missing
-        #expect(sut == ["Sources/Simulation/ParquetExport.swift", "Sources/Harness/Metrics/"])
-        #expect(sut.filter { !Self.resolves($0, in: "docs/performance.md", isLink: false) } == ["Sources/Simulation/ParquetExport.swift"])
+        #expect(sut == ["Sources/Generation/ParquetExport.swift", "Sources/RunEngine/Metrics/"])
+        #expect(sut.filter { !Self.resolves($0, in: "docs/performance.md", isLink: false) } == ["Sources/Generation/ParquetExport.swift"])
     }
 }

@@ -66,13 +66,13 @@ struct ModuleGraphTests {
         #expect(sut["SpecKernel"] == ["HealthCore", "PaymentsCore", "UserAlgorithms"])
         #expect(sut["UserAlgorithms"] == ["HealthCore", "PaymentsCore"])
         // And neither engine imports the other
-        #expect(sut["Harness"]?.contains("Analysis") == false)
-        #expect(sut["Analysis"]?.contains("Harness") == false)
+        #expect(sut["RunEngine"]?.contains("Analysis") == false)
+        #expect(sut["Analysis"]?.contains("RunEngine") == false)
         // And the scenario model knows no generator, the result types no engine nor generator
         #expect(sut["Scenarios"] == ["HealthCore", "PaymentsCore", "Yams"])
-        #expect(sut["RunResults"]?.isDisjoint(with: ["Harness", "Simulation", "Analysis"]) == true)
+        #expect(sut["RunResults"]?.isDisjoint(with: ["RunEngine", "Generation", "Analysis"]) == true)
         // And the reports read the result types only
-        #expect(sut["Reports"]?.isDisjoint(with: ["Harness", "Simulation", "Scenarios"]) == true)
+        #expect(sut["Reports"]?.isDisjoint(with: ["RunEngine", "Generation", "Scenarios"]) == true)
         #expect(sut["Reports"]?.contains("RunResults") == true)
     }
 
@@ -80,10 +80,10 @@ struct ModuleGraphTests {
     /// `run` nor load mode; load mode knows no `run` engine; the fixtures know neither mode's driver; the
     /// sans-I/O driver and the seeded worlds stay apart.
     static let simulationRules: [(module: String, mustNotImport: Set<String>)] = [
-        ("ServiceSimulation", ["Harness", "ServiceLoad", "PaymentSimulation", "Simulation", "Scenarios", "RunResults"]),
-        ("ServiceLoad", ["Harness", "PaymentSimulation", "ServiceFixtures"]),
-        ("ServiceFixtures", ["Harness", "ServiceLoad", "BenchmarkWorkloads"]),
-        ("PaymentSimulation", ["ServiceSimulation", "ServiceLoad", "Harness"]),
+        ("ServiceSimulation", ["RunEngine", "ServiceLoad", "PaymentSimulation", "Generation", "Scenarios", "RunResults"]),
+        ("ServiceLoad", ["RunEngine", "PaymentSimulation", "ServiceFixtures"]),
+        ("ServiceFixtures", ["RunEngine", "ServiceLoad", "BenchmarkWorkloads"]),
+        ("PaymentSimulation", ["ServiceSimulation", "ServiceLoad", "RunEngine"]),
     ]
 
     /// The rules `graph` breaks, as "Module -> Import".
@@ -101,10 +101,10 @@ struct ModuleGraphTests {
 
     @Test("the simulation rules find load mode importing run's engine, and the worlds importing load mode")
     func simulationRulesBite() {
-        // Given a graph where ServiceLoad imports Harness and ServiceSimulation imports ServiceLoad
-        let sut: [String: Set<String>] = ["ServiceLoad": ["ServiceSimulation", "Harness"], "ServiceSimulation": ["PaymentsCore", "ServiceLoad"]]
+        // Given a graph where ServiceLoad imports RunEngine and ServiceSimulation imports ServiceLoad
+        let sut: [String: Set<String>] = ["ServiceLoad": ["ServiceSimulation", "RunEngine"], "ServiceSimulation": ["PaymentsCore", "ServiceLoad"]]
         // Then both are found
-        #expect(Self.simulationRulesBroken(sut) == ["ServiceSimulation -> ServiceLoad", "ServiceLoad -> Harness"])
+        #expect(Self.simulationRulesBroken(sut) == ["ServiceSimulation -> ServiceLoad", "ServiceLoad -> RunEngine"])
     }
 
     /// The graph `Package.swift` declares.
@@ -115,34 +115,34 @@ struct ModuleGraphTests {
     /// What `run`'s in-memory engine must not link: the SQLite library and zstd (the file formats' own).
     static let databaseAndZstd: Set<String> = ["GRDB", "GRDBSQLite", "CZstd"]
 
-    @Test("run's engine (Harness) links neither GRDB nor zstd, transitively")
+    @Test("run's engine (RunEngine) links neither GRDB nor zstd, transitively")
     func harnessLinksNoFileFormats() throws {
         // Given the target graph of Package.swift
         let sut = try Self.declaredGraph()
-        // When Harness's transitive dependencies are taken
-        let reached = sut.closure(of: "Harness")
+        // When RunEngine's transitive dependencies are taken
+        let reached = sut.closure(of: "RunEngine")
         // Then they hold the generator but none of the file formats' libraries
-        #expect(reached.contains("Simulation"))
+        #expect(reached.contains("Generation"))
         #expect(reached.isDisjoint(with: Self.databaseAndZstd))
     }
 
     @Test(
-        "the link check finds GRDB or zstd planted under Harness",
+        "the link check finds GRDB or zstd planted under RunEngine",
         arguments: [
-            #".target(name: "Harness", dependencies: ["Simulation"]), .target(name: "Simulation", dependencies: ["Datasets"]), .target(name: "Datasets", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),"#,
-            #".target(name: "Harness", dependencies: [.target(name: "Parquet", condition: .when(platforms: [.linux]))]), .target(name: "Parquet", dependencies: ["CZlib", "CZstd"]),"#,
+            #".target(name: "RunEngine", dependencies: ["Generation"]), .target(name: "Generation", dependencies: ["Datasets"]), .target(name: "Datasets", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),"#,
+            #".target(name: "RunEngine", dependencies: [.target(name: "Parquet", condition: .when(platforms: [.linux]))]), .target(name: "Parquet", dependencies: ["CZlib", "CZstd"]),"#,
         ]
     )
     func linkCheckFindsPlanted(manifest: String) {
-        // Given a graph where Harness reaches GRDB or zstd through other targets
+        // Given a graph where RunEngine reaches GRDB or zstd through other targets
         let sut = DeclaredGraph(manifest: manifest)
-        // When Harness's transitive dependencies are taken
-        let reached = sut.closure(of: "Harness")
+        // When RunEngine's transitive dependencies are taken
+        let reached = sut.closure(of: "RunEngine")
         // Then the check sees the planted library
         #expect(!reached.isDisjoint(with: Self.databaseAndZstd))
     }
 
-    /// The test targets that may depend on each top module: the one that tests it. (CLITests and HarnessTests run
+    /// The test targets that may depend on each top module: the one that tests it. (CLITests and RunEngineTests run
     /// the built `simharness`, a process of its own, and depend on the executable, not on the module.)
     static let topModules: [String: Set<String>] = ["SimHarnessKit": ["SimHarnessKitTests"], "BenchmarkWorkloads": ["BenchmarkWorkloadsTests"]]
 

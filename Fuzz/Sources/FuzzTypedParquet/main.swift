@@ -13,7 +13,7 @@ import Datasets
 @_spi(Tooling) import Export
 import Foundation
 import FuzzSupport
-@_spi(Tooling) import Simulation
+@_spi(Tooling) import Generation
 
 let directory = FuzzSupport.scratch()
 let planted = ProcessInfo.processInfo.environment["SIMHARNESS_FUZZ_PLANT"] == "typed-kcal"
