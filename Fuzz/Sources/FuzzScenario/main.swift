@@ -1,5 +1,5 @@
 // Scenario YAML as `generate` and `run` read it: any text parses or is refused with a ScenarioError.
-@_spi(Tooling) import RunEngine
+@_spi(Tooling) import RunResults
 @_spi(Tooling) import Scenarios
 import FuzzSupport
 
