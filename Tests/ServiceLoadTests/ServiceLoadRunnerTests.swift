@@ -2,7 +2,6 @@
 import Foundation
 @_spi(Tooling) import RunResults
 import PaymentsCore
-@_spi(Tooling) import RunResults
 @_spi(Tooling) import Scenarios
 @testable import ServiceLoad
 import ServiceSimulation
