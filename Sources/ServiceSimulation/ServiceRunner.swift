@@ -147,7 +147,7 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
 
     /// Sends payment `index` until an answer comes back from a live service, or the tries run out.
     private func send(_ index: Int, copy: Int, client: Int) async throws {
-        let chargeName = try await nameOfCharge(refundedBy: index)
+        let chargeName = await nameOfCharge(refundedBy: index)
         for attempt in 1...state.configuration.clientTries {
             let request = workload.request(index, attempt: attempt, copy: copy, chargeName: chargeName)
             requests += 1
@@ -184,7 +184,7 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
     /// until the charge was answered (or its client gave up), then names it by the id the service answered
     /// with, or else by its idempotency key. Every try and copy of the refund uses the name of its first send.
     /// (A client's payments go in order and refunds follow their charges, so no two clients wait on each other.)
-    private func nameOfCharge(refundedBy index: Int) async throws -> String? {
+    private func nameOfCharge(refundedBy index: Int) async -> String? {
         guard let charge = workload.payments[index].charge else { return nil }
         if let name = record.chargeNames[index] { return name }
         if record.answers[charge] == nil, !record.unanswered.contains(charge) {
