@@ -6,7 +6,7 @@ import HeapModule
 /// sleeper's deadline and wakes it. Hand it to code written against `any Clock<Duration>` or
 /// `some Clock<Duration>`; a world's retries, backoffs and timeouts then cost no real time and happen
 /// in the same order on every run of a seed.
-public struct VirtualClock: Clock, ClockWithOrigin, Sendable {
+public struct VirtualClock: ClockWithOrigin, Sendable {
     /// An instant: the virtual time since the world began.
     public struct Instant: InstantProtocol, Hashable, Sendable {
         /// Time since the world began.
