@@ -123,7 +123,7 @@ static int knows_job(world_hooks_state *state, uintptr_t job, uint64_t task) {
 }
 
 int world_hooks_adopt_foreign(uintptr_t job, uint64_t task) {
-    if (job == 0 || __atomic_load_n(&world_hooks_live_worlds, __ATOMIC_ACQUIRE) == 0) return 0;
+    if (job == 0 || task == 0 || __atomic_load_n(&world_hooks_live_worlds, __ATOMIC_ACQUIRE) == 0) return 0;
     for (state_chunk *chunk = &first_chunk; chunk; chunk = __atomic_load_n(&chunk->next, __ATOMIC_ACQUIRE)) {
         for (int i = 0; i < chunk_states; i++) {
             world_hooks_state *state = &chunk->states[i];

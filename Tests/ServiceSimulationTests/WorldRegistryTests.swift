@@ -51,6 +51,22 @@ struct WorldRegistryTests {
         #expect(world_hooks_escapes(sut) == 0)
     }
 
+    @Test("a job that is not a task's is never the world's: its address alone would claim a harness job that reuses it")
+    func jobsOfNoTaskAreNotClaimed() throws {
+        // Given a live world that queued a job of no task (a default actor's processing job)
+        let jobs = FakeJobs()
+        let sut = try #require(world_hooks_acquire(5))
+        defer { world_hooks_release(sut) }
+        world_hooks_note_job(sut, jobs.address(9), 0)
+
+        // When a job of no task at that address (the harness's, once the memory was reused) arrives from outside
+        let adopted = world_hooks_adopt_foreign(jobs.address(9), 0)
+
+        // Then it runs where it was sent
+        #expect(adopted == 0)
+        #expect(world_hooks_escapes(sut) == 0)
+    }
+
     @Test("a world that ended claims none of its jobs, and the world that takes its state over starts clean")
     func endedWorldClaimsNothing() throws {
         // Given a world that queued a job and ended
