@@ -5,7 +5,7 @@ import PackageDescription
 
 // SimHarness's modules come in one product, `_SimHarnessTooling`: this repository's own, not API (docs/versioning.md).
 let tooling: Target.Dependency = .product(name: "_SimHarnessTooling", package: "SimHarness")
-let benchmarkDependencies: [Target.Dependency] = [.product(name: "Benchmark", package: "benchmark"), "Suite", tooling]
+let benchmarkDependencies: [Target.Dependency] = [.product(name: "Benchmark", package: "benchmark"), "Suite", "Tolerances", tooling]
 
 let package = Package(
     name: "SimHarnessBenchmarks",
@@ -18,6 +18,8 @@ let package = Package(
     targets: [
         // The suite's workloads, defined once for the benchmarks and for TimeRatios.
         .target(name: "Suite", dependencies: [tooling], path: "Suite"),
+        // The gates' tolerance table (Gate/tolerances.json), as package-benchmark's thresholds.
+        .target(name: "Tolerances", dependencies: [.product(name: "Benchmark", package: "benchmark"), "Suite", tooling], path: "Tolerances"),
         // The time half of the gate: each workload's time in reference loops run beside it, each round paired with a
         // round of the base commit's build (Gate/time-base; the counts are package-benchmark's, against Thresholds).
         // (Not in a folder of Benchmarks/ directly: the benchmark plugin would take it for a benchmark and run it.)

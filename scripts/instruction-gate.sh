@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The instruction-count gate: the core algorithms' instructions per workload run, counted by
 # `valgrind --tool=callgrind` (the same to within a few instructions in every run, whatever else the
-# machine does), against Benchmarks/Instructions/baseline.txt, with a 1 % tolerance.
-#   scripts/instruction-gate.sh check          fail on a workload more than TOLERANCE % (default 1) above its baseline
+# machine does), against Benchmarks/Instructions/baseline.txt, with the tolerance table's `gates.instructions`
+# (Benchmarks/Gate/tolerances.json, or SIMHARNESS_TOLERANCES; the relative part, by workload or `*`).
+#   scripts/instruction-gate.sh check          fail on a workload more than its tolerance above its baseline
 #   scripts/instruction-gate.sh record         write the baseline anew
 #   scripts/instruction-gate.sh bites [RUNS]   inject 5 % and 10 % more work into each workload and check that
 #                                              both fail; run the unchanged build RUNS times (default 5) and count
@@ -16,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-check}
-tolerance=${TOLERANCE:-1}
+table=${SIMHARNESS_TOLERANCES:-Benchmarks/Gate/tolerances.json}
 jobs=${JOBS:-2}
 baseline=Benchmarks/Instructions/baseline.txt
 read -r -a workloads <<< "${INSTRUCTION_WORKLOADS:-fasting steps payments generation pipeline}"
@@ -53,8 +54,22 @@ per_run() { # workload [injection]
 expected() { awk -v w="$1" '$1 == w { print $2 }' "$baseline"; }
 # Percent change of $2 over $1, two decimals.
 change() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f", (b - a) * 100 / a }'; }
-# Whether a change exceeds the tolerance (a regression).
-regressed() { awk -v c="$1" -v t="$tolerance" 'BEGIN { exit !(c + 0 > t + 0) }'; }
+# The tolerance of workload $1 in percent: its entry in the table's instructions gate, else the longest `prefix*` one.
+tolerance_of() {
+  python3 - "$table" "$1" <<'PY'
+import json, sys
+path, workload = sys.argv[1], sys.argv[2]
+table = json.load(open(path))
+gate = table["gates"]["instructions"]
+key = workload if workload in gate else max((k for k in gate if k.endswith("*") and workload.startswith(k[:-1])), key=len, default=None)
+if key is None: sys.exit(f"{path}: gates.instructions.{workload} is missing")
+entry = gate[key]
+entry = table["presets"][entry] if isinstance(entry, str) else entry
+print(entry["relative"] * 100)
+PY
+}
+# Whether change $1 exceeds tolerance $2 (percent; a regression).
+regressed() { awk -v c="$1" -v t="$2" 'BEGIN { exit !(c + 0 > t + 0) }'; }
 
 record_one() { # workload
   local now
@@ -63,18 +78,20 @@ record_one() { # workload
 }
 
 check_one() { # workload [count]: compares the count (measured when not given) with the baseline
-  local base now delta
+  local base now delta tolerance
   base=$(expected "$1"); [ -n "$base" ] || { echo "instructions: no baseline for $1"; return 1; }
+  tolerance=$(tolerance_of "$1") || return 1
   now=${2:-$(per_run "$1")} || return 1
   delta=$(change "$base" "$now")
-  if regressed "$delta"; then
+  if regressed "$delta" "$tolerance"; then
     echo "instructions: FAIL: $1 $now instructions a run, $delta % over its baseline $base (tolerance $tolerance %)"; return 1
   fi
   echo "instructions: $1 $now instructions a run ($delta % against $base)"
 }
 
 bites_one() { # workload runs [check]: with "check", the unchanged count is compared with the baseline too
-  local w=$1 runs=$2 status=0 base cost rounds slow delta alarms again
+  local w=$1 runs=$2 status=0 base cost rounds slow delta alarms again tolerance
+  tolerance=$(tolerance_of "$w") || return 1
   base=$(per_run "$w") || return 1
   if [ "${3:-}" = check ]; then check_one "$w" "$base" || status=1; fi
   # One round of injected work every 16 events: measure what 64 rounds cost, then size the 5 % and 10 %.
@@ -84,13 +101,13 @@ bites_one() { # workload runs [check]: with "check", the unchanged count is comp
     rounds=$(awk -v b="$base" -v c="$cost" -v t="$target" 'BEGIN { r = int(b * t / 100 / (c / 64)) + 1; print r }')
     slow=$(per_run "$w" "work:$rounds") || return 1
     delta=$(change "$base" "$slow")
-    if regressed "$delta"; then echo "instructions: caught as expected: $w with $delta % more work"
+    if regressed "$delta" "$tolerance"; then echo "instructions: caught as expected: $w with $delta % more work"
     else echo "instructions: FAIL: $w with $delta % more work was not caught"; status=1; fi
   done
   alarms=0
   for _ in $(seq "$runs"); do
     again=$(per_run "$w") || return 1
-    if regressed "$(change "$base" "$again")"; then alarms=$((alarms + 1)); fi
+    if regressed "$(change "$base" "$again")" "$tolerance"; then alarms=$((alarms + 1)); fi
   done
   echo "instructions: $w: $alarms false alarms in $runs runs of the same build"
   [ "$alarms" -eq 0 ] || status=1

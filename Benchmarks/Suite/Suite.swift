@@ -5,6 +5,7 @@
 @_spi(Tooling) import ServiceFixtures
 import Foundation
 import PaymentSimulation
+@_spi(Tooling) import ProcessMetrics
 @_spi(Tooling) import Reports
 @_spi(Tooling) import RunResults
 import ServiceSimulation
@@ -15,6 +16,14 @@ package enum Suite {
     package static let eventsPerIteration = 1_000_000
     /// The regression named by `SIMHARNESS_INJECT_REGRESSION` (`allocation`, `slowdown`, `work:N`, ...).
     package static let regression = InjectedRegression.fromEnvironment(ProcessInfo.processInfo.environment)
+    /// Where the gates' tolerance table is: `SIMHARNESS_TOLERANCES` when set, else `Benchmarks/Gate/tolerances.json`.
+    package static let tolerancesPath = ProcessInfo.processInfo.environment["SIMHARNESS_TOLERANCES"]
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appending(path: "Gate/tolerances.json").path
+    /// The gates' tolerance table, for the benchmarks: one that cannot be read stops the benchmark with its file,
+    /// field and reason.
+    package static let tolerances: ToleranceTable = {
+        do { return try ToleranceTable.load(tolerancesPath) } catch { fatalError("\(error)") }
+    }()
 
     package static let fasting = FastingWorkload(events: eventsPerIteration, days: 365, seed: 1)
     package static let steps = StepWorkload(events: eventsPerIteration, days: 180, seed: 2)
@@ -63,27 +72,24 @@ package enum Suite {
     /// answers at once (goal: >= 1,000,000 requests a second on 2 cores).
     package static let serviceLoad = ServiceLoadWorkload()
 
-    /// Every timed workload, `Target:Benchmark` as package-benchmark names them, with one iteration's work;
-    /// `churning` for the simulated worlds, which allocate throughout and call the kernel (SQLite, fsync), and
-    /// for MealRows, which streams 100 MB of rows (its speed depends on the pages the kernel gave the process:
-    /// +26.7 % in one run right after the fuzzers, -0.7 % in the next), and for load mode's driver, whose 8 client
-    /// tasks share the 2 cores with whatever else runs: the state of the machine moves their CPU time more than
-    /// the reference loop's (TimeRatios judges them with a wider tolerance; their malloc counts are the sharp edge).
-    package static let timed: [(name: String, churning: Bool, run: @Sendable () throws -> UInt64)] = [
-        ("CoreAlgorithms:FastingAccumulator", false, { fasting.run(injecting: regression) }),
-        ("CoreAlgorithms:StepAccumulator", false, { steps.run(injecting: regression) }),
-        ("CoreAlgorithms:PaymentProcessor", false, { payments.run(injecting: regression) }),
-        ("CoreAlgorithms:MealRows", true, { mealRows.run(injecting: regression) }),
-        ("SimulatedWorlds:World1000Memory", true, { UInt64(truncatingIfNeeded: try PaymentWorldSimulator.run(world).hashValue) }),
-        ("SimulatedWorlds:World1000SQLite", true, {
+    /// Every timed workload, `Target:Benchmark` as package-benchmark names them, with one iteration's work. The
+    /// tolerance table's `churning` list names those whose CPU time the machine's state moves more than the reference
+    /// loop's (TimeRatios judges them with a wider tolerance; their malloc counts are the sharp edge).
+    package static let timed: [(name: String, run: @Sendable () throws -> UInt64)] = [
+        ("CoreAlgorithms:FastingAccumulator", { fasting.run(injecting: regression) }),
+        ("CoreAlgorithms:StepAccumulator", { steps.run(injecting: regression) }),
+        ("CoreAlgorithms:PaymentProcessor", { payments.run(injecting: regression) }),
+        ("CoreAlgorithms:MealRows", { mealRows.run(injecting: regression) }),
+        ("SimulatedWorlds:World1000Memory", { UInt64(truncatingIfNeeded: try PaymentWorldSimulator.run(world).hashValue) }),
+        ("SimulatedWorlds:World1000SQLite", {
             UInt64(truncatingIfNeeded: try PaymentWorldSimulator.run(world, store: .init(kind: .sqlite)).hashValue)
         }),
-        ("SimulatedWorlds:World500Disk", true, { UInt64(truncatingIfNeeded: try PaymentWorldSimulator.run(diskWorld).hashValue) }),
-        ("ReportRendering:SoakReportHTML", false, { UInt64(try renderSoakReport()) }),
-        ("ServiceWorlds:TenWorlds", true, { serviceWorlds() }),
-        ("ServiceWorlds:TenWorldsSQLite", true, { serviceWorldsOnSQLite() }),
-        ("ServiceWorlds:JobSwitches", false, { jobSwitches() }),
-        ("ServiceWorlds:LoadInstantService", true, { UInt64(serviceLoad.runBlocking()) }),
+        ("SimulatedWorlds:World500Disk", { UInt64(truncatingIfNeeded: try PaymentWorldSimulator.run(diskWorld).hashValue) }),
+        ("ReportRendering:SoakReportHTML", { UInt64(try renderSoakReport()) }),
+        ("ServiceWorlds:TenWorlds", { serviceWorlds() }),
+        ("ServiceWorlds:TenWorldsSQLite", { serviceWorldsOnSQLite() }),
+        ("ServiceWorlds:JobSwitches", { jobSwitches() }),
+        ("ServiceWorlds:LoadInstantService", { UInt64(serviceLoad.runBlocking()) }),
     ]
 }
 

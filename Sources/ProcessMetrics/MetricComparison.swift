@@ -34,7 +34,7 @@
     /// Allowed change as a fraction of the expected value (0.5: up to 50 % worse).
     @_spi(Tooling) public var relative: Double
     /// Allowed change in the metric's unit, on top of the relative part.
-    package var absolute: Double
+    @_spi(Tooling) public var absolute: Double
 
     /// A tolerance; both parts are never negative.
     @_spi(Tooling) public init(relative: Double, absolute: Double = 0) {

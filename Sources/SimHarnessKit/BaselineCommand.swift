@@ -77,6 +77,10 @@ struct BaselineCheckCommand: AsyncParsableCommand {
             transform: BaselineCheckCommand.tolerance)
     var tolerance: [(metric: String, fraction: Double)] = []
     @Option(help: ArgumentHelp(
+        "A tolerance table (JSON, docs/run.md): its baseline gate's tolerances replace the defaults of the metrics it names.",
+        discussion: "--tolerance still overrides the relative part of any metric, after the table."))
+    var tolerances: String?
+    @Option(help: ArgumentHelp(
         "Which metrics can fail the check: portable or all.",
         discussion: """
             portable (the default) judges what holds from one runner to another: counts, allocations, memory, and CPU \
@@ -96,7 +100,8 @@ struct BaselineCheckCommand: AsyncParsableCommand {
         var (plan, options): (RunPlan, RunOptions)
         let count = repetitions
         let baseline: BaselineMeasurement
-        var tolerances: [String: Double] = [:]
+        var relativeTolerances: [String: Double] = [:]
+        var table: ToleranceTable?
         do {
             (plan, options) = try workload.resolve()
             let path = file ?? "Baselines/\(plan.scenario.name).json"
@@ -113,12 +118,17 @@ struct BaselineCheckCommand: AsyncParsableCommand {
             plan.scenario.days = baseline.days
             options.seed = baseline.seed
             options.tasks = baseline.tasks
-            for (metric, fraction) in tolerance { tolerances[metric] = fraction }
+            for (metric, fraction) in tolerance { relativeTolerances[metric] = fraction }
+            if let tolerances {
+                do { table = try ToleranceTable.load(tolerances) } catch { throw InvalidInput(message: error.description) }
+                guard table?.gates["baseline"] != nil else { throw InvalidInput(message: "\(tolerances): gates.baseline is missing") }
+            }
         } catch let error as InvalidInput {
             throw failure("baseline check", error.message, status: HarnessExit.invalidInput)
         }
         let current = try await measure(plan, options, count, command: "baseline check")
-        let report = BaselineReport(baseline: baseline, current: current, relativeTolerances: tolerances, gate: gate.value)
+        let report = BaselineReport(
+            baseline: baseline, current: current, table: table, relativeTolerances: relativeTolerances, gate: gate.value)
         print(Summary.render(report, scenario: plan.scenario.name, baseline: baseline, current: current, style: stdoutStyle), terminator: "")
         if !report.passed { throw HarnessExit.failed.code }
     }

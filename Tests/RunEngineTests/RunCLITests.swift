@@ -140,8 +140,19 @@ struct RunCLITests {
         try BaselineJSON.encode(doctored).write(to: URL(fileURLWithPath: directory.file("doctored.json")))
         let regressed = try SimHarnessProcess.run(["baseline", "check", "--scenario", path, "--repetitions", "1", "--file", directory.file("doctored.json")] + loose)
         let mismatched = try SimHarnessProcess.run(["baseline", "check", "--scenario", path, "--users", "41", "--file", file])
-        // Then the first holds, the second regresses on that count, the third is refused
+        // and with the loose tolerances in a table, and with a table that lacks the baseline gate
+        let table = directory.file("tolerances.json")
+        try Data(#"{ "schema": "simharness.tolerances/1", "gates": { "baseline": { "*": { "relative": 100, "absolute": 1 } } } }"#.utf8).write(to: URL(fileURLWithPath: table))
+        let tabled = try SimHarnessProcess.run(["baseline", "check", "--scenario", path, "--repetitions", "1", "--file", file, "--tolerances", table])
+        let noGate = directory.file("no-gate.json")
+        try Data(#"{ "schema": "simharness.tolerances/1", "gates": {} }"#.utf8).write(to: URL(fileURLWithPath: noGate))
+        let refusedTable = try SimHarnessProcess.run(["baseline", "check", "--scenario", path, "--file", file, "--tolerances", noGate])
+        // Then the first holds, as does the check with the table; the doctored one regresses on that count; the other
+        // users and the table without a baseline gate are refused
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(tabled.status == 0, "\(tabled.stdout)\(tabled.stderr)")
+        #expect(refusedTable.status == 2)
+        #expect(refusedTable.stderr.contains("no-gate.json: gates.baseline is missing"))
         #expect(check.stdout.contains("no regression"))
         #expect(regressed.status == 1)
         #expect(regressed.stdout.contains("meals.events regressed"))

@@ -117,6 +117,25 @@ struct BaselineTests {
         #expect(BaselineReport.tolerance(for: "meals.events_per_s", kind: .throughput, overrides: [:]).relative == 0.2)
     }
 
+    @Test("a tolerance table's baseline gate replaces a metric's whole default; --tolerance still overrides its relative part")
+    func toleranceTable() throws {
+        // Given
+        let table = try ToleranceTable(json: Data(#"""
+            { "schema": "simharness.tolerances/1", "presets": { "tight": { "relative": 0.01, "absolute": 1 } },
+              "gates": { "baseline": { "total.*": "tight" } } }
+            """#.utf8), source: "t.json")
+
+        // When / Then
+        #expect(BaselineReport.tolerance(for: "total.events_per_s", kind: .throughput, table: table, overrides: [:]) == MetricTolerance(relative: 0.01, absolute: 1))
+        #expect(BaselineReport.tolerance(for: "total.events_per_s", kind: .throughput, table: table, overrides: ["total.*": 0.3])
+            == MetricTolerance(relative: 0.3, absolute: 1))
+        #expect(BaselineReport.tolerance(for: "meals.events_per_s", kind: .throughput, table: table, overrides: [:]) == MetricTolerance(relative: 0.2))
+        let baseline = Self.measurement(score: 100, metrics: ["total.events_per_s": (.throughput, 10e6)])
+        let slower = Self.measurement(score: 100, metrics: ["total.events_per_s": (.throughput, 9.5e6)])
+        #expect(BaselineReport(baseline: baseline, current: slower, gate: .all).passed)
+        #expect(!BaselineReport(baseline: baseline, current: slower, table: table, gate: .all).passed)
+    }
+
     @Test("a baseline survives its file format; another schema is refused")
     func file() throws {
         let sut = Self.measurement(score: 123.5, metrics: ["duration_s": (.time, 1.25), "users": (.exact, 10)])

@@ -4,10 +4,11 @@
 import Benchmark
 @_spi(Tooling) import BenchmarkWorkloads
 import Suite
+import Tolerances
 
-/// Malloc counts against the committed p90 thresholds: deterministic (the framework itself adds 16 a
-/// run). Times are measured for a look, never against a recorded time: a slower runner would fail them.
-func perEventConfiguration(maxDuration: Duration = .seconds(2)) -> Benchmark.Configuration {
+/// Malloc counts against the committed p90 thresholds, with the tolerance table's slack (Gate/tolerances.json).
+/// Times are measured for a look, never against a recorded time: a slower runner would fail them.
+func perEventConfiguration(_ name: String, maxDuration: Duration = .seconds(2)) -> Benchmark.Configuration {
     .init(
         metrics: [.wallClock, .throughput, .cpuTotal, .mallocCountTotal],
         timeUnits: .nanoseconds,
@@ -15,33 +16,33 @@ func perEventConfiguration(maxDuration: Duration = .seconds(2)) -> Benchmark.Con
         scalingFactor: .mega,
         maxDuration: maxDuration,
         maxIterations: 20,
-        thresholds: [.mallocCountTotal: .init(absolute: [.p90: 16])]
+        thresholds: thresholds("CoreAlgorithms:\(name)", [.mallocCountTotal])
     )
 }
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark(
         "FastingAccumulator",
-        configuration: perEventConfiguration(),
+        configuration: perEventConfiguration("FastingAccumulator"),
         closure: { _ in blackHole(Suite.fasting.run(injecting: Suite.regression)) },
         setup: { blackHole(Suite.fasting.eventCount) }
     )
     Benchmark(
         "StepAccumulator",
-        configuration: perEventConfiguration(),
+        configuration: perEventConfiguration("StepAccumulator"),
         closure: { _ in blackHole(Suite.steps.run(injecting: Suite.regression)) },
         setup: { blackHole(Suite.steps.eventCount) }
     )
     Benchmark(
         "PaymentProcessor",
-        configuration: perEventConfiguration(maxDuration: .seconds(5)),
+        configuration: perEventConfiguration("PaymentProcessor", maxDuration: .seconds(5)),
         closure: { _ in blackHole(Suite.payments.run(injecting: Suite.regression)) },
         setup: { blackHole(Suite.payments.eventCount) }
     )
     Benchmark(
         "MealRows",
         // One meals.csv line read in one pass is an event.
-        configuration: perEventConfiguration(),
+        configuration: perEventConfiguration("MealRows"),
         closure: { _ in blackHole(Suite.mealRows.run(injecting: Suite.regression)) },
         setup: { blackHole(Suite.mealRows.lines) }
     )

@@ -7,6 +7,7 @@
 import Benchmark
 @_spi(Tooling) import BenchmarkWorkloads
 import Suite
+import Tolerances
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark(
@@ -14,8 +15,8 @@ let benchmarks: @Sendable () -> Void = {
         configuration: .init(
             metrics: [.wallClock, .cpuTotal, .mallocCountTotal], timeUnits: .milliseconds, warmupIterations: 1,
             maxDuration: .seconds(3), maxIterations: 50,
-            // The worlds allocate the same in every run but for the threads that run them (5 %).
-            thresholds: [.mallocCountTotal: .init(relative: [.p90: 5])]
+            // The worlds allocate the same in every run but for the threads that run them.
+            thresholds: thresholds("ServiceWorlds:TenWorlds", [.mallocCountTotal])
         )
     ) { _ in
         blackHole(Suite.serviceWorlds())
@@ -25,7 +26,7 @@ let benchmarks: @Sendable () -> Void = {
         configuration: .init(
             metrics: [.wallClock, .cpuTotal, .mallocCountTotal], timeUnits: .milliseconds, warmupIterations: 1,
             maxDuration: .seconds(3), maxIterations: 50,
-            thresholds: [.mallocCountTotal: .init(relative: [.p90: 5])]
+            thresholds: thresholds("ServiceWorlds:TenWorldsSQLite", [.mallocCountTotal])
         )
     ) { _ in
         blackHole(Suite.serviceWorldsOnSQLite())
@@ -35,7 +36,7 @@ let benchmarks: @Sendable () -> Void = {
         configuration: .init(
             metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput], timeUnits: .nanoseconds, warmupIterations: 1,
             scalingFactor: .kilo, maxDuration: .seconds(2), maxIterations: 50,
-            thresholds: [.mallocCountTotal: .init(relative: [.p90: 5])]
+            thresholds: thresholds("ServiceWorlds:JobSwitches", [.mallocCountTotal])
         )
     ) { _ in
         blackHole(Suite.jobSwitches())
@@ -45,8 +46,8 @@ let benchmarks: @Sendable () -> Void = {
         configuration: .init(
             metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput], timeUnits: .milliseconds, warmupIterations: 1,
             maxDuration: .seconds(3), maxIterations: 50,
-            // The clients' tasks and their figures, not the requests (none a request): a few hundred.
-            thresholds: [.mallocCountTotal: .init(relative: [.p90: 5])]
+            // The clients' tasks and their figures, not the requests (none a request).
+            thresholds: thresholds("ServiceWorlds:LoadInstantService", [.mallocCountTotal])
         )
     ) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(Suite.serviceLoad.runBlocking()) }

@@ -6,28 +6,29 @@
 import Benchmark
 import PaymentSimulation
 import Suite
+import Tolerances
 
 /// Malloc counts against the committed p90 thresholds: the same in every run of a world (SQLite's own
-/// allocations vary a little with the file system: 5 %). Times are shown, not judged here.
-func worldConfiguration(maxDuration: Duration, mallocTolerance: Double = 1) -> Benchmark.Configuration {
+/// allocations vary a little with the file system). Times are shown, not judged here.
+func worldConfiguration(_ name: String, maxDuration: Duration) -> Benchmark.Configuration {
     .init(
         metrics: [.wallClock, .cpuTotal, .throughput, .mallocCountTotal],
         timeUnits: .milliseconds,
         warmupIterations: 1,
         maxDuration: maxDuration,
         maxIterations: 200,
-        thresholds: [.mallocCountTotal: .init(relative: [.p90: mallocTolerance])]
+        thresholds: thresholds("SimulatedWorlds:\(name)", [.mallocCountTotal])
     )
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark("World1000Memory", configuration: worldConfiguration(maxDuration: .seconds(3))) { _ in
+    Benchmark("World1000Memory", configuration: worldConfiguration("World1000Memory", maxDuration: .seconds(3))) { _ in
         blackHole(try PaymentWorldSimulator.run(Suite.world))
     }
-    Benchmark("World1000SQLite", configuration: worldConfiguration(maxDuration: .seconds(10), mallocTolerance: 5)) { _ in
+    Benchmark("World1000SQLite", configuration: worldConfiguration("World1000SQLite", maxDuration: .seconds(10))) { _ in
         blackHole(try PaymentWorldSimulator.run(Suite.world, store: .init(kind: .sqlite)))
     }
-    Benchmark("World500Disk", configuration: worldConfiguration(maxDuration: .seconds(3), mallocTolerance: 5)) { _ in
+    Benchmark("World500Disk", configuration: worldConfiguration("World500Disk", maxDuration: .seconds(3))) { _ in
         blackHole(try PaymentWorldSimulator.run(Suite.diskWorld))
     }
 }

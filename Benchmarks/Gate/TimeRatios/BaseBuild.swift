@@ -59,7 +59,7 @@ struct BaseBuildFailed: Error, CustomStringConvertible {
 
 /// `TimeRatios serve`: reads `WORKLOAD REFERENCE_FIRST` lines, runs one round of each, and answers
 /// `CPU_RATIO WALL_RATIO REFERENCE_SPEED`, or `unknown` for a workload it does not have, until its input ends.
-func serve(_ workloads: [(name: String, churning: Bool, run: @Sendable () throws -> UInt64)]) throws {
+func serve(_ workloads: [(name: String, run: @Sendable () throws -> UInt64)]) throws {
     var timers: [String: RoundTimer] = [:]
     while let line = readLine() {
         let fields = line.split(separator: " ")

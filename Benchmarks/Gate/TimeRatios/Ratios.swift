@@ -1,18 +1,18 @@
 import Foundation
 @_spi(Tooling) import ProcessMetrics
 
-/// What the command line chose.
+/// What the command line and the tolerance table (`gates.time-ratios`, `churning`) chose.
 struct GateSettings {
     /// Rounds a workload (one reference loop and one run each).
     var rounds = 15
-    /// The CPU-time ratio may grow by this fraction before it fails.
-    var tolerance = 0.08
-    /// The same for the churning workloads (the simulated worlds): with no change of code their CPU-time ratios
-    /// rose by up to +16 % beside a compile, and by up to +39 % on a quiet machine in 2 runs of 16 (short,
-    /// allocation-bound runs, timed in a process whose heap the other workloads shaped): a gross-regression check.
-    var churnTolerance = 0.50
-    /// The wall-time ratio of a workload that waits may grow by this fraction before it fails.
-    var wallTolerance = 0.25
+    /// The CPU-time ratio may grow by this fraction before it fails (`cpu`).
+    var tolerance: Double
+    /// The same for the churning workloads (`cpu.churning`): a gross-regression check.
+    var churnTolerance: Double
+    /// The wall-time ratio of a workload that waits may grow by this fraction before it fails (`wall`).
+    var wallTolerance: Double
+    /// The workloads judged with `churnTolerance`.
+    var churning: Set<String>
     /// Workloads whose name contains one of these (all when empty).
     var filters: [String] = []
     /// Measurements a failing workload gets before it is called a regression (the first included): a busy
@@ -22,6 +22,17 @@ struct GateSettings {
     var pause = 15
     /// The base commit's build of this tool, which measures each round of a workload beside this build's.
     var against = ""
+
+    /// The settings of `table`, whose churning workloads must all be among `workloads`.
+    init(table: ToleranceTable, workloads: [String]) throws(ToleranceTableError) {
+        tolerance = try table.required("time-ratios", "cpu").relative
+        churnTolerance = try table.required("time-ratios", "cpu.churning").relative
+        wallTolerance = try table.required("time-ratios", "wall").relative
+        if let unknown = table.churning.first(where: { !workloads.contains($0) }) {
+            throw ToleranceTableError(source: table.source, field: "churning", reason: "names '\(unknown)', which is no workload of the suite")
+        }
+        churning = Set(table.churning)
+    }
 }
 
 /// A time regression added on purpose: `time:P` in `SIMHARNESS_INJECT_REGRESSION` makes every measured

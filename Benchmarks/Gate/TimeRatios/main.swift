@@ -8,18 +8,20 @@
 // the longer attempts narrow the interval that must clear the tolerance. The counts (mallocs, memory) are judged by
 // package-benchmark against their thresholds (docs/performance.md).
 //
-//   TimeRatios check --against BASE_TIMERATIOS [--rounds N] [--tolerance PERCENT] [--churn-tolerance PERCENT]
-//                    [--wall-tolerance PERCENT] [--attempts N] [--pause SECONDS] [--filter TEXT]...
+//   TimeRatios check --against BASE_TIMERATIOS [--rounds N] [--attempts N] [--pause SECONDS] [--filter TEXT]...
 //   TimeRatios serve  (what `--against` runs: one round per request on standard input)
 //
+// The tolerances are the table's (Benchmarks/Gate/tolerances.json, or SIMHARNESS_TOLERANCES): `gates.time-ratios`'s
+// `cpu`, `cpu.churning` and `wall`, and the `churning` workloads.
 // SIMHARNESS_INJECT_REGRESSION=time:P adds P % to every measured run of this build (busy work for P % of the run's
 // own CPU time, inside the measured interval; the base build runs without it): the gate's proof that it bites.
 // Exit status: 0 held, 1 a regression, 2 bad arguments or a base build that does not serve.
 import Foundation
+@_spi(Tooling) import ProcessMetrics
 import Suite
 
-let usage = "usage: TimeRatios check --against BASE_TIMERATIOS [--rounds N] [--tolerance PERCENT] [--churn-tolerance PERCENT] "
-    + "[--wall-tolerance PERCENT] [--attempts N] [--pause SECONDS] [--filter TEXT]... | TimeRatios serve"
+let usage = "usage: TimeRatios check --against BASE_TIMERATIOS [--rounds N] [--attempts N] [--pause SECONDS] [--filter TEXT]... "
+    + "| TimeRatios serve"
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
     FileHandle.standardError.write(Data("time-ratios: \(message)\n".utf8))
@@ -34,7 +36,8 @@ if mode == "serve" {
     try serve(Suite.timed)
     exit(0)
 }
-var settings = GateSettings()
+var settings: GateSettings
+do { settings = try GateSettings(table: ToleranceTable.load(Suite.tolerancesPath), workloads: Suite.timed.map(\.name)) } catch { fail("\(error)") }
 while !arguments.isEmpty {
     let option = arguments.removeFirst()
     guard let value = arguments.first else { fail("\(option) needs a value\n\(usage)") }
@@ -43,15 +46,6 @@ while !arguments.isEmpty {
     case "--rounds":
         guard let rounds = Int(value), (3...1000).contains(rounds) else { fail("--rounds must be 3...1000, not \(value)") }
         settings.rounds = rounds
-    case "--tolerance":
-        guard let percent = Double(value), percent >= 0 else { fail("--tolerance must be a percentage >= 0, not \(value)") }
-        settings.tolerance = percent / 100
-    case "--churn-tolerance":
-        guard let percent = Double(value), percent >= 0 else { fail("--churn-tolerance must be a percentage >= 0, not \(value)") }
-        settings.churnTolerance = percent / 100
-    case "--wall-tolerance":
-        guard let percent = Double(value), percent >= 0 else { fail("--wall-tolerance must be a percentage >= 0, not \(value)") }
-        settings.wallTolerance = percent / 100
     case "--attempts":
         guard let attempts = Int(value), (1...10).contains(attempts) else { fail("--attempts must be 1...10, not \(value)") }
         settings.attempts = attempts
@@ -72,12 +66,11 @@ guard !workloads.isEmpty else { fail("no workload matches \(settings.filters)") 
 guard !settings.against.isEmpty else { fail("check needs --against BASE_TIMERATIOS\n\(usage)") }
 let base: BaseBuild
 do { base = try BaseBuild(executable: settings.against) } catch { fail("cannot start \(settings.against): \(error)") }
-let churning = Set(workloads.filter(\.churning).map(\.name))
 
 /// Measures `workloads` in `rounds` rounds each, each round beside one of the base build's (alternately before
 /// and after it), and adds the reference loop's speeds to `speeds`.
 @MainActor func judge(
-    _ workloads: [(name: String, churning: Bool, run: @Sendable () throws -> UInt64)], rounds: Int, speeds: inout [Double]
+    _ workloads: [(name: String, run: @Sendable () throws -> UInt64)], rounds: Int, speeds: inout [Double]
 ) throws -> [TimeVerdict] {
     let stolen = stolenSeconds()
     defer {
@@ -99,7 +92,7 @@ let churning = Set(workloads.filter(\.churning).map(\.name))
         }
         verdicts.append(TimeVerdict(
             name: workload.name, rounds: pairs,
-            tolerance: churning.contains(workload.name) ? settings.churnTolerance : settings.tolerance, wallTolerance: settings.wallTolerance
+            tolerance: settings.churning.contains(workload.name) ? settings.churnTolerance : settings.tolerance, wallTolerance: settings.wallTolerance
         ))
     }
     return verdicts

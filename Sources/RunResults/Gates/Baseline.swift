@@ -228,11 +228,12 @@ package struct BaselineReport: Sendable, Equatable {
     /// The kind of each compared metric.
     private var kinds: [String: BaselineKind]
 
-    /// Compares `current` with `baseline`; `relativeTolerances` override the defaults' relative part
-    /// by metric name or by a prefix ending in `*` (the absolute part stays); `gate` says which metrics
-    /// can fail it.
+    /// Compares `current` with `baseline`. A metric's tolerance is its kind's default, replaced by the `baseline`
+    /// gate's entry in `table` (by metric name or by a prefix ending in `*`) when it has one; `relativeTolerances`
+    /// then override the relative part the same way (the absolute part stays); `gate` says which metrics can fail it.
     package init(
-        baseline: BaselineMeasurement, current: BaselineMeasurement, relativeTolerances: [String: Double] = [:], gate: BaselineGate = .portable
+        baseline: BaselineMeasurement, current: BaselineMeasurement, table: ToleranceTable? = nil, relativeTolerances: [String: Double] = [:],
+        gate: BaselineGate = .portable
     ) {
         self.gate = gate
         kinds = baseline.metrics.mapValues(\.kind)
@@ -244,7 +245,8 @@ package struct BaselineReport: Sendable, Equatable {
             let (kind, value) = baseline.metrics[name]!
             return MetricComparison(
                 metric: name, kind: kind, baseline: value, measured: current.metrics[name]?.value,
-                tolerance: Self.tolerance(for: name, kind: kind, overrides: relativeTolerances), slowdown: slowdown, cpuSlowdown: cpuSlowdown
+                tolerance: Self.tolerance(for: name, kind: kind, table: table, overrides: relativeTolerances), slowdown: slowdown,
+                cpuSlowdown: cpuSlowdown
             )
         }
         sameOutputs = baseline.outputDigest.flatMap { expected in current.outputDigest.map { $0 == expected } }
@@ -265,8 +267,8 @@ package struct BaselineReport: Sendable, Equatable {
     /// The metrics that improved.
     package var improvements: [MetricComparison] { comparisons.filter { $0.verdict == .improved } }
 
-    static func tolerance(for metric: String, kind: BaselineKind, overrides: [String: Double]) -> MetricTolerance {
-        var tolerance = kind.defaultTolerance(for: metric)
+    static func tolerance(for metric: String, kind: BaselineKind, table: ToleranceTable? = nil, overrides: [String: Double]) -> MetricTolerance {
+        var tolerance = table?.tolerance("baseline", metric) ?? kind.defaultTolerance(for: metric)
         let prefixes = overrides.keys.filter { $0.hasSuffix("*") && metric.hasPrefix($0.dropLast()) }
         if let relative = overrides[metric] ?? prefixes.max(by: { $0.count < $1.count }).flatMap({ overrides[$0] }) {
             tolerance.relative = relative
