@@ -207,3 +207,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// SIMHARNESS_TEST_TARGETS=A,B keeps only those test targets: the ThreadSanitizer build (scripts/sanitizers.sh)
+// compiles only the suites it runs.
+if let kept = Context.environment["SIMHARNESS_TEST_TARGETS"] {
+    let names = Set(kept.split(separator: ",").map(String.init))
+    package.targets.removeAll { $0.type == .test && !names.contains($0.name) }
+}

@@ -6,8 +6,9 @@
 #                                          in Mutation/open-survivors.txt (known open ones: reported as OPEN, a ratchet)
 #   scripts/mutation-gate.sh bites [SEED]  proof that it bites: a weak scenario (one user, one day) must leave
 #                                          unlisted survivors, and without each list its mutants must count as survivors
-#   scripts/mutation-gate.sh tests         the tool's unit tests (Mutation/Tests)
-#   scripts/mutation-gate.sh all [SEED]    the tests, the gate and the proof (what CI runs)
+#   scripts/mutation-gate.sh tests         the tool's unit tests (Mutation/Tests), even when the tool is cached
+#   scripts/mutation-gate.sh all [SEED]    the tests, the gate and the proof (what CI runs; MUTATION_BITES=0 leaves out
+#                                          the proof, as CI does on the commits where it is not due)
 #   scripts/mutation-gate.sh full          every mutant: the figures in docs/mutation.md
 # MUTATION_SCENARIO: the scenario (default edges); MUTATION_CONFIGURATION: debug (default) or release;
 # MUTATION_SCRATCH: the schemata package's build folder (default .build-mutants/.build, or Examples/CustomAnalyzer/.build
@@ -26,9 +27,29 @@ start=$SECONDS
 log=$(mktemp)
 weak=$(mktemp --suffix=.yaml)
 trap 'rm -f "$log" "$weak"' EXIT
-swift build --package-path Mutation --product simharness-mutate > "$log" 2>&1 || { tail -30 "$log"; echo "mutation: the tool did not build"; exit 1; }
-tool="$(swift build --package-path Mutation --show-bin-path)/simharness-mutate"
-echo "mutation: tool built at $((SECONDS - start)) s"
+# The tool, and the proof that its unit tests passed, are kept per content of Mutation/'s sources and manifest and per
+# toolchain (~/.cache/simharness/mutation-tool/KEY): an unchanged tool is neither built (swift-syntax: 3 minutes in CI)
+# nor tested again.
+key=$( (swift --version 2>&1; find Mutation/Package.swift Mutation/Sources Mutation/Tests -type f -print0 | sort -z | xargs -0 sha256sum) |
+  sha256sum | cut -c1-16)
+cache=${MUTATION_TOOL_CACHE:-$HOME/.cache/simharness/mutation-tool}/$key
+if [ -x "$cache/simharness-mutate" ] && [ -f "$cache/tests-passed" ]; then
+  tool=$cache/simharness-mutate
+  echo "mutation: tool $key cached, its tests passed when it was built ($cache)"
+else
+  swift build --package-path Mutation --product simharness-mutate > "$log" 2>&1 || { tail -30 "$log"; echo "mutation: the tool did not build"; exit 1; }
+  tool="$(swift build --package-path Mutation --show-bin-path)/simharness-mutate"
+  echo "mutation: tool built at $((SECONDS - start)) s"
+fi
+# The tool's unit tests, and on success the tool into the cache (a failure leaves no cache entry).
+tool_tests() { # [force]: run them even when the tool is cached
+  [ "${1:-}" = force ] || [ "$tool" != "$cache/simharness-mutate" ] || return 0
+  swift test --package-path Mutation > "$log" 2>&1 || { tail -30 "$log"; echo "mutation: the tool's unit tests failed"; exit 1; }
+  grep -aE "Test run with|Executed [0-9]+ tests" "$log" | tail -2
+  mkdir -p "$cache"
+  cp "$tool" "$cache/simharness-mutate.partial" && mv "$cache/simharness-mutate.partial" "$cache/simharness-mutate"
+  touch "$cache/tests-passed"
+}
 mutate() { "$tool" run --configuration "$configuration" ${scratch:+--scratch-path "$scratch"} "$@"; }
 
 gate() {
@@ -73,8 +94,8 @@ bites() {
 case "$mode" in
   gate) gate ;;
   bites) bites ;;
-  tests) swift test --package-path Mutation 2>&1 | tail -3 ;;
-  all) swift test --package-path Mutation 2>&1 | tail -3; gate; bites ;;
+  tests) tool_tests force ;;
+  all) tool_tests; gate; if [ "${MUTATION_BITES:-1}" = 0 ]; then echo "mutation: its bites are not due on this commit"; else bites; fi ;;
   full) mutate --scenario "$scenario" ;;
   *) echo "usage: scripts/mutation-gate.sh [tests|gate|bites|all|full] [SEED]"; exit 64 ;;
 esac

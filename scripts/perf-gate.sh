@@ -8,6 +8,7 @@
 #               (times are only ever judged against times of the same run)
 #   bites       (after xctest, on its build) inject known regressions (allocations, +10 % peak memory, +10 % allocated bytes, slowdown,
 #               +10 % time) and assert that the gates above report them
+#   xctest-bites  the XCTest half of `bites` alone (seconds; CI runs the rest of `bites` on a sample of commits)
 #   load        the same gates under a busy loop on every core (the machine's speed halved or worse): the
 #               unchanged code passes, +10 % time and +5 % instructions still fail
 # and, not part of `all`:
@@ -178,6 +179,14 @@ time_bite_sample=(--filter FastingAccumulator --filter StepAccumulator --filter 
 time_bite=time:40
 
 step_bites() {
+    step_xctest_bites
+    expect_benchmarks_catch allocation FastingAccumulator "Malloc (total)"
+    # +40 % time in every run of the core algorithms (judged at +8 %; the worlds' and MealRows' +50 % would let it pass),
+    # failing every attempt (a short pause: a regression does not come and go).
+    expect_times_catch "$time_bite" "${time_bite_sample[@]}" --pause 2
+}
+
+step_xctest_bites() {
     expect_xctest_catches allocation testStepAggregator allocations
     expect_xctest_catches allocation-per-user testPaymentProcessor allocations
     expect_xctest_catches allocation-per-user testGenerator allocations
@@ -188,10 +197,6 @@ step_bites() {
     # allocation, within the count's tolerance of 16), caught by the bytes (1 % + 4 KiB) alone.
     expect_xctest_catches "bytes:$(tenth_of_baseline testPaymentProcessor allocatedBytes)" testPaymentProcessor "allocated bytes"
     expect_xctest_catches slowdown testFastingAnalyzer "CPU time"
-    expect_benchmarks_catch allocation FastingAccumulator "Malloc (total)"
-    # +40 % time in every run of the core algorithms (judged at +8 %; the worlds' and MealRows' +50 % would let it pass),
-    # failing every attempt (a short pause: a regression does not come and go).
-    expect_times_catch "$time_bite" "${time_bite_sample[@]}" --pause 2
 }
 
 # The speed the time check's reference loop saw, from its log $1.
@@ -268,11 +273,12 @@ for step in "${@:-all}"; do
         benchmarks) step_benchmarks ;;
         times) step_times ;;
         bites) step_bites ;;
+        xctest-bites) step_xctest_bites ;;
         load) step_load ;;
         base) base_ratios > /dev/null ;;
         record) step_record ;;
         jemalloc) step_jemalloc ;;
-        *) echo "usage: $0 [all|xctest|benchmarks|times|bites|load|base|record|jemalloc]... | $0 alarms [N]" >&2; exit 64 ;;
+        *) echo "usage: $0 [all|xctest|benchmarks|times|bites|xctest-bites|load|base|record|jemalloc]... | $0 alarms [N]" >&2; exit 64 ;;
     esac
 done
 say "passed"

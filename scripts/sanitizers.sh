@@ -29,6 +29,10 @@ TSAN_SUITES=${TSAN_SUITES:-'AnalysisTests|ParallelWorkTests|PipelineTests|Equiva
 # in two runs, and so did CI at stop 56; the tests run in the unit-test run, where the process exits.
 TSAN_SKIP=${TSAN_SKIP:-'storeCalledFromOutside|diskCalledFromOutside'}
 ASAN_SUITES=${ASAN_SUITES:-'DatasetsTests|AnalysisTests|SimulatedDiskTests|DiskWorldTests'}
+# The test targets holding those suites: each build compiles only these (Package.swift's SIMHARNESS_TEST_TARGETS), and
+# a suite of the filter that none of them holds fails the run.
+TSAN_TARGETS=${TSAN_TARGETS:-'AnalysisTests,ParallelWorkTests,RunEngineTests,GenerationTests,PaymentSimulationTests,SimulatedDiskTests,ServiceSimulationTests,ServiceLoadTests,BenchmarkWorkloadsTests'}
+ASAN_TARGETS=${ASAN_TARGETS:-'DatasetsTests,AnalysisTests,SimulatedDiskTests,PaymentSimulationTests'}
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 print_suppressions=1 suppressions=$suppressions"
 # Leak checking stays off: the test runner and the Swift runtime keep allocations to the end on purpose.
 export ASAN_OPTIONS="halt_on_error=1 detect_leaks=0 detect_stack_use_after_return=0"
@@ -69,13 +73,21 @@ step_selftest() {
     say "selftest passed"
 }
 
-# Runs the suites matching $3 (but not $4) built with sanitizer $1 in scratch path $2.
+# Runs the suites matching $3 (but not $4) of the test targets $5 (comma-separated), built with sanitizer $1 in scratch
+# path $2.
 run_suites() {
     local sanitizer="$1" scratch="$2" filter="$3" skip="${4:-}" log="$logs/$1.log" start=$SECONDS
-    say "$sanitizer: building the tests in $scratch"
+    export SIMHARNESS_TEST_TARGETS="$5"
+    say "$sanitizer: building the test targets $SIMHARNESS_TEST_TARGETS in $scratch"
     swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" -Xswiftc -DSANITIZED_TESTS > "$log.build" 2>&1 ||
         { tail -30 "$log.build"; fail "the $sanitizer-sanitized tests did not build"; }
     say "$sanitizer: built in $((SECONDS - start)) s; running '$filter'"
+    local suite listed
+    listed=$(swift test list --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" -Xswiftc -DSANITIZED_TESTS 2>/dev/null) ||
+        fail "$sanitizer: the built tests could not be listed"
+    for suite in ${filter//|/ }; do
+        grep -q "$suite" <<< "$listed" || fail "$sanitizer: no built test target holds '$suite' (add its target to the list)"
+    done
     # At most 20 minutes (the run takes 2 to 4): a hang fails with its status, 124, instead of holding CI to its limit.
     timeout 1200 swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" -Xswiftc -DSANITIZED_TESTS \
         --filter "$filter" ${skip:+--skip "$skip"} > "$log" 2>&1
@@ -94,8 +106,8 @@ run_suites() {
     say "$sanitizer: 0 reports, $((SECONDS - start)) s in all"
 }
 
-step_thread() { run_suites thread .build-tsan "$TSAN_SUITES" "$TSAN_SKIP"; }
-step_address() { run_suites address .build-asan "$ASAN_SUITES"; }
+step_thread() { run_suites thread .build-tsan "$TSAN_SUITES" "$TSAN_SKIP" "$TSAN_TARGETS"; }
+step_address() { run_suites address .build-asan "$ASAN_SUITES" "" "$ASAN_TARGETS"; }
 
 SECONDS=0
 case "${1:-all}" in
