@@ -39,17 +39,18 @@ import Foundation
         let unknown = Set(root.keys).subtracting(["schema", "presets", "gates", "churning"])
         guard unknown.isEmpty else { throw ToleranceTableError(source: source, field: unknown.sorted()[0], reason: "is not a field of the table") }
         presets = [:]
-        for (name, value) in root["presets"] as? [String: Any] ?? [:] {
+        // In name order, so that a table with several faults always names the same one first.
+        for (name, value) in (root["presets"] as? [String: Any] ?? [:]).sorted(by: { $0.key < $1.key }) {
             presets[name] = try Self.tolerance(value, source: source, field: "presets.\(name)")
         }
         gates = [:]
         guard let gateObjects = root["gates"] as? [String: Any] else { throw ToleranceTableError(source: source, field: "gates", reason: "is missing") }
-        for (gate, metrics) in gateObjects {
+        for (gate, metrics) in gateObjects.sorted(by: { $0.key < $1.key }) {
             guard let metrics = metrics as? [String: Any] else {
                 throw ToleranceTableError(source: source, field: "gates.\(gate)", reason: "must map metric names to tolerances")
             }
             var resolved: [String: MetricTolerance] = [:]
-            for (metric, value) in metrics {
+            for (metric, value) in metrics.sorted(by: { $0.key < $1.key }) {
                 let field = "gates.\(gate).\(metric)"
                 if let preset = value as? String {
                     guard let tolerance = presets[preset] else { throw ToleranceTableError(source: source, field: field, reason: "names no preset '\(preset)'") }
