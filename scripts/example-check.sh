@@ -14,6 +14,8 @@
 # while debug ran), and every check runs on that build (one build of SimHarness, optimized: CI's longest step
 # was the debug build beside a release one).
 set -uo pipefail
+# The traits' -D flags in one order for both builds (.ci/run says why), so the second compiles only its own code.
+export SWIFT_DETERMINISTIC_HASHING=1
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=$(grep -rhoE 'toolVersion = "[0-9]+\.[0-9]+\.[0-9]+"' "$root/Sources" | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
 [ -n "$version" ] || { echo "example: no toolVersion in Sources"; exit 1; }

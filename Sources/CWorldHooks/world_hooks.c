@@ -164,6 +164,14 @@ void world_hooks_real_sleep_us(int64_t microseconds) {
     syscall(SYS_nanosleep, &duration, NULL);
 }
 
+int world_hooks_runtime_code(const void *address) {
+    Dl_info info;
+    if (!dladdr(address, &info) || !info.dli_fname) return 0;
+    const char *file = strrchr(info.dli_fname, '/');
+    file = file ? file + 1 : info.dli_fname;
+    return strncmp(file, "libdispatch.", 12) == 0 || strncmp(file, "libswift_Concurrency.", 21) == 0;
+}
+
 // Defined by CWorldInterposers when the process has them (the default trait WorldInterposers, no sanitizer).
 extern int world_interposers_linked __attribute__((weak));
 int world_hooks_interposed(void) { return &world_interposers_linked != 0; }
@@ -172,10 +180,12 @@ int world_hooks_interposed(void) { return &world_interposers_linked != 0; }
 #include <stdlib.h>
 #include <sys/personality.h>
 int world_hooks_reexec_deterministic(char *const *argv) {
-    if (getenv("SWIFT_DETERMINISTIC_HASHING")) return 0;
-    if (setenv("SWIFT_DETERMINISTIC_HASHING", "1", 1) != 0) return -1;
-    int current = personality(0xffffffff);
-    if (current != -1) personality((unsigned long)current | ADDR_NO_RANDOMIZE);
+    int persona = personality(0xffffffff);
+    int fixed_addresses = persona == -1 || (persona & ADDR_NO_RANDOMIZE);
+    // Once only: a process whose environment set the hashing but not the addresses is started again too.
+    if ((getenv("SWIFT_DETERMINISTIC_HASHING") && fixed_addresses) || getenv("SIMHARNESS_REEXECUTED")) return 0;
+    if (setenv("SWIFT_DETERMINISTIC_HASHING", "1", 1) != 0 || setenv("SIMHARNESS_REEXECUTED", "1", 1) != 0) return -1;
+    if (persona != -1) personality((unsigned long)persona | ADDR_NO_RANDOMIZE);
     execv("/proc/self/exe", argv);
     return -1;
 }

@@ -168,10 +168,12 @@ static void blocking_sleep(world_hooks_state *world, int64_t ns) {
     note_escape(world, "a blocking sleep on the world's thread (Thread.sleep, usleep, nanosleep)", 0);
     if (ns > 0) world->now_ns += ns;
 }
+// A sleep of Dispatch or of the concurrency runtime (a contention backoff) is no escape: it sleeps for real.
+#define WORLD_SLEEP (current && !world_hooks_runtime_code(__builtin_return_address(0)) ? current : 0)
 static int64_t timespec_ns(const struct timespec *ts) { return ts ? (int64_t)ts->tv_sec * 1000000000LL + ts->tv_nsec : 0; }
 int nanosleep(const struct timespec *duration, struct timespec *remaining) {
     NEXT(nanosleep_fn, "nanosleep");
-    world_hooks_state *world = current;
+    world_hooks_state *world = WORLD_SLEEP;
     if (!world) return next(duration, remaining);
     blocking_sleep(world, timespec_ns(duration));
     if (remaining) remaining->tv_sec = remaining->tv_nsec = 0;
@@ -179,7 +181,7 @@ int nanosleep(const struct timespec *duration, struct timespec *remaining) {
 }
 int clock_nanosleep(clockid_t clock, int flags, const struct timespec *duration, struct timespec *remaining) {
     NEXT(clock_nanosleep_fn, "clock_nanosleep");
-    world_hooks_state *world = current;
+    world_hooks_state *world = WORLD_SLEEP;
     if (!world) return next(clock, flags, duration, remaining);
     int wall = clock == CLOCK_REALTIME || clock == CLOCK_TAI;
     int64_t ns = timespec_ns(duration);
@@ -189,14 +191,14 @@ int clock_nanosleep(clockid_t clock, int flags, const struct timespec *duration,
 }
 int usleep(useconds_t microseconds) {
     NEXT(usleep_fn, "usleep");
-    world_hooks_state *world = current;
+    world_hooks_state *world = WORLD_SLEEP;
     if (!world) return next(microseconds);
     blocking_sleep(world, (int64_t)microseconds * 1000);
     return 0;
 }
 unsigned sleep(unsigned seconds) {
     NEXT(sleep_fn, "sleep");
-    world_hooks_state *world = current;
+    world_hooks_state *world = WORLD_SLEEP;
     if (!world) return next(seconds);
     blocking_sleep(world, (int64_t)seconds * 1000000000LL);
     return 0;

@@ -1,3 +1,4 @@
+import CWorldHooks
 import Foundation
 import ServiceSimulation
 import Synchronization
@@ -161,6 +162,15 @@ struct AppCodeInWorldTests {
         Self.expectEveryWorldEscapes(body, named: "a blocking sleep on the world's thread (Thread.sleep, usleep, nanosleep)")
     }
 
+    @Test("a sleep of Dispatch or of the concurrency runtime is a contention backoff, not the program's",
+          arguments: CodeSite.allCases)
+    func runtimeSleepsAreNoEscape(site: CodeSite) throws {
+        // Given code of Dispatch, of the concurrency runtime, of the C library or of this program
+        let sut = try #require(site.address)
+        // When a sleep comes from there, Then only Dispatch's and the runtime's sleep for real, unblamed
+        #expect((world_hooks_runtime_code(sut) != 0) == site.isRuntime)
+    }
+
     /// Runs `body` in eight worlds and expects each to fail as escaped, its report starting with `named`.
     private static func expectEveryWorldEscapes(
         _ body: @escaping @Sendable (VirtualClock) async throws -> Int, named: String, sourceLocation: SourceLocation = #_sourceLocation
@@ -175,6 +185,26 @@ struct AppCodeInWorldTests {
         }
     }
 }
+
+/// Where code lives, for telling the runtime's sleeps from the program's.
+enum CodeSite: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case dispatch, concurrencyRuntime, cLibrary, program
+
+    var testDescription: String { rawValue }
+    var isRuntime: Bool { self == .dispatch || self == .concurrencyRuntime }
+
+    /// The address of a function there.
+    var address: UnsafeRawPointer? {
+        switch self {
+        case .dispatch: UnsafeRawPointer(dlsym(nil, "dispatch_semaphore_create"))
+        case .concurrencyRuntime: UnsafeRawPointer(dlsym(nil, "swift_task_getCurrent"))
+        case .cLibrary: UnsafeRawPointer(dlsym(nil, "nanosleep"))
+        case .program: unsafeBitCast(programFunction, to: UnsafeRawPointer.self)
+        }
+    }
+}
+
+private let programFunction: @convention(c) () -> Void = {}
 
 /// Blocking sleeps app code writes.
 enum BlockingSleep: String, CustomTestStringConvertible, Sendable {

@@ -90,12 +90,15 @@ void world_hooks_enter(world_hooks_state *state);
 world_hooks_state *world_hooks_current(void);
 /// Whether this process's clock, randomness and read functions are the world-aware ones.
 int world_hooks_interposed(void);
+/// Whether `address` is code of Dispatch or of the Swift concurrency runtime, whose own sleeps (a lock's or a
+/// queue's contention backoff while another thread holds it) are no program's doing.
+int world_hooks_runtime_code(const void *address);
 /// Sleeps `microseconds` of real time, on any thread (a world's thread included: past the interposed sleeps).
 void world_hooks_real_sleep_us(int64_t microseconds);
 /// The real monotonic time in nanoseconds, on any thread.
 int64_t world_hooks_real_monotonic_ns(void);
 /// Starts this program again with `argv`, with Set and Dictionary hashing fixed
 /// (SWIFT_DETERMINISTIC_HASHING=1, read by the runtime at start) and address randomization off; returns 0
-/// at once when hashing is already fixed, -1 when the program could not be started again.
+/// at once when both are already so (or it started again once), -1 when the program could not be started again.
 int world_hooks_reexec_deterministic(char *const *argv);
 #endif
