@@ -75,17 +75,32 @@ void world_hooks_release(world_hooks_state *state) {
     __atomic_sub_fetch(&world_hooks_live_worlds, 1, __ATOMIC_RELEASE);
 }
 
-int world_hooks_note_escape(world_hooks_state *state, uint64_t generation, int kind, const char *what) {
+// Counts an escape; the first is described by `what`, then (when `named`) the code that made it.
+static int note_escape(world_hooks_state *state, uint64_t generation, int kind, const char *what, int named, const void *task) {
     uint64_t word = __atomic_load_n(&state->escape_word, __ATOMIC_ACQUIRE);
     do {
         if ((word >> 32) != (generation & 0xffffffffu)) return 0;
     } while (!__atomic_compare_exchange_n(&state->escape_word, &word, word + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
     if ((word & 0xffffffffu) == 0) {
+        char code[WORLD_HOOKS_ESCAPE_TEXT];
         state->escape_kind = kind;
-        snprintf(state->escape, sizeof state->escape, "%s", what);
+        if (named && task && world_hooks_name_last_await(task, code, sizeof code))
+            snprintf(state->escape, sizeof state->escape, "%s (its last await: %s)", what, code);
+        else if (named && !task && world_hooks_name_caller(code, sizeof code))
+            snprintf(state->escape, sizeof state->escape, "%s (in %s)", what, code);
+        else
+            snprintf(state->escape, sizeof state->escape, "%s", what);
         __atomic_store_n(&state->escape_ready, 1, __ATOMIC_RELEASE);
     }
     return 1;
+}
+
+int world_hooks_note_escape(world_hooks_state *state, uint64_t generation, int kind, const char *what) {
+    return note_escape(state, generation, kind, what, 0, NULL);
+}
+
+int world_hooks_note_named_escape(world_hooks_state *state, uint64_t generation, int kind, const char *what, const void *task) {
+    return note_escape(state, generation, kind, what, 1, task);
 }
 
 extern const char *dispatch_queue_get_label(void *queue);
@@ -98,18 +113,22 @@ static void describe_thread(char *buffer, size_t size) {
     else snprintf(buffer, size, "thread '%s'", name);
 }
 
-// Notes, for the state's world of `generation`, the calling thread (no world's) resuming one of its jobs
-// (`what` NULL) or calling `what`; 0 when the state holds another world now.
-static int note_foreign(world_hooks_state *state, uint64_t generation, const char *what) {
+// Notes, for the state's world of `generation`, the calling thread (no world's) resuming `job`, a task's job of
+// the world (`what` NULL), or calling `what`; 0 when the state holds another world now.
+static int note_foreign(world_hooks_state *state, uint64_t generation, const char *what, const void *job) {
     char thread[120], text[sizeof state->escape];
     describe_thread(thread, sizeof thread);
     if (what) snprintf(text, sizeof text, "%s called from %s", what, thread);
     else snprintf(text, sizeof text, "%s", thread);
-    return world_hooks_note_escape(state, generation, what ? WORLD_HOOKS_CALLED_FROM : WORLD_HOOKS_RESUMED_FROM, text);
+    return world_hooks_note_named_escape(state, generation, what ? WORLD_HOOKS_CALLED_FROM : WORLD_HOOKS_RESUMED_FROM, text, job);
 }
 
 int world_hooks_note_foreign_call(world_hooks_state *state, uint64_t generation, const char *what) {
-    return note_foreign(state, generation, what);
+    return note_foreign(state, generation, what, NULL);
+}
+
+int world_hooks_note_foreign_job(world_hooks_state *state, uint64_t generation, const void *job) {
+    return note_foreign(state, generation, NULL, job);
 }
 
 // Whether the state's slot for `job` holds it (read twice around the task id: a slot being rewritten
@@ -129,7 +148,7 @@ int world_hooks_adopt_foreign(uintptr_t job, uint64_t task) {
             world_hooks_state *state = &chunk->states[i];
             uint64_t generation = __atomic_load_n(&state->generation, __ATOMIC_ACQUIRE);
             if ((generation & 1) == 0 || !knows_job(state, job, task)) continue;
-            return note_foreign(state, generation, NULL);
+            return note_foreign(state, generation, NULL, (const void *)job);
         }
     }
     return 0;

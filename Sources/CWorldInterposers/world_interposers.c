@@ -126,7 +126,7 @@ ssize_t read(int fd, void *buffer, size_t length) {
 static void note_escape(world_hooks_state *world, const char *what, const char *label) {
     char text[sizeof world->escape];
     snprintf(text, sizeof text, "%s%s%s", what, label ? label : "", label ? "'" : "");
-    world_hooks_note_escape(world, world->generation, WORLD_HOOKS_CALLED_OUT, text);
+    world_hooks_note_named_escape(world, world->generation, WORLD_HOOKS_CALLED_OUT, text, NULL);
 }
 
 typedef void (*dispatch_async_fn)(void *, void *);

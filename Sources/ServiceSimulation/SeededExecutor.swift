@@ -89,7 +89,10 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
     /// A job of a task whose executor preference is this world's.
     func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
-        guard pthread_equal(thread, pthread_self()) != 0 else { return _ = world_hooks_note_foreign_call(hooks, generation, nil) }
+        guard pthread_equal(thread, pthread_self()) != 0 else {
+            let task = taskID(of: unowned) == 0 ? nil : UnsafeRawPointer(bitPattern: unsafeBitCast(unowned, to: Int.self))
+            return _ = world_hooks_note_foreign_job(hooks, generation, task)
+        }
         enqueue(unowned, main: false)
     }
 
@@ -111,7 +114,7 @@ final class SeededExecutor: TaskExecutor, WorldJobs, @unchecked Sendable {
 
     /// The first escape: what it was, and its kind (`WORLD_HOOKS_CALLED_OUT`, `_RESUMED_FROM`, `_CALLED_FROM`).
     var firstEscape: (what: String, kind: Int32) {
-        var text = [CChar](repeating: 0, count: 160)
+        var text = [CChar](repeating: 0, count: Int(WORLD_HOOKS_ESCAPE_TEXT))
         let kind = world_hooks_first_escape(hooks, &text, text.count)
         return (String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), kind)
     }

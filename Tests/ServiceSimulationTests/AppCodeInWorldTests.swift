@@ -147,8 +147,8 @@ struct AppCodeInWorldTests {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in escape.resume(continuation) }
             return 1
         }
-        // When eight seeds run, Then each fails naming what left the world
-        Self.expectEveryWorldEscapes(body, named: escape.named)
+        // When eight seeds run, Then each fails naming what left the world and the code that sent it
+        Self.expectEveryWorldEscapes(body, named: escape.named, madeIn: "EscapeCase.resume(")
     }
 
     @Test("a blocking sleep on the world's thread is named, in every world", arguments: [BlockingSleep.threadSleep, .usleep])
@@ -173,14 +173,15 @@ struct AppCodeInWorldTests {
 
     /// Runs `body` in eight worlds and expects each to fail as escaped, its report starting with `named`.
     private static func expectEveryWorldEscapes(
-        _ body: @escaping @Sendable (VirtualClock) async throws -> Int, named: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ body: @escaping @Sendable (VirtualClock) async throws -> Int, named: String, madeIn code: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         for seed in 0..<8 as Range<UInt64> {
             #expect(sourceLocation: sourceLocation) {
                 _ = try SeededWorld.run(seed: seed, body)
             } throws: { error in
                 guard case .escaped(let text)? = error as? SeededWorldFailure else { return false }
-                return text.hasPrefix(named)
+                return text.hasPrefix(named) && code.map { text.contains($0) } != false
             }
         }
     }

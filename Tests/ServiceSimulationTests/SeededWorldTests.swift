@@ -130,29 +130,37 @@ struct SeededWorldTests {
         }
     }
 
-    @Test("work resumed from outside the world (a DispatchQueue) is reported as escaped")
-    func escape() {
-        // Given a body whose continuation is resumed on a dispatch queue's thread (not the concurrency pool,
-        // which other tests may keep busy) once the body's task has suspended: the world's step hook hands
-        // it over after the first job, which ends at the suspension (a continuation resumed before its task
-        // suspends never leaves the world's thread, and there is nothing to see)
+    @Test("a task resumed from a thread outside the world is reported as escaped, naming the thread and its last await")
+    func escape() throws {
+        // Given a body whose continuation a dispatch queue (given the work before the world: no world's) resumes once
+        // the body's task has suspended: the world's step hook signals it after the first job, which ends at the
+        // suspension (a continuation resumed before its task suspends never leaves the world's thread)
         let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let handedOver = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "app.callback").async {
+            handedOver.wait()
+            waiting.withLock { $0.take() }?.resume()
+        }
         let body: @Sendable (VirtualClock) async throws -> Int = { _ in
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 waiting.withLock { $0 = continuation }
             }
             return 1
         }
+        let signalled = Mutex(false)
         let resumeFromOutside: @Sendable (Int) -> Void = { _ in
-            guard let continuation = waiting.withLock({ $0.take() }) else { return }
-            DispatchQueue.global().async { continuation.resume() }
+            guard waiting.withLock({ $0 != nil }) else { return }
+            if signalled.withLock({ done in defer { done = true }; return !done }) { handedOver.signal() }
         }
-        // When it runs, Then nondeterminism escaped
-        #expect {
+        // When it runs
+        let failure = #expect(throws: SeededWorldFailure.self) {
             _ = try SeededWorld.run(seed: 1, escapeGrace: .seconds(5), onStep: resumeFromOutside, body)
-        } throws: { error in
-            (error as? SeededWorldFailure).map { "\($0)".hasPrefix("nondeterminism escaped") } ?? false
         }
+        // Then nondeterminism escaped, naming the thread and the await in this test's code the task waited at
+        let report = "\(try #require(failure))"
+        #expect(report.hasPrefix("nondeterminism escaped: a task of the world was resumed from DispatchQueue 'app.callback'"))
+        #expect(report.contains("(its last await: #"), "\(report)")
+        #expect(report.contains(" in ServiceSimulationTests.SeededWorldTests.escape() throws -> ())"), "\(report)")
     }
 
     @Test("a task that yields for ever stops at the step limit")

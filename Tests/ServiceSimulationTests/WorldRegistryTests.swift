@@ -7,9 +7,14 @@ import Testing
 /// runtime hands out, so no real job (of a world another test runs meanwhile) can match them.
 @Suite("The live worlds: a job from outside finds its world, and only its world")
 struct WorldRegistryTests {
-    /// Job addresses no real job can have: 16-byte steps inside memory this suite owns.
+    /// Job addresses no real job can have: 16-byte steps inside memory this suite owns, zeroed (an adopted job's
+    /// header is read for its task's last await: none here).
     private final class FakeJobs {
-        private let memory = UnsafeMutableRawPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        private let memory: UnsafeMutableRawPointer = {
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+            memory.initializeMemory(as: UInt8.self, repeating: 0, count: 64 * 1024)
+            return memory
+        }()
         deinit { memory.deallocate() }
         func address(_ n: Int) -> UInt { UInt(bitPattern: memory + 16 * n) }
     }
@@ -30,7 +35,7 @@ struct WorldRegistryTests {
         // Then the world keeps it and counts an escape resumed from outside, naming the thread
         #expect(adopted == 1)
         #expect(world_hooks_escapes(sut) == 1)
-        var text = [CChar](repeating: 0, count: 160)
+        var text = [CChar](repeating: 0, count: Int(WORLD_HOOKS_ESCAPE_TEXT))
         #expect(world_hooks_first_escape(sut, &text, text.count) == WORLD_HOOKS_RESUMED_FROM)
         #expect(String(cString: text).contains("thread '"))
     }
@@ -101,7 +106,7 @@ struct WorldRegistryTests {
         #expect(now % 2 == 1)
         #expect((stale, present) == (0, 1))
         #expect(world_hooks_escapes(sut) == 1)
-        var text = [CChar](repeating: 0, count: 160)
+        var text = [CChar](repeating: 0, count: Int(WORLD_HOOKS_ESCAPE_TEXT))
         #expect(world_hooks_first_escape(sut, &text, text.count) == WORLD_HOOKS_CALLED_OUT)
         #expect(String(cString: text) == "now")
     }

@@ -6,6 +6,8 @@
 /// Job slots a world keeps: a job of the world enqueued from another thread is recognised while its
 /// slot (one per address hash) still holds it.
 #define WORLD_HOOKS_JOB_SLOTS 1024
+/// The longest description of an escape kept, with its terminating zero.
+#define WORLD_HOOKS_ESCAPE_TEXT 512
 
 /// A job the world queued, by address and task id (task ids are never reused; addresses are).
 typedef struct world_hooks_job {
@@ -33,7 +35,7 @@ typedef struct world_hooks_state {
     /// The first escape: its kind, what it was, and whether it is written (atomic).
     int escape_kind;
     int escape_ready;
-    char escape[160];
+    char escape[WORLD_HOOKS_ESCAPE_TEXT];
     /// The jobs the world queued (written by the world's thread, read by any; atomics).
     world_hooks_job jobs[WORLD_HOOKS_JOB_SLOTS];
 } world_hooks_state;
@@ -64,6 +66,14 @@ static inline void world_hooks_note_job(world_hooks_state *state, uintptr_t job,
 /// Notes an escape of `state`'s world of `generation`, from any thread: its count goes up and the first is
 /// described by `kind` and `what`; 0, and nothing noted, when the state now holds another world.
 int world_hooks_note_escape(world_hooks_state *state, uint64_t generation, int kind, const char *what);
+/// The same, the first escape's description naming the program's code that made it: the await the suspended
+/// `task` (a task's job) waits at, or with `task` NULL the function on the calling thread's stack.
+int world_hooks_note_named_escape(world_hooks_state *state, uint64_t generation, int kind, const char *what, const void *task);
+/// The last await of the suspended `task` (a task's job), into buffer: the innermost of its async frames in the
+/// program's own code ("#2 in App.pay() async -> ()"), named from the symbol tables; 0 when none can be named.
+int world_hooks_name_last_await(const void *task, char *buffer, size_t size);
+/// The innermost function of the program's own code on the calling thread's stack, into buffer; 0 when none.
+int world_hooks_name_caller(char *buffer, size_t size);
 /// Worlds holding a state now (atomic).
 extern uint64_t world_hooks_live_worlds;
 
@@ -73,10 +83,13 @@ static inline int world_hooks_any_live(void) { return __atomic_load_n(&world_hoo
 /// A job enqueued from a thread no world owns: 1 when a live world queued it (that world notes the
 /// escape, naming the calling thread, and the job must not run), 0 when none did or it is not a task's (task 0).
 int world_hooks_adopt_foreign(uintptr_t job, uint64_t task);
-/// Notes that the calling thread, which no world owns, enqueued a job on `state`'s world of `generation`
-/// (`world_hooks_generation` on the world's thread) (`what` NULL), or called `what` of the world's environment;
-/// 0, and nothing noted, when that world has ended.
+/// Notes that the calling thread, which no world owns, called `what` of the world's environment of `state`'s
+/// world of `generation` (`world_hooks_generation` on the world's thread); 0, and nothing noted, when that world
+/// has ended.
 int world_hooks_note_foreign_call(world_hooks_state *state, uint64_t generation, const char *what);
+/// The same for the calling thread enqueuing `job` (a task's job, or NULL) on the world: the escape names the
+/// task's last await.
+int world_hooks_note_foreign_job(world_hooks_state *state, uint64_t generation, const void *job);
 /// The generation of the world holding `state` now.
 static inline uint64_t world_hooks_generation(world_hooks_state *state) { return __atomic_load_n(&state->generation, __ATOMIC_ACQUIRE); }
 /// The escapes of `state`'s world so far.
