@@ -1,5 +1,6 @@
 // The executable's own clock_gettime, gettimeofday, getrandom, syscall, read, dispatch_async(_f),
-// dispatch_after(_f), pthread_create and the blocking sleeps (nanosleep, clock_nanosleep, usleep, sleep): a definition in the executable interposes the C library's for
+// dispatch_after(_f), pthread_create, the blocking sleeps (nanosleep, clock_nanosleep, usleep, sleep) and waits
+// (dispatch_semaphore_wait, dispatch_group_wait): a definition in the executable interposes the C library's for
 // every library of the process (the Swift runtime's clocks, Foundation's Date and UUID, Dispatch), as
 // madsim does for Rust. Off a world's thread each forwards to the next definition (dlsym(RTLD_NEXT)).
 // Left out under a sanitizer, whose runtime intercepts the same functions.
@@ -168,12 +169,13 @@ static void blocking_sleep(world_hooks_state *world, int64_t ns) {
     note_escape(world, "a blocking sleep on the world's thread (Thread.sleep, usleep, nanosleep)", 0);
     if (ns > 0) world->now_ns += ns;
 }
-// A sleep of Dispatch or of the concurrency runtime (a contention backoff) is no escape: it sleeps for real.
-#define WORLD_SLEEP (current && !world_hooks_runtime_code(__builtin_return_address(0)) ? current : 0)
+// The calling thread's world when the caller is the program; a sleep or a wait of Dispatch or of the concurrency
+// runtime (a contention backoff) is theirs, no escape: it happens for real.
+#define PROGRAMS_WORLD (current && !world_hooks_runtime_code(__builtin_return_address(0)) ? current : 0)
 static int64_t timespec_ns(const struct timespec *ts) { return ts ? (int64_t)ts->tv_sec * 1000000000LL + ts->tv_nsec : 0; }
 int nanosleep(const struct timespec *duration, struct timespec *remaining) {
     NEXT(nanosleep_fn, "nanosleep");
-    world_hooks_state *world = WORLD_SLEEP;
+    world_hooks_state *world = PROGRAMS_WORLD;
     if (!world) return next(duration, remaining);
     blocking_sleep(world, timespec_ns(duration));
     if (remaining) remaining->tv_sec = remaining->tv_nsec = 0;
@@ -181,7 +183,7 @@ int nanosleep(const struct timespec *duration, struct timespec *remaining) {
 }
 int clock_nanosleep(clockid_t clock, int flags, const struct timespec *duration, struct timespec *remaining) {
     NEXT(clock_nanosleep_fn, "clock_nanosleep");
-    world_hooks_state *world = WORLD_SLEEP;
+    world_hooks_state *world = PROGRAMS_WORLD;
     if (!world) return next(clock, flags, duration, remaining);
     int wall = clock == CLOCK_REALTIME || clock == CLOCK_TAI;
     int64_t ns = timespec_ns(duration);
@@ -191,17 +193,35 @@ int clock_nanosleep(clockid_t clock, int flags, const struct timespec *duration,
 }
 int usleep(useconds_t microseconds) {
     NEXT(usleep_fn, "usleep");
-    world_hooks_state *world = WORLD_SLEEP;
+    world_hooks_state *world = PROGRAMS_WORLD;
     if (!world) return next(microseconds);
     blocking_sleep(world, (int64_t)microseconds * 1000);
     return 0;
 }
 unsigned sleep(unsigned seconds) {
     NEXT(sleep_fn, "sleep");
-    world_hooks_state *world = WORLD_SLEEP;
+    world_hooks_state *world = PROGRAMS_WORLD;
     if (!world) return next(seconds);
     blocking_sleep(world, (int64_t)seconds * 1000000000LL);
     return 0;
+}
+// A wait on the world's thread for a semaphore or a group that other work must signal stops the world with it
+// (the signaller, if it is the world's, never runs): a wait that would block is counted and answered at once as
+// timed out, and the world fails naming it. One that need not block (the count is up, the group empty) goes on.
+typedef long (*dispatch_wait_fn)(void *, uint64_t);
+static long blocking_wait(world_hooks_state *world, dispatch_wait_fn wait, void *object, uint64_t timeout, const char *what) {
+    if (!world || timeout == 0) return wait(object, timeout);
+    long timed_out = wait(object, 0);
+    if (timed_out) note_escape(world, what, 0);
+    return timed_out;
+}
+long dispatch_semaphore_wait(void *semaphore, uint64_t timeout) {
+    NEXT(dispatch_wait_fn, "dispatch_semaphore_wait");
+    return blocking_wait(PROGRAMS_WORLD, next, semaphore, timeout, "a blocking wait on the world's thread (DispatchSemaphore.wait)");
+}
+long dispatch_group_wait(void *group, uint64_t timeout) {
+    NEXT(dispatch_wait_fn, "dispatch_group_wait");
+    return blocking_wait(PROGRAMS_WORLD, next, group, timeout, "a blocking wait on the world's thread (DispatchGroup.wait)");
 }
 int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*start)(void *), void *argument) {
     NEXT(pthread_create_fn, "pthread_create");

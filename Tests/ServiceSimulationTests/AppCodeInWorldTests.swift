@@ -162,6 +162,32 @@ struct AppCodeInWorldTests {
         Self.expectEveryWorldEscapes(body, named: "a blocking sleep on the world's thread (Thread.sleep, usleep, nanosleep)")
     }
 
+    @Test("a wait for a semaphore or a group that would block the world's thread is named, in every world, and ends at once",
+          arguments: BlockingWait.allCases)
+    func blockingWaitIsNamed(wait: BlockingWait) {
+        // Given a body that bridges async work to a blocking wait, as app code written before async/await does
+        let body: @Sendable (VirtualClock) async throws -> Int = { _ in
+            wait.run()
+            return 1
+        }
+        // When eight seeds run, Then each fails naming the wait and the code that waited (never a hang)
+        Self.expectEveryWorldEscapes(body, named: wait.named, madeIn: "BlockingWait.run()")
+    }
+
+    @Test("a wait that need not block (the semaphore's count is up) goes on, and the world passes")
+    func waitThatNeedNotBlock() throws {
+        // Given a body that takes a semaphore whose count is up, and gives it back
+        let body: @Sendable (VirtualClock) async throws -> Int = { _ in
+            let semaphore = DispatchSemaphore(value: 1)
+            semaphore.wait()
+            semaphore.signal()
+            return 1
+        }
+        // When it runs, Then the world passes
+        let sut = try SeededWorld.run(seed: 3, body)
+        #expect(try sut.value.get() == 1)
+    }
+
     @Test("a sleep of Dispatch or of the concurrency runtime is a contention backoff, not the program's",
           arguments: CodeSite.allCases)
     func runtimeSleepsAreNoEscape(site: CodeSite) throws {
@@ -183,6 +209,29 @@ struct AppCodeInWorldTests {
                 guard case .escaped(let text)? = error as? SeededWorldFailure else { return false }
                 return text.hasPrefix(named) && code.map { text.contains($0) } != false
             }
+        }
+    }
+}
+
+/// Blocking waits app code writes: a task's result bridged to synchronous code.
+enum BlockingWait: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case semaphore, group
+
+    var testDescription: String { rawValue }
+
+    var named: String { "a blocking wait on the world's thread (\(self == .semaphore ? "DispatchSemaphore" : "DispatchGroup").wait)" }
+
+    func run() {
+        switch self {
+        case .semaphore:
+            let done = DispatchSemaphore(value: 0)
+            Task { done.signal() }
+            done.wait()
+        case .group:
+            let group = DispatchGroup()
+            group.enter()
+            Task { group.leave() }
+            group.wait()
         }
     }
 }
