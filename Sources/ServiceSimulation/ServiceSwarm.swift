@@ -40,7 +40,7 @@ public struct ServiceSwarm: Sendable {
         starting: @escaping @Sendable (Int, UInt64) -> Void = { _, _ in }, finished: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> ServiceSwarmSummary {
         let seeds = (0..<count).filter { $0 % shard.count == shard.index }.map { from &+ UInt64($0) }
-        let reports = Reports(count: seeds.count)
+        let reports = Reports()
         DispatchQueue.concurrentPerform(iterations: tasks) { worker in
             for slot in stride(from: worker, to: seeds.count, by: tasks) {
                 starting(worker, seeds[slot])
@@ -50,7 +50,7 @@ public struct ServiceSwarm: Sendable {
                 finished(worker)
             }
         }
-        var summary = ServiceSwarmSummary(reports: reports)
+        var summary = reports.sum
         if let failing = summary.firstFailure { summary.firstFailure = Self.again(failing, running: world) }
         return summary
     }
@@ -91,44 +91,44 @@ public struct ServiceSwarmSummary: Sendable {
     /// A hash of every world's trace hash, in seed order: the same whatever `tasks` is.
     public var traceHash: UInt64 = 0xCBF2_9CE4_8422_2325
 
-    init(reports: Reports) {
-        for slot in reports.slots {
-            worlds += 1
-            steps += slot.steps
-            crashes += slot.crashes
-            requests += slot.requests
-            gatewayActs += slot.gatewayActs
-            traceHash = (traceHash ^ slot.traceHash) &* 0x0000_0100_0000_01B3
-            guard let failing = slot.failing else { continue }
-            failed += 1
-            if firstFailure == nil { firstFailure = failing }
-        }
+    /// Adds a world's report: worlds must come in seed order (the trace hash is of that order).
+    mutating func add(_ report: ServiceWorldReport) {
+        worlds += 1
+        steps += report.steps
+        crashes += report.crashes
+        requests += report.requests
+        gatewayActs += report.gatewayActs
+        traceHash = (traceHash ^ report.traceHash) &* 0x0000_0100_0000_01B3
+        guard report.violation != nil else { return }
+        failed += 1
+        if firstFailure == nil { firstFailure = report }
     }
 }
 
-/// The reports of a swarm, written by its threads, each into its own slot: a passing world's counts only
-/// (a few words, so that memory stays flat over any number of worlds), a failing world's whole report.
+/// The reports of a swarm, written by its threads and added up in seed order as they come: a report that ends
+/// before an earlier seed's waits for it (a few, whatever the number of worlds: memory stays flat), and a
+/// passing world's history is never kept.
 final class Reports: @unchecked Sendable {
-    struct Slot {
-        var steps = 0, crashes = 0, requests = 0, gatewayActs = 0
-        var traceHash: UInt64 = 0
-        var failing: ServiceWorldReport?
-    }
-
     private let lock = NSLock()
-    private var filled: [Slot?]
+    private var next = 0
+    private var waiting: [Int: ServiceWorldReport] = [:]
+    private var summary = ServiceSwarmSummary()
 
-    init(count: Int) { filled = Array(repeating: nil, count: count) }
-
+    /// The report of the world in `index`'s place in seed order.
     func set(_ index: Int, _ report: ServiceWorldReport) {
-        let slot = Slot(
-            steps: report.steps, crashes: report.crashes, requests: report.requests, gatewayActs: report.gatewayActs,
-            traceHash: report.traceHash, failing: report.violation == nil ? nil : report)
-        lock.withLock { filled[index] = slot }
+        lock.withLock {
+            waiting[index] = report
+            while let report = waiting.removeValue(forKey: next) {
+                summary.add(report)
+                next += 1
+            }
+        }
     }
 
-    /// The slots written, in seed order.
-    var slots: [Slot] { lock.withLock { filled.compactMap { $0 } } }
+    /// The sum of the reports added so far (every one, once the swarm is over).
+    var sum: ServiceSwarmSummary { lock.withLock { summary } }
+    /// Reports waiting for an earlier seed's.
+    var waitingCount: Int { lock.withLock { waiting.count } }
 }
 
 extension ServiceWorld {

@@ -44,6 +44,34 @@ struct ServiceSwarmTests {
         #expect(summary.firstFailure?.configuration.seed == 3)
     }
 
+    @Test("reports that end out of seed order add up as in seed order, and none is kept once added",
+          arguments: [[0, 1, 2, 3], [3, 2, 1, 0], [1, 0, 3, 2], [2, 0, 3, 1]])
+    func reportsAddUpInSeedOrder(order: [Int]) {
+        // Given four worlds' reports, seed 2 failing
+        let reports = (0..<4).map { seed in
+            var report = ServiceWorldReport(configuration: ServiceWorldConfiguration(seed: UInt64(seed)))
+            report.traceHash = 0x1000 + UInt64(seed)
+            report.steps = 10 * (seed + 1)
+            if seed == 2 { report.violation = ServiceViolation(kind: "charged twice", detail: "p0002") }
+            return report
+        }
+        var inOrder = ServiceSwarmSummary()
+        for report in reports { inOrder.add(report) }
+        let sut = Reports()
+
+        // When they arrive in `order`
+        for index in order { sut.set(index, reports[index]) }
+
+        // Then the sum is the in-order one, and no report waits any more
+        let sum = sut.sum
+        #expect(sum.worlds == 4)
+        #expect(sum.steps == 100)
+        #expect(sum.traceHash == inOrder.traceHash)
+        #expect(sum.failed == 1)
+        #expect(sum.firstFailure?.configuration.seed == 2)
+        #expect(sut.waitingCount == 0)
+    }
+
     @Test("a failing world that runs another way the second time is reported as nondeterministic")
     func secondRunThatDiffersIsCaught() throws {
         // Given worlds whose seed 3 has another trace hash on its second run
