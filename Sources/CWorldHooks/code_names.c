@@ -63,29 +63,41 @@ static int symbol_at(const unsigned char *file, size_t length, uintptr_t offset,
     return 0;
 }
 
-// The mangled name of the function holding `address`, into buffer; 0 when no symbol table names it.
-static int mangled_name(uintptr_t address, char *buffer, size_t size) {
-    image_query query = {address, NULL, 0};
-    if (!dl_iterate_phdr(find_image, &query)) return 0;
-    int fd = open(query.file, O_RDONLY | O_CLOEXEC), found = 0;
+// The image file a naming has mapped last: the frames of one naming mostly share it, so it is mapped once.
+typedef struct { const char *file; void *map; size_t length; } mapped_image;
+
+static void unmap_image(mapped_image *image) {
+    if (image->map) munmap(image->map, image->length);
+    *image = (mapped_image){NULL, NULL, 0};
+}
+
+// Maps `file` into `image`, unless it is mapped there already; 0 when it cannot be read.
+static int map_image(mapped_image *image, const char *file) {
+    if (image->map && strcmp(image->file, file) == 0) return 1;
+    unmap_image(image);
+    int fd = open(file, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd < 0) return 0;
     if (fstat(fd, &st) == 0 && st.st_size > 0) {
-        void *file = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (file != MAP_FAILED) {
-            found = symbol_at(file, (size_t)st.st_size, address - query.bias, buffer, size);
-            munmap(file, (size_t)st.st_size);
-        }
+        void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map != MAP_FAILED) *image = (mapped_image){file, map, (size_t)st.st_size};
     }
     close(fd);
-    return found;
+    return image->map != NULL;
+}
+
+// The mangled name of the function holding `address`, into buffer; 0 when no symbol table names it.
+static int mangled_name(mapped_image *image, uintptr_t address, char *buffer, size_t size) {
+    image_query query = {address, NULL, 0};
+    if (!dl_iterate_phdr(find_image, &query) || !map_image(image, query.file)) return 0;
+    return symbol_at(image->map, image->length, address - query.bias, buffer, size);
 }
 
 // The program's own Swift function holding `address`, demangled into buffer ("(1) await resume partial function
 // for App.pay() async -> ()"); 0 for code of another language, of Swift's libraries, or unnamed.
-static int program_function(uintptr_t address, char *buffer, size_t size) {
+static int program_function(mapped_image *image, uintptr_t address, char *buffer, size_t size) {
     char mangled[1024];
-    if (!swift_demangle || !mangled_name(address, mangled, sizeof mangled) || strncmp(mangled, "$s", 2) != 0) return 0;
+    if (!swift_demangle || !mangled_name(image, address, mangled, sizeof mangled) || strncmp(mangled, "$s", 2) != 0) return 0;
     size_t length = size;
     if (!swift_demangle(mangled, strlen(mangled), buffer, &length, 0)) return 0;
     // The outermost named function: past a partial function's prefix, a closure's or a conformance's "… in ", a
@@ -117,36 +129,41 @@ static int await_number(const char *name, const char **function) {
 int world_hooks_name_last_await(const void *task, char *buffer, size_t size) {
     char name[1024];
     const char *function;
+    mapped_image image = {NULL, NULL, 0};
+    int named = 0;
     uintptr_t code = *(const uintptr_t *)((const char *)task + JOB_RESUME_TASK);
     const char *context = *(const char *const *)((const char *)task + TASK_RESUME_CONTEXT);
-    for (int frame = 0; frame < MAX_FRAMES && code; frame++) {
-        if (program_function(code, name, sizeof name)) {
+    for (int frame = 0; frame < MAX_FRAMES && code && !named; frame++) {
+        if ((named = program_function(&image, code, name, sizeof name))) {
             int number = await_number(name, &function);
             if (number > 0) snprintf(buffer, size, "#%d in %s", number, function);
             else snprintf(buffer, size, "none yet, at the start of %s", function);
-            return 1;
+        } else if (context) {
+            code = *(const uintptr_t *)(context + CONTEXT_RESUME_PARENT);
+            context = *(const char *const *)(context + CONTEXT_PARENT);
+        } else {
+            break;
         }
-        if (!context) break;
-        code = *(const uintptr_t *)(context + CONTEXT_RESUME_PARENT);
-        context = *(const char *const *)(context + CONTEXT_PARENT);
     }
-    return 0;
+    unmap_image(&image);
+    return named;
 }
 
 int world_hooks_name_caller(char *buffer, size_t size) {
     void *frames[MAX_FRAMES];
     char name[1024];
     const char *function;
-    int count = backtrace(frames, MAX_FRAMES);
+    mapped_image image = {NULL, NULL, 0};
+    int named = 0, count = backtrace(frames, MAX_FRAMES);
     // A return address is one past its call: the call's own byte names the caller.
-    for (int i = 1; i < count; i++) {
-        if (!program_function((uintptr_t)frames[i] - 1, name, sizeof name)) continue;
+    for (int i = 1; i < count && !named; i++) {
+        if (!(named = program_function(&image, (uintptr_t)frames[i] - 1, name, sizeof name))) continue;
         int number = await_number(name, &function);
         if (number > 0) snprintf(buffer, size, "%s, after its await #%d", function, number);
         else snprintf(buffer, size, "%s", function);
-        return 1;
     }
-    return 0;
+    unmap_image(&image);
+    return named;
 }
 #else
 int world_hooks_name_last_await(const void *task, char *buffer, size_t size) { (void)task; (void)buffer; (void)size; return 0; }
