@@ -13,7 +13,7 @@ let package = Package(
         .library(
             name: "_SimHarnessTooling",
             targets: [
-                "HealthCore", "PaymentsCore", "DatasetText", "Datasets", "Parquet", "SpecKernel", "Analysis", "Scenarios", "Generation", "Export", "ProcessMetrics",
+                "HealthCore", "UserProfiles", "PaymentsCore", "DatasetText", "Datasets", "Parquet", "SpecKernel", "Analysis", "Scenarios", "Generation", "Export", "ProcessMetrics",
                 "RunResults", "RunEngine", "BenchmarkWorkloads", "ServiceFixtures", "PaymentSimulation", "Reports", "ServiceSimulation", "ServiceLoad",
             ]
         ),
@@ -66,22 +66,25 @@ let package = Package(
             ]
         ),
         .target(name: "HealthCore"),
+        // The users.csv row (SPEC §1) and the body metrics the generator derives from it: what the readers and the
+        // generator share, not what a user's algorithms receive.
+        .target(name: "UserProfiles", dependencies: ["HealthCore"]),
         .target(name: "Parquet", dependencies: ["CZlib", "CZstd"]),
         .target(name: "PaymentsCore"),
         .target(name: "DatasetText", dependencies: ["HealthCore", "PaymentsCore"]),
         .target(
             name: "Datasets",
             dependencies: [
-                "DatasetText", "HealthCore", "PaymentsCore", "CZlib", "CPrefetch", "CChecksum", "Parquet",
+                "DatasetText", "HealthCore", "UserProfiles", "PaymentsCore", "CZlib", "CPrefetch", "CChecksum", "Parquet",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "Scenarios", dependencies: ["HealthCore", "PaymentsCore", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Generation", dependencies: ["HealthCore", "PaymentsCore", "Scenarios"]),
+        .target(name: "Scenarios", dependencies: ["HealthCore", "UserProfiles", "PaymentsCore", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Generation", dependencies: ["HealthCore", "UserProfiles", "PaymentsCore", "Scenarios"]),
         .target(
             name: "Export",
-            dependencies: ["Generation", "Datasets", "DatasetText", "Parquet", "ParallelWork", "Scenarios", "HealthCore", "PaymentsCore"]
+            dependencies: ["Generation", "Datasets", "DatasetText", "Parquet", "ParallelWork", "Scenarios", "HealthCore", "UserProfiles", "PaymentsCore"]
         ),
         .target(name: "UserAlgorithms", dependencies: ["HealthCore", "PaymentsCore"]),
         .target(name: "SpecKernel", dependencies: ["HealthCore", "PaymentsCore", "UserAlgorithms"]),
@@ -98,7 +101,7 @@ let package = Package(
         .target(name: "Reports", dependencies: ["RunResults", "ProcessMetrics", "PaymentsCore", "CZlib"]),
         .target(
             name: "BenchmarkWorkloads",
-            dependencies: ["HealthCore", "PaymentsCore", "Datasets", "Scenarios", "Generation", "ServiceSimulation", "ServiceLoad", "ServiceFixtures"]
+            dependencies: ["HealthCore", "UserProfiles", "PaymentsCore", "Datasets", "Scenarios", "Generation", "ServiceSimulation", "ServiceLoad", "ServiceFixtures"]
         ),
         // Payment services with planted bugs, and SimHarness's own service adapted, on ServiceSimulation's API: what
         // the service tests and the benchmarks run.
@@ -107,11 +110,11 @@ let package = Package(
             dependencies: ["PaymentsCore", "PaymentService", "ServiceSimulation", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads", "RunEngine", "Scenarios", "Generation"]),
-        .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "PaymentsCore", "CPrefetch"]),
+        .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "UserProfiles", "PaymentsCore", "CPrefetch"]),
         .target(
             name: "RunEngine",
             dependencies: [
-                "Scenarios", "Generation", "RunResults", "SpecKernel", "UserAlgorithms", "DatasetText", "HealthCore", "PaymentsCore",
+                "Scenarios", "Generation", "RunResults", "SpecKernel", "UserAlgorithms", "DatasetText", "HealthCore", "UserProfiles", "PaymentsCore",
                 "ProcessMetrics", "ParallelWork",
             ]
         ),
@@ -145,8 +148,9 @@ let package = Package(
         // Load mode for a user's async service: the scenario's payment stream from concurrent clients on every
         // core, measured into a RunResult and checked against the SPEC reference (docs/your-service.md).
         .target(name: "ServiceLoad", dependencies: ["ServiceSimulation", "PaymentsCore", "Scenarios", "Generation", "RunResults", "ProcessMetrics"]),
-        .target(name: "TestSupport", dependencies: ["HealthCore", "PaymentsCore", "Scenarios", "Datasets", "Parquet"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["HealthCore", "UserProfiles", "PaymentsCore", "Scenarios", "Datasets", "Parquet"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
+        .testTarget(name: "UserProfilesTests", dependencies: ["UserProfiles", "HealthCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
         .testTarget(
@@ -170,13 +174,13 @@ let package = Package(
         .testTarget(name: "SpecKernelTests", dependencies: ["SpecKernel", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "DatasetsTests",
-            dependencies: ["Datasets", "DatasetText", "HealthCore", "PaymentsCore", "TestSupport", "CZlib", "Parquet", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Datasets", "DatasetText", "HealthCore", "UserProfiles", "PaymentsCore", "TestSupport", "CZlib", "Parquet", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "GenerationTests",
             dependencies: [
-                "Generation", "Export", "Scenarios", "Datasets", "HealthCore", "PaymentsCore", "TestSupport", "Parquet",
+                "Generation", "Export", "Scenarios", "Datasets", "HealthCore", "UserProfiles", "PaymentsCore", "TestSupport", "Parquet",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Golden"]

@@ -4,11 +4,11 @@
 @_spi(Tooling) import BenchmarkWorkloads
 @_spi(Tooling) import ServiceFixtures
 import Foundation
-import PaymentSimulation
+@_spi(Tooling) import PaymentSimulation
 @_spi(Tooling) import ProcessMetrics
 @_spi(Tooling) import Reports
 @_spi(Tooling) import RunResults
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 
 /// The suite's workloads by name; each is built on first use (a benchmark runs in a process of its own).
 package enum Suite {

@@ -1,5 +1,5 @@
 import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 
 /// Settings of an `analyze` run.

@@ -1,6 +1,6 @@
 import Datasets
 import ParallelWork
-import HealthCore
+@_spi(Tooling) import HealthCore
 import SpecKernel
 
 struct StepDecoding: CandidateDecoding {

@@ -1,5 +1,6 @@
 import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 
 /// Reads `users`: the directory every other file resolves `user_id` against (SPEC §1).
 enum UsersStage {

@@ -1,7 +1,8 @@
 // The one-pass reading of canonical meals.csv rows (`CanonicalRows.meal`), the heart of `analyze`'s
 // scan: a fixed, seeded text of one million lines held in memory, so only the parsing is timed.
 import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 import PaymentsCore
 
 /// `lines` valid meal lines of `users` numbered users (`u000000`…), as `simharness generate` and

@@ -1,7 +1,7 @@
 import Foundation
 @_spi(Tooling) import Scenarios
 import ServiceLoad
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 
 /// Load mode's driver against a service that answers at once: the harness's own cost per request, which
 /// must leave a service room for >= 1,000,000 requests a second on 2 cores (docs/your-service.md).

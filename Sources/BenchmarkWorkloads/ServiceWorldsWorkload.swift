@@ -1,5 +1,5 @@
 @_spi(Tooling) import ServiceFixtures
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 
 /// Worlds of a service on the seeded-executor path, one seed after another (100 payments, 8 clients,
 /// faults and 2 crashes: the world): SimHarness's own service behind `OwnPaymentService`, or

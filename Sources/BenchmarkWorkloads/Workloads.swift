@@ -1,6 +1,6 @@
 // Fixed, seeded workloads of the core algorithms, shared by the XCTest performance tests and the
 // package-benchmark suite in Benchmarks/, so both measure the same work.
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 
 /// A regression added on purpose to a workload, to show that the performance gates catch it.

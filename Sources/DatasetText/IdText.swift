@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 
 extension ByteCursor {
     /// An id of one prefix and a number in `Ids.userWidth` digits: `u0000042`.

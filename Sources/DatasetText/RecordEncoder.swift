@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 
 /// The two text encodings of dataset rows (SPEC §0).
 @usableFromInline package enum TextRecordFormat: String, Sendable, CaseIterable {

@@ -1,6 +1,6 @@
 import DatasetText
 import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
 import Parquet
 @_spi(Tooling) import Generation
 

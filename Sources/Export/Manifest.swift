@@ -1,5 +1,5 @@
 import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 @_spi(Tooling) import Scenarios
 @_spi(Tooling) import Generation

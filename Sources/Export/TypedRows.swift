@@ -1,6 +1,7 @@
 import DatasetText
 import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 import Parquet
 import PaymentsCore
 @_spi(Tooling) import Scenarios

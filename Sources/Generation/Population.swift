@@ -3,7 +3,7 @@ import Glibc
 #else
 import Darwin
 #endif
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 @_spi(Tooling) import Scenarios
 

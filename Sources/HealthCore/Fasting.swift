@@ -23,7 +23,7 @@ public struct Meal: Hashable, Sendable {
 }
 
 /// Why a meal row is rejected, in the order the checks run (SPEC §2).
-public enum MealRejection: String, CaseIterable, Sendable {
+@usableFromInline package enum MealRejection: String, CaseIterable, Sendable {
     /// A field the SPEC's grammar does not allow (SPEC §0).
     case malformed
     /// No accepted user of that id.
@@ -38,11 +38,11 @@ public enum MealRejection: String, CaseIterable, Sendable {
     case duplicate
 
     /// The longest accepted meal, in seconds.
-    public static let maximumDuration: Int64 = 14_400
+    @usableFromInline package static let maximumDuration: Int64 = 14_400
 
     /// The rule checks that need only the meal's own values (after `malformed` and `unknown_user`,
     /// before `duplicate`).
-    @inlinable public static func check(start: Int64, end: Int64, hasNegativeValue: Bool) -> MealRejection? {
+    @inlinable package static func check(start: Int64, end: Int64, hasNegativeValue: Bool) -> MealRejection? {
         if end < start { return .endBeforeStart }
         let (duration, overflow) = end.subtractingReportingOverflow(start)
         if overflow || duration > maximumDuration { return .tooLong }
@@ -52,19 +52,19 @@ public enum MealRejection: String, CaseIterable, Sendable {
 }
 
 /// What the fasting analyzer needs to know about a user.
-public struct FastingConfiguration: Sendable {
+@usableFromInline package struct FastingConfiguration: Sendable {
     /// The shortest gap between episodes that counts as a fast (default 3 hours).
-    public static let defaultMinimumFast: Int64 = 10_800
+    @usableFromInline package static let defaultMinimumFast: Int64 = 10_800
 
     /// The user's fixed offset, in minutes east of UTC.
-    public var utcOffsetMinutes: Int32
+    @usableFromInline package var utcOffsetMinutes: Int32
     /// The user's protocol (its eating-window limit).
-    public var fastingProtocol: FastingProtocol
+    @usableFromInline package var fastingProtocol: FastingProtocol
     /// `min_fast`: the shortest gap that counts as a fast.
-    public var minimumFastSeconds: Int64
+    @usableFromInline package var minimumFastSeconds: Int64
 
     /// The settings of one user's analysis.
-    public init(utcOffsetMinutes: Int32, fastingProtocol: FastingProtocol, minimumFastSeconds: Int64 = defaultMinimumFast) {
+    @usableFromInline package init(utcOffsetMinutes: Int32, fastingProtocol: FastingProtocol, minimumFastSeconds: Int64 = defaultMinimumFast) {
         self.utcOffsetMinutes = utcOffsetMinutes
         self.fastingProtocol = fastingProtocol
         self.minimumFastSeconds = minimumFastSeconds
@@ -126,11 +126,11 @@ public struct FastingSummary: Hashable, Sendable {
 
 /// The incremental fasting analyzer of one user: feed meals in `Meal.precedes` order, get each day
 /// as soon as it is complete. Its state is O(1), and its results equal `FastingAnalyzer.analyze`.
-public struct FastingAccumulator: Sendable {
+@usableFromInline package struct FastingAccumulator: Sendable {
     /// The user's settings.
-    public let configuration: FastingConfiguration
+    @usableFromInline package let configuration: FastingConfiguration
     /// The totals so far (final after `finish`).
-    public var summary: FastingSummary { totals }
+    @usableFromInline package var summary: FastingSummary { totals }
     @usableFromInline var totals = FastingSummary()
 
     @usableFromInline var episodeStart: Int64 = 0
@@ -154,7 +154,7 @@ public struct FastingAccumulator: Sendable {
     @usableFromInline var daySpan: (start: Int64, end: Int64) = (1, 0)
 
     /// An analyzer of one user, before any meal.
-    @inlinable public init(configuration: FastingConfiguration) {
+    @inlinable package init(configuration: FastingConfiguration) {
         self.configuration = configuration
     }
 
@@ -162,7 +162,7 @@ public struct FastingAccumulator: Sendable {
     /// (Always inlined, with the state it touches `@usableFromInline`: a call per meal saved. No
     /// function that it or `finish` calls takes the accumulator's address, so a caller's loop keeps
     /// its fields in registers; passed `inout` once a day, each field was a load and a store a meal.)
-    @inlinable @inline(__always) public mutating func add(_ meal: Meal, onDay: (FastingDay) -> Void) {
+    @inlinable @inline(__always) package mutating func add(_ meal: Meal, onDay: (FastingDay) -> Void) {
         totals.meals += 1
         guard hasEpisode else {
             openEpisode(with: meal, fastBefore: -1)
@@ -188,7 +188,7 @@ public struct FastingAccumulator: Sendable {
     }
 
     /// Closes the last episode and day; returns the user's summary.
-    @inlinable @inline(__always) public mutating func finish(onDay: (FastingDay) -> Void) -> FastingSummary {
+    @inlinable @inline(__always) package mutating func finish(onDay: (FastingDay) -> Void) -> FastingSummary {
         totals.totalFastSeconds = Int64(min(totalFastSeconds, UInt64(Int64.max)))
         if hasEpisode { closeEpisode(onDay: onDay) }
         hasEpisode = false
@@ -253,9 +253,9 @@ public struct FastingAccumulator: Sendable {
 }
 
 /// The batch fasting analyzer: a user's whole history at once.
-public enum FastingAnalyzer {
+@usableFromInline package enum FastingAnalyzer {
     /// Analyzes a user's meals in any order.
-    public static func analyze(_ meals: [Meal], configuration: FastingConfiguration) -> (summary: FastingSummary, days: [FastingDay]) {
+    @usableFromInline package static func analyze(_ meals: [Meal], configuration: FastingConfiguration) -> (summary: FastingSummary, days: [FastingDay]) {
         var days: [FastingDay] = []
         var accumulator = FastingAccumulator(configuration: configuration)
         for meal in meals.sorted(by: Meal.precedes) { accumulator.add(meal) { days.append($0) } }
@@ -265,12 +265,12 @@ public enum FastingAnalyzer {
 }
 
 /// A user's eating episodes as closed intervals, for `isFasting(at:)` queries.
-public struct FastingTimeline: Sendable {
+@usableFromInline package struct FastingTimeline: Sendable {
     /// Disjoint, sorted `[start, end]` episodes.
-    public let episodes: [ClosedRange<Int64>]
+    @usableFromInline package let episodes: [ClosedRange<Int64>]
 
     /// The timeline of a user's meals, in any order.
-    public init(meals: [Meal]) {
+    @usableFromInline package init(meals: [Meal]) {
         var merged: [ClosedRange<Int64>] = []
         for meal in meals.sorted(by: Meal.precedes) {
             if let last = merged.last, meal.start <= last.upperBound {
@@ -283,7 +283,7 @@ public struct FastingTimeline: Sendable {
     }
 
     /// False when `t` lies within some meal (`start <= t <= end`), true otherwise (SPEC §2 step 5).
-    public func isFasting(at t: Int64) -> Bool {
+    @usableFromInline package func isFasting(at t: Int64) -> Bool {
         var low = 0
         var high = episodes.count
         while low < high {

@@ -1,7 +1,7 @@
 /// A user's local calendar day: days since 1970-01-01 in the user's fixed UTC offset (SPEC §0).
 public struct LocalDay: Hashable, Comparable, Sendable {
     /// Seconds in a day.
-    public static let secondsPerDay: Int64 = 86_400
+    @usableFromInline package static let secondsPerDay: Int64 = 86_400
 
     /// Days since 1970-01-01; negative before it.
     public var index: Int64
@@ -27,13 +27,13 @@ public struct LocalDay: Hashable, Comparable, Sendable {
 
     /// The UTC instant at which this local day starts for a user `utcOffsetMinutes` east of UTC
     /// (wrapping around past Int64's range: see `exactStartInstant`).
-    @inlinable public func startInstant(utcOffsetMinutes: Int32) -> Int64 {
+    @inlinable package func startInstant(utcOffsetMinutes: Int32) -> Int64 {
         index &* LocalDay.secondsPerDay &- 60 &* Int64(utcOffsetMinutes)
     }
 
     /// The UTC instant at which this local day starts, or `nil` when it lies outside Int64's range
     /// (the start of the first day of that range, the start of the day after its last).
-    @inlinable public func exactStartInstant(utcOffsetMinutes: Int32) -> Int64? {
+    @inlinable package func exactStartInstant(utcOffsetMinutes: Int32) -> Int64? {
         let (midnight, wide) = index.multipliedReportingOverflow(by: LocalDay.secondsPerDay)
         let (start, early) = midnight.subtractingReportingOverflow(60 &* Int64(utcOffsetMinutes))
         if !wide { return early ? nil : start }
@@ -48,7 +48,7 @@ public struct LocalDay: Hashable, Comparable, Sendable {
 
     /// The UTC instants `[start, end)` of this local day, or `nil` when one of them lies outside
     /// Int64's range.
-    @inlinable public func instants(utcOffsetMinutes: Int32) -> (start: Int64, end: Int64)? {
+    @inlinable package func instants(utcOffsetMinutes: Int32) -> (start: Int64, end: Int64)? {
         guard let start = exactStartInstant(utcOffsetMinutes: utcOffsetMinutes) else { return nil }
         let (end, late) = start.addingReportingOverflow(LocalDay.secondsPerDay)
         return late ? nil : (start, end)
@@ -63,7 +63,7 @@ public struct LocalDay: Hashable, Comparable, Sendable {
     }
 
     /// The proleptic Gregorian date (Howard Hinnant's `civil_from_days`).
-    public var civil: (year: Int64, month: Int, day: Int) {
+    @usableFromInline package var civil: (year: Int64, month: Int, day: Int) {
         let z = index + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -76,7 +76,7 @@ public struct LocalDay: Hashable, Comparable, Sendable {
     }
 
     /// `YYYY-MM-DD`, as written in dataset files.
-    public var isoString: String {
+    @usableFromInline package var isoString: String {
         let c = civil
         func pad(_ v: Int64, _ width: Int) -> String {
             let s = String(abs(v))

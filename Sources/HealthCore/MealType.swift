@@ -1,5 +1,5 @@
 /// The `type` of a meal row (SPEC §2).
-public enum MealType: UInt8, CaseIterable, Sendable {
+@usableFromInline package enum MealType: UInt8, CaseIterable, Sendable {
     /// `breakfast`.
     case breakfast
     /// `lunch`.
@@ -10,10 +10,10 @@ public enum MealType: UInt8, CaseIterable, Sendable {
     case snack
 
     /// The spelling in dataset files.
-    public var name: String { spelling.description }
+    @usableFromInline package var name: String { spelling.description }
 
     /// The spelling in dataset files, as a literal (for writers that copy bytes).
-    @inlinable public var spelling: StaticString {
+    @inlinable package var spelling: StaticString {
         switch self {
         case .breakfast: "breakfast"
         case .lunch: "lunch"

@@ -9,7 +9,7 @@ public enum StepSource: UInt8, CaseIterable, Sendable {
     public var name: String { spelling.description }
 
     /// The spelling in dataset files, as a literal (for writers that copy bytes).
-    @inlinable public var spelling: StaticString { self == .phone ? "phone" : "watch" }
+    @inlinable package var spelling: StaticString { self == .phone ? "phone" : "watch" }
 }
 
 /// One accepted step sample of a user: `count` steps spread evenly over `[start, end)`.
@@ -41,7 +41,7 @@ public struct StepSample: Hashable, Sendable {
 }
 
 /// Why a step row is rejected, in the order the checks run (SPEC §3).
-public enum StepRejection: String, CaseIterable, Sendable {
+@usableFromInline package enum StepRejection: String, CaseIterable, Sendable {
     /// A field the SPEC's grammar does not allow (SPEC §0).
     case malformed
     /// No accepted user of that id.
@@ -54,10 +54,10 @@ public enum StepRejection: String, CaseIterable, Sendable {
     case duplicate
 
     /// The longest accepted sample, in seconds.
-    public static let maximumDuration: Int64 = 86_400
+    @usableFromInline package static let maximumDuration: Int64 = 86_400
 
     /// The rule checks that need only the sample's own values.
-    @inlinable public static func check(start: Int64, end: Int64, count: Double) -> StepRejection? {
+    @inlinable package static func check(start: Int64, end: Int64, count: Double) -> StepRejection? {
         let (duration, overflow) = end.subtractingReportingOverflow(start)
         if end <= start || overflow || duration > maximumDuration { return .badInterval }
         if count < 0 { return .negativeValue }
@@ -85,9 +85,9 @@ public struct StepDay: Hashable, Sendable {
 /// The incremental step aggregator of one user: feed samples in `StepSample.precedes` order, get each
 /// local day once no later sample can change it. A sweep over interval ends, never per second:
 /// once samples arrive in start order, the watch coverage ahead of the sweep is a single interval.
-public struct StepAccumulator: Sendable {
+@usableFromInline package struct StepAccumulator: Sendable {
     /// The user's fixed offset, in minutes east of UTC.
-    public private(set) var utcOffsetMinutes: Int32
+    @usableFromInline package private(set) var utcOffsetMinutes: Int32
 
     /// Everything before `sweep` is final.
     @usableFromInline var sweep = Int64.min
@@ -117,12 +117,12 @@ public struct StepAccumulator: Sendable {
     @usableFromInline var lastDay: (index: Int64, start: Int64, end: Int64) = (0, 1, 0)
 
     /// An aggregator of one user, before any sample.
-    public init(utcOffsetMinutes: Int32) {
+    @usableFromInline package init(utcOffsetMinutes: Int32) {
         self.utcOffsetMinutes = utcOffsetMinutes
     }
 
     /// Makes this an aggregator of the next user, before any sample, keeping its memory.
-    public mutating func reset(utcOffsetMinutes: Int32) {
+    @usableFromInline package mutating func reset(utcOffsetMinutes: Int32) {
         self.utcOffsetMinutes = utcOffsetMinutes
         sweep = .min
         watchEnd = .min
@@ -137,7 +137,7 @@ public struct StepAccumulator: Sendable {
     }
 
     /// Adds the next sample; calls `onDay` for each day this sample proves complete.
-    @inlinable @inline(__always) public mutating func add(_ sample: StepSample, onDay: (StepDay) -> Void) {
+    @inlinable @inline(__always) package mutating func add(_ sample: StepSample, onDay: (StepDay) -> Void) {
         makeTablesUnique()
         append(sample, onDay: onDay)
     }
@@ -145,7 +145,7 @@ public struct StepAccumulator: Sendable {
     /// Adds the next samples, in order, as `add(_:onDay:)` one at a time does, but checks once, not
     /// per sample, that the tables it writes are its own. (Inlinable, with the state it touches
     /// `@usableFromInline`: specialized in the caller's module for its `onDay`.)
-    @inlinable public mutating func add(contentsOf samples: UnsafeBufferPointer<StepSample>, onDay: (StepDay) -> Void) {
+    @inlinable package mutating func add(contentsOf samples: UnsafeBufferPointer<StepSample>, onDay: (StepDay) -> Void) {
         makeTablesUnique()
         for sample in samples { append(sample, onDay: onDay) }
     }
@@ -196,7 +196,7 @@ public struct StepAccumulator: Sendable {
     }
 
     /// Counts what is left and emits the remaining days.
-    public mutating func finish(onDay: (StepDay) -> Void) {
+    @usableFromInline package mutating func finish(onDay: (StepDay) -> Void) {
         makeTablesUnique()
         advance(to: .max, day: .max, onDay: onDay)
     }
@@ -352,9 +352,9 @@ public struct StepAccumulator: Sendable {
 }
 
 /// The batch step aggregator: a user's samples in any order.
-public enum StepAggregator {
+@usableFromInline package enum StepAggregator {
     /// Aggregates a user's samples in any order into their local days, in order.
-    public static func aggregate(_ samples: [StepSample], utcOffsetMinutes: Int32) -> [StepDay] {
+    @usableFromInline package static func aggregate(_ samples: [StepSample], utcOffsetMinutes: Int32) -> [StepDay] {
         var days: [StepDay] = []
         var accumulator = StepAccumulator(utcOffsetMinutes: utcOffsetMinutes)
         samples.sorted(by: StepSample.precedes).withUnsafeBufferPointer { accumulator.add(contentsOf: $0) { days.append($0) } }

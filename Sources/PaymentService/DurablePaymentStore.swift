@@ -1,7 +1,7 @@
 import PaymentsCore
 
 /// The write a failpoint interrupts.
-public enum StoreWrite: String, CaseIterable, Sendable {
+package enum StoreWrite: String, CaseIterable, Sendable {
     /// Admission: the payment's record and, when it takes it, its key.
     case admit
     /// The intent of an attempt, written before the attempt is sent.
@@ -11,23 +11,23 @@ public enum StoreWrite: String, CaseIterable, Sendable {
 }
 
 /// A write or read that did not happen; its transaction was rolled back.
-public struct StoreFailure: Error, Hashable, Sendable, CustomStringConvertible {
+package struct StoreFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// What failed, and why.
     package var message: String
 
     /// A failure described by `message`.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// One ledger row: a user's money in one currency.
-public struct LedgerRow: Hashable, Sendable {
+package struct LedgerRow: Hashable, Sendable {
     /// The user.
-    public var user: UInt32
+    package var user: UInt32
     /// The currency and its sums.
-    public var entry: LedgerEntry
+    package var entry: LedgerEntry
 
     /// A row of all its fields.
     package init(user: UInt32, entry: LedgerEntry) {
@@ -39,7 +39,7 @@ public struct LedgerRow: Hashable, Sendable {
 /// The payment service's durable state: what survives a crash. Every write is one transaction
 /// that happens entirely or not at all; `failpoint` runs inside each, between its statements, and
 /// when it throws the transaction rolls back and the error reaches the caller.
-public protocol DurablePaymentStore: AnyObject {
+package protocol DurablePaymentStore: AnyObject {
     /// Runs inside every write transaction, after its first statement; throwing aborts it.
     var failpoint: ((StoreWrite) throws -> Void)? { get set }
 
@@ -74,7 +74,7 @@ public protocol DurablePaymentStore: AnyObject {
 /// A durable store kept in memory: it stands for a disk in simulated worlds (the service that
 /// crashes loses its own memory, not this) and is the fastest store to simulate with. Used from one
 /// thread at a time, so its state skips the runtime's exclusivity checks.
-public final class MemoryDurableStore: DurablePaymentStore {
+package final class MemoryDurableStore: DurablePaymentStore {
     private struct UserKey: Hashable {
         var user: UInt32
         var key: UInt32
@@ -89,7 +89,7 @@ public final class MemoryDurableStore: DurablePaymentStore {
         }
     }
 
-    public var failpoint: ((StoreWrite) throws -> Void)?
+    package var failpoint: ((StoreWrite) throws -> Void)?
     @exclusivity(unchecked) private var payments: [UInt32: PaymentRecord] = [:]
     @exclusivity(unchecked) private var admissionOrder: [UInt32] = []
     @exclusivity(unchecked) private var keys: [UserKey: PaymentFingerprint] = [:]
@@ -99,39 +99,39 @@ public final class MemoryDurableStore: DurablePaymentStore {
     @exclusivity(unchecked) private var refundsOfCharge: [UInt32: [UInt32]] = [:]
 
     /// An empty store.
-    public init() {}
+    package init() {}
 
-    public func record(of payment: UInt32) -> PaymentRecord? { payments[payment] }
+    package func record(of payment: UInt32) -> PaymentRecord? { payments[payment] }
 
-    public func fingerprint(user: UInt32, key: UInt32) -> PaymentFingerprint? { keys[UserKey(user: user, key: key)] }
+    package func fingerprint(user: UInt32, key: UInt32) -> PaymentFingerprint? { keys[UserKey(user: user, key: key)] }
 
-    public func capturedCharge(user: UInt32, charge: UInt32) -> CapturedCharge? {
+    package func capturedCharge(user: UInt32, charge: UInt32) -> CapturedCharge? {
         guard let found = charges[charge], found.user == user else { return nil }
         return found.charge
     }
 
-    public func settledRefunds(of charge: UInt32) -> Int64 {
+    package func settledRefunds(of charge: UInt32) -> Int64 {
         (refundsOfCharge[charge] ?? []).reduce(0) { sum, id in
             guard let record = payments[id], record.outcome?.state == .refunded else { return sum }
             return sum + (record.request.payment.amountMinor ?? 0)
         }
     }
 
-    public func unfinished() -> [PaymentRecord] { records().filter { $0.outcome == nil } }
+    package func unfinished() -> [PaymentRecord] { records().filter { $0.outcome == nil } }
 
-    public func records() -> [PaymentRecord] { admissionOrder.map { payments[$0]! } }
+    package func records() -> [PaymentRecord] { admissionOrder.map { payments[$0]! } }
 
-    public func ledger() -> [LedgerRow] {
+    package func ledger() -> [LedgerRow] {
         entries.keys.sorted().map { LedgerRow(user: $0.user, entry: entries[$0]!) }
     }
 
-    public func ledger(of user: UInt32) -> [LedgerEntry] {
+    package func ledger(of user: UInt32) -> [LedgerEntry] {
         Currency.inCodeOrder.compactMap { entries[UserCurrency(user: user, currency: $0)] }
     }
 
-    public func latestInstant() -> Int64 { latest }
+    package func latestInstant() -> Int64 { latest }
 
-    public func admit(_ record: PaymentRecord, takesKey: Bool) throws {
+    package func admit(_ record: PaymentRecord, takesKey: Bool) throws {
         let id = record.request.payment.id
         payments[id] = record
         admissionOrder.append(id)
@@ -147,7 +147,7 @@ public final class MemoryDurableStore: DurablePaymentStore {
         latest = max(latest, record.admittedAt)
     }
 
-    public func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws {
+    package func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws {
         guard let before = payments[payment] else { throw StoreFailure("payment \(payment) was never admitted") }
         payments[payment]!.progress = .attemptSent(attempt: attempt, deadline: deadline)
         do { try failpoint?(.intent) } catch {
@@ -157,7 +157,7 @@ public final class MemoryDurableStore: DurablePaymentStore {
         latest = max(latest, deadline)
     }
 
-    public func settle(payment: UInt32, _ outcome: PaymentOutcome) throws {
+    package func settle(payment: UInt32, _ outcome: PaymentOutcome) throws {
         guard let before = payments[payment] else { throw StoreFailure("payment \(payment) was never admitted") }
         payments[payment]!.progress = .final(outcome)
         do { try failpoint?(.settle) } catch {

@@ -1,9 +1,9 @@
 import PaymentsCore
 
 /// How the service paces itself.
-public struct ServiceConfiguration: Sendable {
+package struct ServiceConfiguration: Sendable {
     /// SPEC §4's attempts and backoff; the timeout is an attempt's deadline.
-    public var policy: RetryPolicy
+    package var policy: RetryPolicy
     /// Simulated time between two steps of one payment.
     package var stepMillis: Int64
     /// Wait before a step whose transaction failed runs again.
@@ -12,7 +12,7 @@ public struct ServiceConfiguration: Sendable {
     package var flaws: Set<ServiceFlaw>
 
     /// A configuration; no flaw unless a test plants one.
-    public init(policy: RetryPolicy = RetryPolicy(), stepMillis: Int64 = 1, storeRetryMillis: Int64 = 50, flaws: Set<ServiceFlaw> = []) {
+    package init(policy: RetryPolicy = RetryPolicy(), stepMillis: Int64 = 1, storeRetryMillis: Int64 = 50, flaws: Set<ServiceFlaw> = []) {
         self.policy = policy
         self.stepMillis = stepMillis
         self.storeRetryMillis = storeRetryMillis
@@ -40,7 +40,7 @@ private struct Active {
 ///   and otherwise waits for the final answer: the gateway is never called twice for one attempt.
 /// - `recover` runs first after a (re)start: every payment whose last durable step was an attempt is
 ///   reconciled with the gateway (after that attempt's deadline) before anything new is admitted.
-public final class PaymentService<Store: DurablePaymentStore, Random: RandomNumberGenerator> {
+package final class PaymentService<Store: DurablePaymentStore, Random: RandomNumberGenerator> {
 
     // The service is driven from one thread at a time (it is not Sendable), so its state skips the
     // runtime's exclusivity checks: a fifth of a simulated world's time went to them.
@@ -58,7 +58,7 @@ public final class PaymentService<Store: DurablePaymentStore, Random: RandomNumb
     @exclusivity(unchecked) private var unkeyedCalls: UInt32 = 0
 
     /// A service over `store`, drawing backoff jitter from `random`.
-    public init(store: Store, configuration: ServiceConfiguration = ServiceConfiguration(), random: Random) {
+    package init(store: Store, configuration: ServiceConfiguration = ServiceConfiguration(), random: Random) {
         self.store = store
         self.configuration = configuration
         self.random = random
@@ -69,7 +69,7 @@ public final class PaymentService<Store: DurablePaymentStore, Random: RandomNumb
 
     /// Resumes every unfinished payment of the store. Throws when the store cannot be read (the
     /// caller restarts again later).
-    public func recover(now: Int64, effects: inout [ServiceEffect]) throws {
+    package func recover(now: Int64, effects: inout [ServiceEffect]) throws {
         for record in try store.unfinished() {
             let id = record.request.payment.id
             userOfPayment[id] = record.request.user
@@ -94,7 +94,7 @@ public final class PaymentService<Store: DurablePaymentStore, Random: RandomNumb
     }
 
     /// Handles one input at `now` (monotonic milliseconds), appending what it asks for to `effects`.
-    public func handle(_ input: ServiceInput, now: Int64, effects: inout [ServiceEffect]) {
+    package func handle(_ input: ServiceInput, now: Int64, effects: inout [ServiceEffect]) {
         switch input {
         case .request(let request, let client): receive(request, from: client, effects: &effects)
         case .step(let step): run(step, now: now, effects: &effects)

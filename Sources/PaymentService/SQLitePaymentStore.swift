@@ -6,16 +6,16 @@ import PaymentsCore
 /// leaves every payment at its last committed step and nothing half-written. Everything read from
 /// the file is checked (types, ranges, known cases): a hostile file gives a `StoreFailure` naming
 /// the table, row and column, never a trap.
-public final class SQLitePaymentStore: DurablePaymentStore {
-    public var failpoint: ((StoreWrite) throws -> Void)?
+package final class SQLitePaymentStore: DurablePaymentStore {
+    package var failpoint: ((StoreWrite) throws -> Void)?
     /// A number the store's owner sets to say where it is (a simulated world: its run and step); each
     /// write transaction from then on stores it with its changes, so `lastMark()` tells where the last
     /// committed write was made, also after a kill. nil: none is stored.
-    public var mark: Int64?
+    package var mark: Int64?
     /// The I/O error (a failed sync or read, an unreadable file) after which this store refuses
     /// everything: what it wrote since its last successful sync may be gone, so its owner must open
     /// the file again (restart from what is durable); a sync is never retried. nil: none yet.
-    public private(set) var ioFailure: StoreFailure?
+    package private(set) var ioFailure: StoreFailure?
     private let database: any DatabaseWriter
     private let countsRefunds: Bool
     /// What must outlive the connection (the simulated disk under it).
@@ -27,7 +27,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     /// Opens the store at `path`, creating it (and any missing table) when `create`; otherwise a
     /// file without the store's tables is refused. WAL mode, `synchronous = FULL`: a transaction
     /// that returned is on the medium.
-    public init(path: String, create: Bool = true) throws {
+    package init(path: String, create: Bool = true) throws {
         var configuration = Configuration()
         configuration.label = "payments"
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
@@ -42,7 +42,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     /// `synchronous = FULL`. `owner` (the disk under it) is kept until the connection is closed.
     /// Planted defects (tests): `countsRefunds` false, a refund is not counted against its charge;
     /// `syncsCommits` false, `synchronous = NORMAL`.
-    public init(uri: String, owner: AnyObject? = nil, countsRefunds: Bool = true, syncsCommits: Bool = true) throws {
+    package init(uri: String, owner: AnyObject? = nil, countsRefunds: Bool = true, syncsCommits: Bool = true) throws {
         var configuration = Configuration()
         configuration.label = "payments"
         let synchronous = syncsCommits ? "FULL" : "NORMAL"
@@ -58,7 +58,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     deinit { try? (database as? DatabaseQueue)?.close() }
 
     /// Closes the connection; the store refuses everything after.
-    public func close() {
+    package func close() {
         if ioFailure == nil { ioFailure = StoreFailure("the store is closed") }
         try? (database as? DatabaseQueue)?.close()
     }
@@ -121,23 +121,23 @@ public final class SQLitePaymentStore: DurablePaymentStore {
 
     private enum Phase: Int, CaseIterable { case requested = 0, attemptSent = 1, final = 2 }
 
-    public func record(of payment: UInt32) throws -> PaymentRecord? {
+    package func record(of payment: UInt32) throws -> PaymentRecord? {
         try reading { db in try db.first("SELECT * FROM payments WHERE id = ?", [payment], Self.record(from:)) }
     }
 
-    public func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? {
+    package func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? {
         try reading { db in
             try db.first("SELECT * FROM keys WHERE user = ? AND key = ?", [user, key]) { try Self.key(from: $0).fingerprint }
         }
     }
 
-    public func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? {
+    package func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? {
         try reading { db in
             try db.first("SELECT * FROM charges WHERE id = ? AND user = ?", [charge, user]) { try Self.charge(from: $0).charge }
         }
     }
 
-    public func settledRefunds(of charge: UInt32) throws -> Int64 {
+    package func settledRefunds(of charge: UInt32) throws -> Int64 {
         try reading { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT IFNULL(SUM(amount), 0) AS total FROM payments WHERE refund_of = ? AND kind = ? AND state = ?"),
@@ -145,29 +145,29 @@ public final class SQLitePaymentStore: DurablePaymentStore {
         }.map { try StoreRow($0, "payments").integer("total", as: Int64.self) } ?? 0
     }
 
-    public func unfinished() throws -> [PaymentRecord] {
+    package func unfinished() throws -> [PaymentRecord] {
         try reading { db in
             try Row.fetchAll(db, sql: "SELECT * FROM payments WHERE phase != ? ORDER BY seq", arguments: [Phase.final.rawValue])
         }.map(Self.record(from:))
     }
 
-    public func records() throws -> [PaymentRecord] {
+    package func records() throws -> [PaymentRecord] {
         try reading { db in try Row.fetchAll(db, sql: "SELECT * FROM payments ORDER BY seq") }.map(Self.record(from:))
     }
 
-    public func ledger() throws -> [LedgerRow] {
+    package func ledger() throws -> [LedgerRow] {
         try reading { db in try Row.fetchAll(db, sql: "SELECT * FROM ledger") }
             .map(Self.ledgerRow(from:))
             .sorted { $0.user != $1.user ? $0.user < $1.user : $0.entry.currency.code < $1.entry.currency.code }
     }
 
-    public func ledger(of user: UInt32) throws -> [LedgerEntry] {
+    package func ledger(of user: UInt32) throws -> [LedgerEntry] {
         try reading { db in
             try db.all("SELECT * FROM ledger WHERE user = ?", [user]) { try Self.ledgerRow(from: $0).entry }
         }.sorted { $0.currency.code < $1.currency.code }
     }
 
-    public func latestInstant() throws -> Int64 {
+    package func latestInstant() throws -> Int64 {
         try reading { db in
             try Row.fetchOne(db, sql: "SELECT MAX(MAX(admitted_at), MAX(deadline)) AS latest FROM payments")
         }.map { try StoreRow($0, "payments").optionalInteger("latest", as: Int64.self) ?? 0 } ?? 0
@@ -175,7 +175,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
 
     /// Everything the store holds, read in one transaction: what a resumed owner checks before it
     /// trusts the file.
-    public func contents() throws -> StoreContents {
+    package func contents() throws -> StoreContents {
         try reading { db in
             StoreContents(
                 records: try Row.fetchAll(db, sql: "SELECT * FROM payments ORDER BY seq").map(Self.record(from:)),
@@ -187,7 +187,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
 
     /// The notes the store's owner keeps beside the payments, by name (a simulated world: the world
     /// that wrote the file and its history).
-    public func notes() throws -> [String: String] {
+    package func notes() throws -> [String: String] {
         var notes: [String: String] = [:]
         for row in try reading({ db in try Row.fetchAll(db, sql: "SELECT * FROM notes") }) {
             let checked = StoreRow(row, "notes")
@@ -197,7 +197,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     }
 
     /// Sets `notes`, adding or replacing each, in one transaction.
-    public func setNotes(_ notes: [String: String]) throws {
+    package func setNotes(_ notes: [String: String]) throws {
         try writing { db in
             for (name, value) in notes.sorted(by: { $0.key < $1.key }) {
                 try db.run(
@@ -207,7 +207,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
     }
 
     /// The `mark` of the last committed write that stored one, nil when none did.
-    public func lastMark() throws -> Int64? {
+    package func lastMark() throws -> Int64? {
         try reading { db in try Row.fetchOne(db, sql: "SELECT value FROM mark WHERE id = 0") }
             .map { try StoreRow($0, "mark").integer("value", as: Int64.self) }
     }
@@ -218,7 +218,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
         try db.run(sql: "INSERT INTO mark (id, value) VALUES (0, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value", arguments: [mark])
     }
 
-    public func admit(_ record: PaymentRecord, takesKey: Bool) throws {
+    package func admit(_ record: PaymentRecord, takesKey: Bool) throws {
         let request = record.request
         let payment = request.payment
         let outcome = record.outcome
@@ -244,7 +244,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
         }
     }
 
-    public func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws {
+    package func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws {
         try writing { db in
             try db.run(
                 sql: "UPDATE payments SET phase = ?, attempt = ?, deadline = ? WHERE id = ?", arguments: [Phase.attemptSent.rawValue, attempt, deadline, payment])
@@ -254,7 +254,7 @@ public final class SQLitePaymentStore: DurablePaymentStore {
         }
     }
 
-    public func settle(payment: UInt32, _ outcome: PaymentOutcome) throws {
+    package func settle(payment: UInt32, _ outcome: PaymentOutcome) throws {
         try writing { db in
             guard let record = try db.first("SELECT * FROM payments WHERE id = ?", [payment], Self.record(from:)) else {
                 throw StoreFailure("payment \(payment) was never admitted")
@@ -342,29 +342,29 @@ public final class SQLitePaymentStore: DurablePaymentStore {
 }
 
 /// A row of the keys table: what `user`'s `key` was first used for.
-public struct KeyRow: Hashable, Sendable {
-    public var user: UInt32
-    public var key: UInt32
-    public var fingerprint: PaymentFingerprint
+package struct KeyRow: Hashable, Sendable {
+    package var user: UInt32
+    package var key: UInt32
+    package var fingerprint: PaymentFingerprint
 }
 
 /// A row of the charges table: captured charge `id` of `user`.
-public struct ChargeRow: Hashable, Sendable {
-    public var id: UInt32
-    public var user: UInt32
-    public var charge: CapturedCharge
+package struct ChargeRow: Hashable, Sendable {
+    package var id: UInt32
+    package var user: UInt32
+    package var charge: CapturedCharge
 }
 
 /// Everything a store holds.
-public struct StoreContents: Hashable, Sendable {
+package struct StoreContents: Hashable, Sendable {
     /// Every payment, in admission order.
-    public var records: [PaymentRecord]
+    package var records: [PaymentRecord]
     /// The keys table, by user and key.
-    public var keys: [KeyRow]
+    package var keys: [KeyRow]
     /// The charges table, by id.
-    public var charges: [ChargeRow]
+    package var charges: [ChargeRow]
     /// The ledger, by user and currency number.
-    public var ledger: [LedgerRow]
+    package var ledger: [LedgerRow]
 }
 
 extension Database {

@@ -2,21 +2,21 @@ import PaymentsCore
 
 /// A payment as a client sends it to the service: the SPEC §4 row and the user it belongs to.
 /// Payment ids are unique across users; keys are per user.
-public struct ServiceRequest: Hashable, Sendable {
+package struct ServiceRequest: Hashable, Sendable {
     /// The user the payment belongs to.
-    public var user: UInt32
+    package var user: UInt32
     /// The SPEC §4 row (interned ids and key).
-    public var payment: PaymentRequest
+    package var payment: PaymentRequest
 
     /// A request of `user` for `payment`.
-    public init(user: UInt32, payment: PaymentRequest) {
+    package init(user: UInt32, payment: PaymentRequest) {
         self.user = user
         self.payment = payment
     }
 }
 
 /// How far a payment got, as the store last recorded it: requested → attempt n sent → final.
-public enum PaymentProgress: Hashable, Sendable {
+package enum PaymentProgress: Hashable, Sendable {
     /// Admitted (its key taken), no attempt sent yet.
     case requested
     /// The intent of attempt `attempt` (0-based) is written; its answer is due by `deadline`
@@ -27,13 +27,13 @@ public enum PaymentProgress: Hashable, Sendable {
 }
 
 /// One payment as the durable store keeps it.
-public struct PaymentRecord: Hashable, Sendable {
+package struct PaymentRecord: Hashable, Sendable {
     /// The request.
-    public var request: ServiceRequest
+    package var request: ServiceRequest
     /// Where it stands.
-    public var progress: PaymentProgress
+    package var progress: PaymentProgress
     /// When it was admitted (monotonic milliseconds): latencies are measured from here.
-    public var admittedAt: Int64
+    package var admittedAt: Int64
 
     /// A record of all its fields.
     package init(request: ServiceRequest, progress: PaymentProgress, admittedAt: Int64) {
@@ -43,27 +43,27 @@ public struct PaymentRecord: Hashable, Sendable {
     }
 
     /// The final outcome, nil while the payment is in progress.
-    public var outcome: PaymentOutcome? {
+    package var outcome: PaymentOutcome? {
         if case .final(let outcome) = progress { return outcome }
         return nil
     }
 }
 
 /// One attempt as the service sends it to the gateway.
-public struct GatewayCall: Hashable, Sendable {
+package struct GatewayCall: Hashable, Sendable {
     /// The payment's request (user, kind, amount, currency, script).
-    public var request: ServiceRequest
+    package var request: ServiceRequest
     /// The idempotency key the gateway sees (the payment's own key, per user).
-    public var key: UInt32
+    package var key: UInt32
     /// The attempt, from 0.
-    public var attempt: Int
+    package var attempt: Int
     /// After this instant (monotonic milliseconds) the gateway must not act on the call.
-    public var deadline: Int64
+    package var deadline: Int64
 }
 
 /// A step of the service that runs as an event of its own, so that a crash can fall between any
 /// two of them: each writes at most one transaction or makes at most one call.
-public enum ServiceStep: Hashable, Sendable {
+package enum ServiceStep: Hashable, Sendable {
     /// Steps 1–3: decide and write the admission.
     case admit(ServiceRequest)
     /// Write the intent of attempt `attempt`.
@@ -75,7 +75,7 @@ public enum ServiceStep: Hashable, Sendable {
 }
 
 /// What the world delivers to the service.
-public enum ServiceInput: Hashable, Sendable {
+package enum ServiceInput: Hashable, Sendable {
     /// A client's request (a first try, a retry or a duplicate).
     case request(ServiceRequest, client: Int)
     /// A step the service scheduled earlier.
@@ -89,7 +89,7 @@ public enum ServiceInput: Hashable, Sendable {
 }
 
 /// What the service asks the world to do.
-public enum ServiceEffect: Hashable, Sendable {
+package enum ServiceEffect: Hashable, Sendable {
     /// Send a final answer to a client.
     case reply(client: Int, payment: UInt32, PaymentOutcome)
     /// Run `step` after `delayMillis`.
@@ -102,7 +102,7 @@ public enum ServiceEffect: Hashable, Sendable {
 
 /// Defects a test can plant in the service to show that the simulation catches them. None is on
 /// in normal use.
-public enum ServiceFlaw: String, CaseIterable, Sendable {
+@_spi(Tooling) public enum ServiceFlaw: String, CaseIterable, Sendable {
     /// A retry after a timeout goes to the gateway under a new key.
     case retryWithoutKey = "retry-without-key"
     /// The attempt is sent before its intent is written.

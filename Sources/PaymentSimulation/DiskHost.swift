@@ -1,4 +1,4 @@
-import PaymentService
+@_spi(Tooling) import PaymentService
 import SimulatedDisk
 
 /// The service's machine in a world on a simulated disk: the disk and `SQLitePaymentStore` opened

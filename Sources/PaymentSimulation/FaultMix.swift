@@ -1,7 +1,7 @@
 import PaymentsCore
 
 /// A kind of fault a simulated world can inject.
-public enum FaultKind: String, CaseIterable, Sendable, Comparable {
+@_spi(Tooling) public enum FaultKind: String, CaseIterable, Sendable, Comparable {
     /// An attempt times out and the gateway does nothing (`T`).
     case timeout
     /// The gateway acts but its answer is lost (`L`).
@@ -40,7 +40,7 @@ public enum FaultKind: String, CaseIterable, Sendable, Comparable {
     /// A read after a transaction fails (EIO): the store is dead, the service restarts.
     case read
 
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    @_spi(Tooling) public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
     /// The kind's position in `allCases` (a table index: cheaper than hashing the name).
     var ordinal: Int {
@@ -84,7 +84,7 @@ public enum FaultKind: String, CaseIterable, Sendable, Comparable {
 
     /// What the kind does, in one line (`simulate --help` lists them; docs/simulate.md and
     /// docs/simulated-disk.md say it at length).
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .timeout: "per attempt: the gateway does nothing (T)"
         case .lost: "per attempt: the gateway acts, its answer is lost (L)"
@@ -120,11 +120,11 @@ public enum FaultKind: String, CaseIterable, Sendable, Comparable {
 /// `decline`), per answer (`late`), per message (`retry`, `reorder`), per request (`duplicate`,
 /// `reuse`), per service step (`crash`, `clock`, `power`), per transaction (`storage`, `power`,
 /// `torn`, `fsync`, `full`, `read`), or the share of the world's time in windows (`outage`, `storm`). Written `timeout=0.1,crash=0.005`; `none`; `all`.
-public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
+@_spi(Tooling) public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
     private var rates = [Int](repeating: 0, count: FaultKind.allCases.count)
 
     /// A mix of the given rates.
-    public init(permille: [FaultKind: Int] = [:]) {
+    @_spi(Tooling) public init(permille: [FaultKind: Int] = [:]) {
         for (kind, rate) in permille where rate > 0 { rates[kind.ordinal] = rate }
     }
 
@@ -134,7 +134,7 @@ public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Every kind at its default rate.
-    public static var all: FaultMix { FaultMix(permille: Dictionary(uniqueKeysWithValues: FaultKind.allCases.map { ($0, $0.defaultPermille) })) }
+    @_spi(Tooling) public static var all: FaultMix { FaultMix(permille: Dictionary(uniqueKeysWithValues: FaultKind.allCases.map { ($0, $0.defaultPermille) })) }
 
     /// The rate of `kind` in thousandths (0: off).
     package subscript(kind: FaultKind) -> Int { rates[kind.ordinal] }
@@ -196,14 +196,14 @@ public struct FaultMix: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The mix as `init(parsing:)` reads it, kinds in name order.
-    public var description: String {
+    @_spi(Tooling) public var description: String {
         let on = FaultKind.allCases.filter { rates[$0.ordinal] > 0 }.sorted()
         return on.isEmpty ? "none" : on.map { "\($0.rawValue)=\(Self.decimal(rates[$0.ordinal]))" }.joined(separator: ",")
     }
 }
 
 /// Why a simulation could not start.
-public enum SimulationError: Error, Hashable, Sendable, CustomStringConvertible {
+@_spi(Tooling) public enum SimulationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A configuration that cannot work: a fault mix that does not parse, a store choice that
     /// cannot hold the world asked for (its message names the fields, not command-line options).
     case invalidConfiguration(String)
@@ -211,7 +211,7 @@ public enum SimulationError: Error, Hashable, Sendable, CustomStringConvertible 
     case unusableFile(String)
 
     /// The message for the user.
-    public var description: String {
+    @_spi(Tooling) public var description: String {
         switch self {
         case .invalidConfiguration(let message), .unusableFile(let message): message
         }

@@ -1,4 +1,4 @@
-import PaymentService
+@_spi(Tooling) import PaymentService
 import PaymentsCore
 
 /// The service's store, watched: after each write it checks what the write must keep true, reading

@@ -1,21 +1,21 @@
 import Foundation
 import ParallelWork
-import PaymentService
+@_spi(Tooling) import PaymentService
 
 /// Runs simulated worlds: one, a swarm of seeds on several cores, or the shrinking of a failing one.
-public enum PaymentWorldSimulator {
+@_spi(Tooling) public enum PaymentWorldSimulator {
     /// Where a world's durable store lives.
-    public struct StoreChoice: Sendable {
+    @_spi(Tooling) public struct StoreChoice: Sendable {
         /// The kind of store.
-        public var kind: StoreKind
+        package var kind: StoreKind
         /// A SQLite file that outlives the run (with the gateway's truth beside it, `FILE.gateway`);
         /// nil: a fresh store per world.
-        public var database: String?
+        package var database: String?
         /// Continue the store and truth file a killed run left.
-        public var resume: Bool
+        package var resume: Bool
 
         /// A store choice; a `database` is SQLite's.
-        public init(kind: StoreKind = .memory, database: String? = nil, resume: Bool = false) {
+        @_spi(Tooling) public init(kind: StoreKind = .memory, database: String? = nil, resume: Bool = false) {
             self.kind = kind
             self.database = database
             self.resume = resume
@@ -25,7 +25,7 @@ public enum PaymentWorldSimulator {
     /// Runs one world; `trace` hears each step's number. A world keeps no history as it runs: when
     /// it breaks an invariant, the same world runs again (it is deterministic) keeping the events of
     /// the payment concerned, for the violation's history (not for a `--db` world: its store has moved on).
-    public static func run(_ configuration: WorldConfiguration, store: StoreChoice = StoreChoice(), trace: ((Int) -> Void)? = nil) throws(SimulationError) -> WorldReport {
+    @_spi(Tooling) public static func run(_ configuration: WorldConfiguration, store: StoreChoice = StoreChoice(), trace: ((Int) -> Void)? = nil) throws(SimulationError) -> WorldReport {
         let report = try run(configuration, store: store, watching: nil, trace: trace)
         guard store.database == nil, let payment = report.violation?.payment else { return report }
         let again = try run(configuration, store: store, watching: payment, trace: nil)
@@ -130,7 +130,7 @@ public enum PaymentWorldSimulator {
     /// at most `jobs` at a time, and returns their reports in seed order, up to and including the first
     /// that broke an invariant. `proceed` is asked before each world starts; once it says no, no later
     /// world is reported. A stride above 1 is one shard's slice of a larger swarm (`simulate --shard`).
-    public static func swarm(
+    package static func swarm(
         seeds first: UInt64, count: Int, stride: UInt64 = 1, jobs: Int, store: StoreChoice,
         make: @escaping @Sendable (UInt64) -> WorldConfiguration, proceed: @escaping @Sendable () -> Bool = { true }
     ) async throws -> [WorldReport] {
@@ -151,7 +151,7 @@ public enum PaymentWorldSimulator {
 
     /// Makes a failing world smaller (fewer payments, fewer clients, fewer and rarer faults) while
     /// it still breaks the same invariant; at most `budget` worlds are tried.
-    public static func shrink(_ failing: WorldReport, store: StoreChoice, budget: Int = 400) -> WorldReport {
+    package static func shrink(_ failing: WorldReport, store: StoreChoice, budget: Int = 400) -> WorldReport {
         guard let invariant = failing.violation?.invariant else { return failing }
         var best = failing, tried = 0
         var improved = true

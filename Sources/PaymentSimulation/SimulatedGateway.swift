@@ -1,5 +1,5 @@
 import Foundation
-import PaymentService
+@_spi(Tooling) import PaymentService
 import PaymentsCore
 
 /// The gateway of a simulated world, idempotent per `(user, key)` as SPEC §4 wants, and the

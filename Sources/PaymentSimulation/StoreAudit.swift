@@ -1,4 +1,4 @@
-import PaymentService
+@_spi(Tooling) import PaymentService
 import PaymentsCore
 
 /// The checks a resumed world makes of the store and truth file a killed run left, before it trusts

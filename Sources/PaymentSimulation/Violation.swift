@@ -33,7 +33,7 @@ package enum Invariant: String, CaseIterable, Sendable, Comparable {
     /// The world did not finish within its time limit.
     case stalled
 
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// A broken invariant, where it broke, and what happened to the payment before.

@@ -1,27 +1,27 @@
-import PaymentService
+@_spi(Tooling) import PaymentService
 import PaymentsCore
 
 /// Everything one world is made from: the same configuration runs the same world again.
-public struct WorldConfiguration: Hashable, Sendable {
+@_spi(Tooling) public struct WorldConfiguration: Hashable, Sendable {
     /// The seed every choice of the world derives from.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Payments the clients submit.
-    public var payments: Int
+    package var payments: Int
     /// Concurrent clients.
-    public var clients: Int
+    package var clients: Int
     /// The faults and their rates.
-    public var faults: FaultMix
+    package var faults: FaultMix
     /// Defects planted in the service (tests only).
-    public var flaws: Set<ServiceFlaw>
+    package var flaws: Set<ServiceFlaw>
     /// The history of a world over a store that outlives its runs (`--db`, `--resume`): the step
     /// after which each earlier run was killed, oldest first; the world then ran again from the store
     /// it left. Empty: one run.
-    public var kills: [Int]
+    package var kills: [Int]
     /// Where the service's store lives (never `.mixed`).
-    public var store: StoreKind
+    package var store: StoreKind
 
     /// A world; `faults` nil picks the seed's own mix (swarm testing), with the disk's faults on `.disk`.
-    public init(
+    @_spi(Tooling) public init(
         seed: UInt64, payments: Int = 1_000, clients: Int = 8, faults: FaultMix? = nil, flaws: Set<ServiceFlaw> = [], kills: [Int] = [],
         store: StoreKind = .memory
     ) {
@@ -35,11 +35,11 @@ public struct WorldConfiguration: Hashable, Sendable {
     }
 
     /// Users the payments belong to: about six payments each.
-    public var users: Int { max(1, (payments + 5) / 6) }
+    package var users: Int { max(1, (payments + 5) / 6) }
 }
 
 /// Which durable store a world's service writes to.
-public enum StoreKind: String, CaseIterable, Sendable {
+@_spi(Tooling) public enum StoreKind: String, CaseIterable, Sendable {
     /// `MemoryDurableStore`: a simulated disk.
     case memory
     /// `SQLitePaymentStore` in a file.
@@ -50,34 +50,34 @@ public enum StoreKind: String, CaseIterable, Sendable {
     case mixed
 
     /// One seed in `mixed` out of this many runs on the disk.
-    public static let diskShare: UInt64 = 8
+    package static let diskShare: UInt64 = 8
 
     /// The store of the world of `seed`: this one, or for `.mixed`, `.disk` or `.memory`.
-    public func world(seed: UInt64) -> StoreKind {
+    package func world(seed: UInt64) -> StoreKind {
         guard self == .mixed else { return self }
         return seed % Self.diskShare == 0 ? .disk : .memory
     }
 }
 
 /// One payment of the workload: who sends it, when, and what.
-public struct Submission: Hashable, Sendable {
+package struct Submission: Hashable, Sendable {
     /// The request.
-    public var request: ServiceRequest
+    package var request: ServiceRequest
     /// The client that sends it.
-    public var client: Int
+    package var client: Int
     /// When it is first sent (monotonic milliseconds from the world's start).
-    public var at: Int64
+    package var at: Int64
 }
 
 /// The workload of a world: payments of every kind SPEC §4 knows, spread over users and clients,
 /// with keys reused on purpose and a share of invalid rows, and gateway scripts drawn from the
 /// mix's `timeout`, `lost` and `decline` rates.
-public enum Workload {
+package enum Workload {
     /// Milliseconds between two submissions, on average.
     static let spacingMillis: Int64 = 10
 
     /// The submissions of `configuration`, in submission order; payment ids are their indices.
-    public static func make(_ configuration: WorldConfiguration) -> [Submission] {
+    package static func make(_ configuration: WorldConfiguration) -> [Submission] {
         var random = SplitMix64(seed: configuration.seed ^ 0xC0FF_EE00_D15E_A5E5)
         let mix = configuration.faults
         var submissions: [Submission] = []

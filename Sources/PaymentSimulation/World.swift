@@ -1,9 +1,9 @@
-import PaymentService
+@_spi(Tooling) import PaymentService
 import SimulatedDisk
 import PaymentsCore
 
 /// What one world did.
-public struct WorldReport: Hashable, Sendable {
+@_spi(Tooling) public struct WorldReport: Hashable, Sendable {
     /// The world.
     package var configuration: WorldConfiguration
     /// Events it ran.

@@ -1,4 +1,4 @@
-import PaymentService
+@_spi(Tooling) import PaymentService
 import PaymentsCore
 
 extension World {

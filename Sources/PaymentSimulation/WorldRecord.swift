@@ -1,4 +1,4 @@
-import PaymentService
+@_spi(Tooling) import PaymentService
 
 /// What a `--db` store records of the world that wrote it (its notes): the format, the world's
 /// configuration and the history of its runs. A `--resume` that names another world is refused,

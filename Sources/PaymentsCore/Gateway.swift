@@ -10,10 +10,10 @@ public enum GatewayResponse: UInt8, CaseIterable, Sendable {
     case lost
 
     /// The letter of the response in gateway scripts.
-    public var token: Character { Character(Unicode.Scalar(tokenByte)) }
+    @usableFromInline package var token: Character { Character(Unicode.Scalar(tokenByte)) }
 
     /// The letter of the response in gateway scripts, as the byte writers copy it.
-    @inlinable public var tokenByte: UInt8 {
+    @inlinable package var tokenByte: UInt8 {
         switch self {
         case .approved: UInt8(ascii: "A")
         case .declined: UInt8(ascii: "D")
@@ -23,20 +23,20 @@ public enum GatewayResponse: UInt8, CaseIterable, Sendable {
     }
 
     /// Whether the gateway did what was asked.
-    public var acted: Bool { self == .approved || self == .lost }
+    @usableFromInline package var acted: Bool { self == .approved || self == .lost }
 }
 
 /// A payment's outcome script, one response per attempt; attempts past the end repeat the last.
 /// Stored inline (2 bits a response) so a payment stays a plain value.
 public struct GatewayScript: Hashable, Sendable {
     /// The most responses a script keeps; `maxAttempts` may not exceed it.
-    public static let capacity = 32
+    @usableFromInline package static let capacity = 32
 
     private var packed: UInt64 = 0
     /// Responses in the script (attempts past it repeat `last`).
     public private(set) var count: Int = 0
     /// The last response.
-    public private(set) var last: GatewayResponse = .approved
+    @usableFromInline package private(set) var last: GatewayResponse = .approved
 
     /// The script of `responses`, in attempt order.
     public init(_ responses: [GatewayResponse]) {
@@ -45,7 +45,7 @@ public struct GatewayScript: Hashable, Sendable {
 
     /// The script of `count` (at most `capacity`) responses packed two bits each (their raw
     /// values), the first one lowest: the same script as appending them one by one.
-    public init(packed: UInt64, count: Int) {
+    @usableFromInline package init(packed: UInt64, count: Int) {
         precondition(count >= 0 && count <= Self.capacity, "a script of \(count) packed responses")
         self.packed = count == Self.capacity ? packed : packed & (1 << (2 * UInt64(count)) - 1)
         self.count = count
@@ -53,7 +53,7 @@ public struct GatewayScript: Hashable, Sendable {
     }
 
     /// Adds the response to the next attempt.
-    public mutating func append(_ response: GatewayResponse) {
+    @usableFromInline package mutating func append(_ response: GatewayResponse) {
         if count < Self.capacity { packed |= UInt64(response.rawValue) << (2 * UInt64(count)) }
         count += 1
         last = response
@@ -66,22 +66,22 @@ public struct GatewayScript: Hashable, Sendable {
     }
 
     /// The script as written in dataset files, e.g. `T;L;D`.
-    public var text: String {
+    @usableFromInline package var text: String {
         (0..<count).map { String(response(at: $0).token) }.joined(separator: ";")
     }
 }
 
 /// What the processor sends the gateway for one attempt.
-public struct GatewayRequest: Sendable {
+@usableFromInline package struct GatewayRequest: Sendable {
     /// The interned idempotency key.
-    public var key: UInt32
+    @usableFromInline package var key: UInt32
     /// The attempt, from 0.
-    public var attempt: Int
+    @usableFromInline package var attempt: Int
     /// The payment's outcome script.
-    public var script: GatewayScript
+    @usableFromInline package var script: GatewayScript
 
     /// One attempt of a payment.
-    public init(key: UInt32, attempt: Int, script: GatewayScript) {
+    @usableFromInline package init(key: UInt32, attempt: Int, script: GatewayScript) {
         self.key = key
         self.attempt = attempt
         self.script = script
@@ -90,7 +90,7 @@ public struct GatewayRequest: Sendable {
 
 /// A payment gateway, idempotent per key: once it acted for a key, later attempts answer approved.
 /// One instance serves one user; `reset()` makes it ready for the next.
-public protocol PaymentGateway {
+@usableFromInline package protocol PaymentGateway {
     /// Sends one attempt and returns the answer the client sees.
     mutating func submit(_ request: GatewayRequest) -> GatewayResponse
     /// Asks whether the gateway acted for `key` (reconciliation; not an attempt).
@@ -102,14 +102,14 @@ public protocol PaymentGateway {
 }
 
 /// The simulated gateway of SPEC §4: answers from each payment's script.
-public struct ScriptedGateway: PaymentGateway, Sendable {
+@usableFromInline package struct ScriptedGateway: PaymentGateway, Sendable {
     private var acted = KeyTable<Int>()
 
     /// A gateway that has not acted yet.
-    public init() {}
+    @usableFromInline package init() {}
 
     /// Answers from the script; approves once it has acted for the key.
-    public mutating func submit(_ request: GatewayRequest) -> GatewayResponse {
+    @usableFromInline package mutating func submit(_ request: GatewayRequest) -> GatewayResponse {
         if acted[request.key] != nil { return .approved }
         let response = request.script.response(at: request.attempt)
         if response.acted { acted.set(request.key, to: 1) }
@@ -117,11 +117,11 @@ public struct ScriptedGateway: PaymentGateway, Sendable {
     }
 
     /// Whether it acted for `key`.
-    public func hasActed(key: UInt32) -> Bool { acted[key] != nil }
+    @usableFromInline package func hasActed(key: UInt32) -> Bool { acted[key] != nil }
 
     /// How many times it acted for `key`.
-    public func actions(key: UInt32) -> Int { acted[key] ?? 0 }
+    @usableFromInline package func actions(key: UInt32) -> Int { acted[key] ?? 0 }
 
     /// Forgets every key.
-    public mutating func reset() { acted.removeAll() }
+    @usableFromInline package mutating func reset() { acted.removeAll() }
 }

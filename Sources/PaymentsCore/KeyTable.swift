@@ -1,7 +1,7 @@
 /// A map from one user's interned ids or keys (`UInt32`) to values, for the processor's per-user
 /// state: open addressing with linear probing and a multiplicative hash (no SipHash per lookup),
 /// and a stamp per slot, so that emptying it for the next user is O(1) and keeps its memory.
-public struct KeyTable<Value: Sendable>: Sendable {
+@usableFromInline package struct KeyTable<Value: Sendable>: Sendable {
     @usableFromInline struct Slot: Sendable {
         @usableFromInline var key: UInt32
         /// The slot is occupied when its stamp is the table's `epoch`.
@@ -22,7 +22,7 @@ public struct KeyTable<Value: Sendable>: Sendable {
     @usableFromInline var count = 0
 
     /// An empty table with room for about `capacity` keys before it grows.
-    public init(capacity: Int = 48) {
+    @usableFromInline package init(capacity: Int = 48) {
         var size = 16
         while size * 3 < capacity * 4 { size *= 2 }
         slots = Array(repeating: Slot(key: 0, stamp: 0, value: nil), count: size)
@@ -41,13 +41,13 @@ public struct KeyTable<Value: Sendable>: Sendable {
     }
 
     /// The value of `key`, nil when it has none.
-    @inlinable public subscript(key: UInt32) -> Value? {
+    @inlinable package subscript(key: UInt32) -> Value? {
         let (index, found) = slot(of: key)
         return found ? slots[index].value : nil
     }
 
     /// Sets the value of `key`.
-    @inlinable public mutating func set(_ key: UInt32, to value: Value) {
+    @inlinable package mutating func set(_ key: UInt32, to value: Value) {
         var (index, found) = slot(of: key)
         if !found, (count + 1) * 4 > (mask + 1) * 3 {
             grow()
@@ -58,14 +58,14 @@ public struct KeyTable<Value: Sendable>: Sendable {
     }
 
     /// Changes the value of `key` in place, when it has one.
-    @inlinable public mutating func modify(_ key: UInt32, _ change: (inout Value) -> Void) {
+    @inlinable package mutating func modify(_ key: UInt32, _ change: (inout Value) -> Void) {
         let (index, found) = slot(of: key)
         guard found else { return }
         change(&slots[index].value!)
     }
 
     /// Forgets every key, keeping the memory.
-    public mutating func removeAll() {
+    @usableFromInline package mutating func removeAll() {
         count = 0
         if epoch == .max {
             for i in slots.indices { slots[i].stamp = 0 }

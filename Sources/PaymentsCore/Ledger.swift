@@ -15,7 +15,7 @@ public struct LedgerEntry: Hashable, Sendable {
     }
 
     /// Captured less refunded (never negative).
-    public var balanceMinor: Int64 { capturedMinor - refundedMinor }
+    @usableFromInline package var balanceMinor: Int64 { capturedMinor - refundedMinor }
 }
 
 /// One user's ledger: a row per currency that has a captured charge (SPEC §4).
@@ -39,7 +39,7 @@ public struct UserLedger: Hashable, Sendable {
     }
 
     /// Whether a charge in `currency` was captured (the ledger then has a row for it).
-    @inlinable public func hasCapture(in currency: Currency) -> Bool { hasCaptureFlags[Int(currency.rawValue)] }
+    @inlinable package func hasCapture(in currency: Currency) -> Bool { hasCaptureFlags[Int(currency.rawValue)] }
 
     /// Captured charges in `currency`, in minor units.
     @inlinable public func capturedMinor(in currency: Currency) -> Int64 { capturedAmounts[Int(currency.rawValue)] }
@@ -55,7 +55,7 @@ public struct UserLedger: Hashable, Sendable {
     }
 
     /// Calls `body` with each of `entries` in turn, without making the array (a user at a time, in a hot loop).
-    public func forEachEntry(_ body: (LedgerEntry) -> Void) {
+    @usableFromInline package func forEachEntry(_ body: (LedgerEntry) -> Void) {
         for currency in Currency.inCodeOrder where hasCaptureFlags[Int(currency.rawValue)] {
             let i = Int(currency.rawValue)
             body(LedgerEntry(currency: currency, capturedMinor: capturedAmounts[i], refundedMinor: refundedAmounts[i]))
@@ -63,7 +63,7 @@ public struct UserLedger: Hashable, Sendable {
     }
 
     /// Empties the ledger, keeping its memory.
-    public mutating func reset() {
+    @usableFromInline package mutating func reset() {
         for i in capturedAmounts.indices {
             capturedAmounts[i] = 0
             refundedAmounts[i] = 0

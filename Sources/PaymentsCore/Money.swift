@@ -29,7 +29,7 @@ public enum Currency: UInt8, CaseIterable, Sendable {
     public var code: String { codeLiteral.description }
 
     /// The code as a static string, for writers that copy bytes.
-    @inlinable public var codeLiteral: StaticString {
+    @inlinable package var codeLiteral: StaticString {
         switch self {
         case .usd: "USD"
         case .eur: "EUR"
@@ -47,7 +47,7 @@ public enum Currency: UInt8, CaseIterable, Sendable {
     }
 
     /// Digits after the decimal point of the major unit.
-    public var exponent: Int {
+    @usableFromInline package var exponent: Int {
         switch self {
         case .jpy: 0
         case .kwd, .bhd: 3
@@ -63,7 +63,7 @@ public enum Currency: UInt8, CaseIterable, Sendable {
     }
 
     /// Every currency in code order (the order of ledger rows).
-    public static let inCodeOrder: [Currency] = allCases.sorted { $0.code < $1.code }
+    @usableFromInline package static let inCodeOrder: [Currency] = allCases.sorted { $0.code < $1.code }
 
     /// Case-sensitive lookup of a three-letter code.
     public init?(code: some StringProtocol) {
@@ -84,5 +84,5 @@ public enum PaymentKind: UInt8, CaseIterable, Sendable {
     public var name: String { spelling.description }
 
     /// The spelling in dataset files, as a literal (for writers that copy bytes).
-    @inlinable public var spelling: StaticString { self == .charge ? "charge" : "refund" }
+    @inlinable package var spelling: StaticString { self == .charge ? "charge" : "refund" }
 }

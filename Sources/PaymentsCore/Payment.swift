@@ -38,7 +38,7 @@ public struct PaymentRequest: Hashable, Sendable {
 
     /// The order in which one user's payments are processed: `(created_at, payment_id)`,
     /// given the rank of each id in byte order.
-    @inlinable public static func precedes(_ a: PaymentRequest, _ b: PaymentRequest, idRank: (UInt32) -> UInt32) -> Bool {
+    @inlinable package static func precedes(_ a: PaymentRequest, _ b: PaymentRequest, idRank: (UInt32) -> UInt32) -> Bool {
         a.createdAt != b.createdAt ? a.createdAt < b.createdAt : idRank(a.id) < idRank(b.id)
     }
 }
@@ -83,7 +83,7 @@ public enum PaymentRejection: String, CaseIterable, Sendable {
     case refundExceeds = "refund_exceeds"
 
     /// The longest accepted idempotency key, in Unicode scalars.
-    public static let maximumKeyLength = 255
+    @usableFromInline package static let maximumKeyLength = 255
 }
 
 /// What happened to one payment.
@@ -106,7 +106,7 @@ public struct PaymentOutcome: Hashable, Sendable {
     }
 
     /// A payment rejected for `reason` (no gateway call).
-    public static func rejected(_ reason: PaymentRejection) -> PaymentOutcome {
+    @usableFromInline package static func rejected(_ reason: PaymentRejection) -> PaymentOutcome {
         PaymentOutcome(state: .rejected, reason: reason)
     }
 }

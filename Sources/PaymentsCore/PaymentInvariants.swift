@@ -1,12 +1,12 @@
 /// The invariants of SPEC §4 that must hold after any run, under any faults.
-public enum PaymentInvariants {
+@usableFromInline package enum PaymentInvariants {
     /// Returns one message per broken invariant of one user's run (empty when all hold). Checked
     /// after every user of every run: when everything holds, it allocates nothing.
     /// - Parameters:
     ///   - payments: every input row of the user with its outcome (`nil` if it got none).
     ///   - ledger: the user's ledger after the run.
     ///   - gateway: the gateway that served the user.
-    public static func violations(
+    @usableFromInline package static func violations(
         payments: [(request: PaymentRequest, outcome: PaymentOutcome?)], ledger: UserLedger, gateway: some PaymentGateway
     ) -> [String] {
         var problems: [String] = []

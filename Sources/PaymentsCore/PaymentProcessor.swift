@@ -3,9 +3,9 @@
 /// Call `startUser()` before each user. What it remembers lives in its `store`; the gateway, the
 /// backoff jitter and the clock come in too, so one processor serves `analyze`, `run` and a
 /// simulation's reference runs and a payment service's steps alike (`PaymentRules` holds the rules both use).
-public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGenerator, Clock: SimulatedClock, Store: PaymentStore> {
+@usableFromInline package struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGenerator, Clock: SimulatedClock, Store: PaymentStore> {
     /// Attempts, backoff and simulated latencies.
-    public let policy: RetryPolicy
+    @usableFromInline package let policy: RetryPolicy
     // Inlinable (callers specialize the processor for their gateway, clock and store), so its
     // state is usable from inlined code and read from outside through the properties below.
     @usableFromInline var currentGateway: Gateway
@@ -14,14 +14,14 @@ public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGene
     @usableFromInline var random: Random
 
     /// The gateway the attempts go to.
-    public var gateway: Gateway { currentGateway }
+    @usableFromInline package var gateway: Gateway { currentGateway }
     /// The simulated clock backoff and latencies advance.
-    public var clock: Clock { currentClock }
+    @usableFromInline package var clock: Clock { currentClock }
     /// Where the user's keys, charges and ledger are kept.
-    public var store: Store { currentStore }
+    @usableFromInline package var store: Store { currentStore }
 
     /// A processor over `store`, calling `gateway`, backing off by `random` on `clock`.
-    public init(policy: RetryPolicy, gateway: Gateway, random: Random, clock: Clock, store: Store) {
+    @usableFromInline package init(policy: RetryPolicy, gateway: Gateway, random: Random, clock: Clock, store: Store) {
         self.policy = policy
         currentGateway = gateway
         self.random = random
@@ -30,16 +30,16 @@ public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGene
     }
 
     /// The user's ledger.
-    public var ledger: UserLedger { currentStore.ledger }
+    @usableFromInline package var ledger: UserLedger { currentStore.ledger }
 
     /// Forgets the previous user's keys, charges and ledger.
-    public mutating func startUser() {
+    @usableFromInline package mutating func startUser() {
         currentStore.startUser()
         currentGateway.reset()
     }
 
     /// Processes the user's next payment; the caller decides `malformed` and `unknown_user`.
-    @inlinable public mutating func process(_ payment: PaymentRequest) -> PaymentOutcome {
+    @inlinable package mutating func process(_ payment: PaymentRequest) -> PaymentOutcome {
         let charge = payment.kind == .refund ? payment.refundOf.flatMap { currentStore.capturedCharge($0) } : nil
         let admission = PaymentRules.admission(of: payment, recorded: currentStore.fingerprint(ofKey: payment.key), charge: charge)
         if case .settled(let outcome, let takesKey) = admission {
@@ -83,7 +83,7 @@ public struct PaymentProcessor<Gateway: PaymentGateway, Random: RandomNumberGene
 
 extension PaymentProcessor where Store == InMemoryPaymentStore {
     /// A processor that keeps its state in memory.
-    public init(policy: RetryPolicy, gateway: Gateway, random: Random, clock: Clock) {
+    @usableFromInline package init(policy: RetryPolicy, gateway: Gateway, random: Random, clock: Clock) {
         self.init(policy: policy, gateway: gateway, random: random, clock: clock, store: InMemoryPaymentStore())
     }
 }
@@ -91,7 +91,7 @@ extension PaymentProcessor where Store == InMemoryPaymentStore {
 extension PaymentProcessor where Gateway == ScriptedGateway, Random == SplitMix64, Clock == ManualClock, Store == InMemoryPaymentStore {
     /// The processor of SPEC §4 with the scripted gateway, seeded jitter, a manual clock and its
     /// state in memory.
-    public init(policy: RetryPolicy = RetryPolicy(), seed: UInt64 = 0) {
+    @usableFromInline package init(policy: RetryPolicy = RetryPolicy(), seed: UInt64 = 0) {
         self.init(policy: policy, gateway: ScriptedGateway(), random: SplitMix64(seed: seed), clock: ManualClock())
     }
 }

@@ -1,9 +1,9 @@
 /// The rules of SPEC §4, one decision at a time, as pure functions of values. The batch
 /// `PaymentProcessor` runs them back to back in memory; a payment service runs them one step at a
 /// time around durable writes and network calls. Neither has a copy of its own.
-public enum PaymentRules {
+@usableFromInline package enum PaymentRules {
     /// What steps 1–3 decide for a payment that passed `malformed` and `unknown_user`.
-    public enum Admission: Hashable, Sendable {
+    @usableFromInline package enum Admission: Hashable, Sendable {
         /// Ends without a gateway call; `takesKey` says whether the key is now recorded for it
         /// (every payment past step 1 takes its key, unless the key was recorded already).
         case settled(PaymentOutcome, takesKey: Bool)
@@ -12,7 +12,7 @@ public enum PaymentRules {
     }
 
     /// What step 4 does after an attempt's answer.
-    public enum AttemptDecision: Hashable, Sendable {
+    @usableFromInline package enum AttemptDecision: Hashable, Sendable {
         /// The gateway approved: the payment ends captured or refunded.
         case approved
         /// The gateway declined: the payment ends declined.
@@ -24,7 +24,7 @@ public enum PaymentRules {
     }
 
     /// Step 1 after `malformed` and `unknown_user`: the key, currency, amount and limit checks.
-    @inlinable public static func validationFailure(of payment: PaymentRequest) -> PaymentRejection? {
+    @inlinable package static func validationFailure(of payment: PaymentRequest) -> PaymentRejection? {
         if payment.keyLength == 0 || payment.keyLength > PaymentRejection.maximumKeyLength { return .missingKey }
         guard let currency = payment.currency else { return .unsupportedCurrency }
         guard let amount = payment.amountMinor, amount > 0 else { return .invalidAmount }
@@ -33,7 +33,7 @@ public enum PaymentRules {
 
     /// Steps 1–3 for `payment`, given what its key was first used for (`recorded`) and, for a
     /// refund, the captured charge it names (`charge`).
-    @inlinable public static func admission(of payment: PaymentRequest, recorded: PaymentFingerprint?, charge: CapturedCharge?) -> Admission {
+    @inlinable package static func admission(of payment: PaymentRequest, recorded: PaymentFingerprint?, charge: CapturedCharge?) -> Admission {
         if let reason = validationFailure(of: payment) { return .settled(.rejected(reason), takesKey: false) }
         let fingerprint = payment.fingerprint!
         if let recorded {
@@ -50,7 +50,7 @@ public enum PaymentRules {
     }
 
     /// Step 4 after the answer to attempt `attempt` (0-based) of at most `maxAttempts`.
-    @inlinable public static func decision(after response: GatewayResponse, attempt: Int, maxAttempts: Int) -> AttemptDecision {
+    @inlinable package static func decision(after response: GatewayResponse, attempt: Int, maxAttempts: Int) -> AttemptDecision {
         switch response {
         case .approved: .approved
         case .declined: .declined
@@ -59,7 +59,7 @@ public enum PaymentRules {
     }
 
     /// Step 5: the final state of a payment that went to the gateway.
-    @inlinable public static func finalState(of kind: PaymentKind, approved: Bool, declined: Bool) -> PaymentState {
+    @inlinable package static func finalState(of kind: PaymentKind, approved: Bool, declined: Bool) -> PaymentState {
         guard approved else { return declined ? .declined : .failed }
         return kind == .charge ? .captured : .refunded
     }
@@ -67,7 +67,7 @@ public enum PaymentRules {
 
 extension PaymentRequest {
     /// What the payment's key is recorded for; nil when the currency or amount is missing.
-    @inlinable public var fingerprint: PaymentFingerprint? {
+    @inlinable package var fingerprint: PaymentFingerprint? {
         guard let currency, let amountMinor else { return nil }
         return PaymentFingerprint(kind: kind, amountMinor: amountMinor, currency: currency, refundOf: refundOf)
     }

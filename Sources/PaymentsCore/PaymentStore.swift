@@ -2,7 +2,7 @@
 /// and what they were first used for, the captured charges and what was refunded of them, and the
 /// ledger. Each mutating call is one state change, so a durable store can make each one a
 /// transaction of its own; the processor records a key before it calls the gateway.
-public protocol PaymentStore {
+@usableFromInline package protocol PaymentStore {
     /// Forgets the previous user's keys, charges and ledger.
     mutating func startUser()
     /// What `key` was first used for, nil when the user never used it.
@@ -20,18 +20,18 @@ public protocol PaymentStore {
 }
 
 /// What an idempotency key was first used for: a retry must match it (SPEC §4 step 2).
-public struct PaymentFingerprint: Hashable, Sendable {
+@usableFromInline package struct PaymentFingerprint: Hashable, Sendable {
     /// `charge` or `refund`.
-    public var kind: PaymentKind
+    @usableFromInline package var kind: PaymentKind
     /// The amount in minor units.
-    public var amountMinor: Int64
+    @usableFromInline package var amountMinor: Int64
     /// The currency.
-    public var currency: Currency
+    @usableFromInline package var currency: Currency
     /// The charge a refund names (nil for a charge).
-    public var refundOf: UInt32?
+    @usableFromInline package var refundOf: UInt32?
 
     /// The fingerprint of a payment.
-    public init(kind: PaymentKind, amountMinor: Int64, currency: Currency, refundOf: UInt32?) {
+    @usableFromInline package init(kind: PaymentKind, amountMinor: Int64, currency: Currency, refundOf: UInt32?) {
         self.kind = kind
         self.amountMinor = amountMinor
         self.currency = currency
@@ -40,16 +40,16 @@ public struct PaymentFingerprint: Hashable, Sendable {
 }
 
 /// A charge that ended `captured`, and how much of it was refunded.
-public struct CapturedCharge: Hashable, Sendable {
+@usableFromInline package struct CapturedCharge: Hashable, Sendable {
     /// The captured amount in minor units.
-    public var amountMinor: Int64
+    @usableFromInline package var amountMinor: Int64
     /// Its currency.
-    public var currency: Currency
+    @usableFromInline package var currency: Currency
     /// What refunds have returned of it so far.
-    public var refundedMinor: Int64
+    @usableFromInline package var refundedMinor: Int64
 
     /// A captured charge.
-    public init(amountMinor: Int64, currency: Currency, refundedMinor: Int64 = 0) {
+    @usableFromInline package init(amountMinor: Int64, currency: Currency, refundedMinor: Int64 = 0) {
         self.amountMinor = amountMinor
         self.currency = currency
         self.refundedMinor = refundedMinor
@@ -58,39 +58,39 @@ public struct CapturedCharge: Hashable, Sendable {
 
 /// The store `analyze` and `run` use: one user's state in memory, its storage kept from user to
 /// user.
-public struct InMemoryPaymentStore: PaymentStore, Sendable {
+@usableFromInline package struct InMemoryPaymentStore: PaymentStore, Sendable {
     @usableFromInline var keys = KeyTable<PaymentFingerprint>()
     @usableFromInline var charges = KeyTable<CapturedCharge>()
     /// The user's ledger.
-    public private(set) var ledger = UserLedger()
+    @usableFromInline package private(set) var ledger = UserLedger()
 
     /// An empty store.
-    public init() {}
+    @usableFromInline package init() {}
 
     /// Forgets the previous user's state, keeping the memory.
-    public mutating func startUser() {
+    @usableFromInline package mutating func startUser() {
         keys.removeAll()
         charges.removeAll()
         ledger.reset()
     }
 
     /// What `key` was first used for.
-    @inlinable public func fingerprint(ofKey key: UInt32) -> PaymentFingerprint? { keys[key] }
+    @inlinable package func fingerprint(ofKey key: UInt32) -> PaymentFingerprint? { keys[key] }
 
     /// Takes `key` for `fingerprint`.
-    @inlinable public mutating func record(key: UInt32, _ fingerprint: PaymentFingerprint) { keys.set(key, to: fingerprint) }
+    @inlinable package mutating func record(key: UInt32, _ fingerprint: PaymentFingerprint) { keys.set(key, to: fingerprint) }
 
     /// The captured charge `charge`.
-    @inlinable public func capturedCharge(_ charge: UInt32) -> CapturedCharge? { charges[charge] }
+    @inlinable package func capturedCharge(_ charge: UInt32) -> CapturedCharge? { charges[charge] }
 
     /// Books a captured charge.
-    public mutating func capture(charge: UInt32, amountMinor: Int64, currency: Currency) {
+    @usableFromInline package mutating func capture(charge: UInt32, amountMinor: Int64, currency: Currency) {
         ledger.capture(amountMinor, in: currency)
         charges.set(charge, to: CapturedCharge(amountMinor: amountMinor, currency: currency))
     }
 
     /// Books a refund of `charge`.
-    public mutating func refund(of charge: UInt32, amountMinor: Int64, currency: Currency) {
+    @usableFromInline package mutating func refund(of charge: UInt32, amountMinor: Int64, currency: Currency) {
         ledger.refund(amountMinor, in: currency)
         charges.modify(charge) { $0.refundedMinor += amountMinor }
     }

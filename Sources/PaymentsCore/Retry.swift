@@ -2,7 +2,7 @@
 /// All times are simulated milliseconds; nothing here ever sleeps.
 public struct RetryPolicy: Hashable, Sendable {
     /// `max_attempts` of SPEC §4 unless told otherwise.
-    public static let defaultMaxAttempts = 3
+    @usableFromInline package static let defaultMaxAttempts = 3
 
     /// Gateway attempts per payment, 1...32.
     public var maxAttempts: Int
@@ -38,7 +38,7 @@ public struct RetryPolicy: Hashable, Sendable {
 }
 
 /// A clock of simulated time that only moves when told to.
-public protocol SimulatedClock {
+@usableFromInline package protocol SimulatedClock {
     /// Simulated milliseconds since the clock started.
     var nowMillis: Int64 { get }
     /// Moves the clock on by `byMillis` simulated milliseconds.
@@ -46,27 +46,27 @@ public protocol SimulatedClock {
 }
 
 /// A `SimulatedClock` that starts at a given instant.
-public struct ManualClock: SimulatedClock, Sendable {
+@usableFromInline package struct ManualClock: SimulatedClock, Sendable {
     /// Simulated milliseconds since the clock started.
-    public private(set) var nowMillis: Int64
+    @usableFromInline package private(set) var nowMillis: Int64
 
     /// A clock that reads `nowMillis`.
-    public init(nowMillis: Int64 = 0) { self.nowMillis = nowMillis }
+    @usableFromInline package init(nowMillis: Int64 = 0) { self.nowMillis = nowMillis }
 
     /// Moves the clock on.
-    public mutating func advance(byMillis: Int64) { nowMillis += byMillis }
+    @usableFromInline package mutating func advance(byMillis: Int64) { nowMillis += byMillis }
 }
 
 /// SplitMix64: a tiny seeded generator, used to derive independent streams and for jitter.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+@usableFromInline package struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The generator's state.
-    public var state: UInt64
+    @usableFromInline package var state: UInt64
 
     /// A generator that starts from `seed`.
-    public init(seed: UInt64) { state = seed }
+    @usableFromInline package init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
-    @inlinable public mutating func next() -> UInt64 {
+    @inlinable package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,4 +1,5 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 import PaymentsCore
 
 /// A simulated population and its habits, read from a scenario file (see `Scenarios/README.md`).
@@ -184,9 +185,9 @@ import PaymentsCore
     /// Rates of the `users` faults given in the scenario.
     @_spi(Tooling) public var users: [UserFault: Double] = [:]
     /// Rates of the `meals` faults given in the scenario.
-    @_spi(Tooling) public var meals: [MealRejection: Double] = [:]
+    package var meals: [MealRejection: Double] = [:]
     /// Rates of the `steps` faults given in the scenario.
-    @_spi(Tooling) public var steps: [StepRejection: Double] = [:]
+    package var steps: [StepRejection: Double] = [:]
     /// Rates of the `payments` faults given in the scenario.
     @_spi(Tooling) public var payments: [PaymentRejection: Double] = [:]
     /// Share of meal rows delivered late, when given.
@@ -204,9 +205,9 @@ import PaymentsCore
     /// The rate of a `users` fault.
     @_spi(Tooling) public func rate(_ fault: UserFault) -> Double { users[fault] ?? defaultRate }
     /// The rate of a `meals` fault.
-    @_spi(Tooling) public func rate(_ fault: MealRejection) -> Double { meals[fault] ?? defaultRate }
+    package func rate(_ fault: MealRejection) -> Double { meals[fault] ?? defaultRate }
     /// The rate of a `steps` fault.
-    @_spi(Tooling) public func rate(_ fault: StepRejection) -> Double { steps[fault] ?? defaultRate }
+    package func rate(_ fault: StepRejection) -> Double { steps[fault] ?? defaultRate }
     /// The rate of a `payments` fault.
     @_spi(Tooling) public func rate(_ fault: PaymentRejection) -> Double { payments[fault] ?? defaultRate }
 }

@@ -1,5 +1,5 @@
 import PaymentsCore
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 
 /// A service that charges each charge twice, under the client's key and a key of its own, and answers
 /// captured: the gateway acts twice for one payment, and the ledger it keeps counts it once.

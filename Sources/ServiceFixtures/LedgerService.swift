@@ -1,6 +1,6 @@
 import Foundation
 import PaymentsCore
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 
 // A SPEC §4 payment service on ServiceSimulation's async API, with bugs to plant: the fixture that the
 // service-simulation tests and benchmarks run (the user-facing gallery is Examples/PaymentServiceUnderTest).

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 
 /// Where `LedgerService` keeps its records.
 @_spi(Tooling) public enum LedgerStorage: Sendable {

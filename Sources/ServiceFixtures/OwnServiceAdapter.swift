@@ -1,7 +1,7 @@
 import Foundation
-import PaymentService
+@_spi(Tooling) import PaymentService
 import PaymentsCore
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 
 /// The defects planted in an `OwnPaymentService` (tests: the checks catch them on this path too).
 package protocol OwnServiceFlaws: Sendable {

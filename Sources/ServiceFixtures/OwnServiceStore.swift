@@ -1,4 +1,4 @@
-import PaymentService
+@_spi(Tooling) import PaymentService
 import PaymentsCore
 
 // SimHarness's own payment service on the seeded-executor path: its store. This file imports

@@ -1,6 +1,6 @@
 import PaymentsCore
 @_spi(Tooling) import RunResults
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 
 /// Load mode's differential check of one pass: each answer against the SPEC reference's, the service's
 /// ledger against the reference's, and SPEC §4's invariants against the gateway's ground truth (it acted

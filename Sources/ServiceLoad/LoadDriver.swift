@@ -5,7 +5,7 @@ import Darwin
 #endif
 @_spi(Tooling) import RunResults
 @_spi(Tooling) import Scenarios
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 
 /// What one client of a pass did: its answers in its lane's order, its latencies, and how far it got.
 package struct ClientFigures: Sendable {

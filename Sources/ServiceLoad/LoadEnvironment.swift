@@ -1,6 +1,6 @@
 import Foundation
 import PaymentsCore
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 
 extension ServiceEnvironment {
     /// Load mode's environment: SPEC §4's gateway answering at once from `scripts` (by payment id), an

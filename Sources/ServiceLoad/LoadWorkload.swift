@@ -1,7 +1,7 @@
 import Foundation
 import PaymentsCore
 @_spi(Tooling) import Scenarios
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 @_spi(Tooling) import Generation
 
 /// A scenario's payment stream as load mode sends it: the generated `payments` rows of every user, in

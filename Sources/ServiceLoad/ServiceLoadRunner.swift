@@ -3,7 +3,7 @@ import PaymentsCore
 @_spi(Tooling) import ProcessMetrics
 @_spi(Tooling) import RunResults
 @_spi(Tooling) import Scenarios
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 
 /// Load mode (`run` of `SimHarness.main(service:)`): a scenario's payment stream through a user's service
 /// from concurrent clients, under the scenario's load model, into a `RunResult` (latency, throughput, CPU,

@@ -9,7 +9,7 @@ import PaymentsCore
 /// crash can land between any two of them: a service that answers before it saves, or saves without
 /// syncing, is caught. With the world's faults on, the disk also fills (a write throws
 /// `DurableRecordsError.diskFull`) and fails syncs (`.syncFailed`), as the own service's simulated disk does.
-public final class DurableRecords: RecordStore, @unchecked Sendable {
+package final class DurableRecords: RecordStore, @unchecked Sendable {
     /// The simulated world's state.
     let world: WorldState
     /// What a reader sees: synced records and the writes since.
@@ -31,7 +31,7 @@ public final class DurableRecords: RecordStore, @unchecked Sendable {
     }
 
     /// The record under `key`, nil when there is none.
-    public func read(_ key: String) async throws -> Data? {
+    package func read(_ key: String) async throws -> Data? {
         try await call("the store's read of \(key)")
         if torn.contains(key) { throw DurableRecordsError.torn(key: key) }
         return cached[key]
@@ -39,7 +39,7 @@ public final class DurableRecords: RecordStore, @unchecked Sendable {
 
     /// Writes `value` under `key`: seen by every read at once, on the disk after the next `sync`. Throws
     /// `DurableRecordsError.diskFull`, having written nothing, when the disk is full (1 write in 100 with faults).
-    public func write(_ key: String, _ value: Data) async throws {
+    package func write(_ key: String, _ value: Data) async throws {
         try await call("the store's write of \(key)")
         if strikes(oneIn: 100) {
             world.log("store write \(key): the disk is full")
@@ -52,7 +52,7 @@ public final class DurableRecords: RecordStore, @unchecked Sendable {
     }
 
     /// Removes the record under `key` (on the disk after the next `sync`).
-    public func remove(_ key: String) async throws {
+    package func remove(_ key: String) async throws {
         try await call("the store's remove of \(key)")
         cached[key] = nil
         torn.remove(key)
@@ -61,7 +61,7 @@ public final class DurableRecords: RecordStore, @unchecked Sendable {
     /// Puts every write so far on the disk (fsync): they survive a power loss once this returns. Throws
     /// `DurableRecordsError.syncFailed`, having put nothing on the disk, when the disk fails (1 sync in 50 with
     /// faults); the writes stay in the cache, and a later sync that succeeds puts them on the disk.
-    public func sync() async throws {
+    package func sync() async throws {
         try await call("the store's sync")
         if strikes(oneIn: 50) {
             world.log("store sync failed: nothing reached the disk")
@@ -78,7 +78,7 @@ public final class DurableRecords: RecordStore, @unchecked Sendable {
     /// or on the disk. With faults it throws `DurableRecordsError.diskFull` (1 commit in 100) or `.syncFailed`
     /// (1 in 50); a crash during the call leaves nothing either. Writes made with `write` and not yet synced
     /// stay as they were. A key in both `records` and `keys` is removed.
-    public func commit(writing records: [String: Data], removing keys: [String]) async throws {
+    package func commit(writing records: [String: Data], removing keys: [String]) async throws {
         let changed = Set(records.keys).union(keys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         try await call("the store's commit of \(changed.joined(separator: ", "))")
         if strikes(oneIn: 100) {
@@ -102,7 +102,7 @@ public final class DurableRecords: RecordStore, @unchecked Sendable {
     }
 
     /// Every key that starts with `prefix`, in byte order.
-    public func keys(withPrefix prefix: String) async throws -> [String] {
+    package func keys(withPrefix prefix: String) async throws -> [String] {
         try await call("the store's keys")
         return cached.keys.filter { $0.hasPrefix(prefix) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }

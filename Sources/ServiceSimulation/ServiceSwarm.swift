@@ -1,22 +1,22 @@
 import Foundation
 
 /// A swarm of worlds of one service: consecutive seeds on several threads, each world alone on its own.
-public struct ServiceSwarm: Sendable {
+@_spi(Tooling) public struct ServiceSwarm: Sendable {
     /// The worlds' shape; each world takes its seed from the range.
-    public var template: ServiceWorldConfiguration
+    @_spi(Tooling) public var template: ServiceWorldConfiguration
     /// The first seed.
-    public var from: UInt64
+    @_spi(Tooling) public var from: UInt64
     /// How many worlds.
-    public var count: Int
+    @_spi(Tooling) public var count: Int
     /// Of seed `from + i`, only those with `i % shards.count == shards.index` run.
-    public var shard: (index: Int, count: Int)
+    @_spi(Tooling) public var shard: (index: Int, count: Int)
     /// `mixed`: even seeds run uniformly at random, odd ones under PCT with 3 change points.
-    public var mixedSchedules: Bool
+    @_spi(Tooling) public var mixedSchedules: Bool
     /// Worlds run side by side; the results do not depend on it.
-    public var tasks: Int
+    @_spi(Tooling) public var tasks: Int
 
     /// A swarm of `count` worlds shaped like `template`, from seed `from`.
-    public init(template: ServiceWorldConfiguration, from: UInt64, count: Int, shard: (index: Int, count: Int) = (0, 1), mixedSchedules: Bool, tasks: Int) {
+    @_spi(Tooling) public init(template: ServiceWorldConfiguration, from: UInt64, count: Int, shard: (index: Int, count: Int) = (0, 1), mixedSchedules: Bool, tasks: Int) {
         self.template = template
         self.from = from
         self.count = count
@@ -26,7 +26,7 @@ public struct ServiceSwarm: Sendable {
     }
 
     /// The configuration of seed `seed`.
-    public func configuration(seed: UInt64) -> ServiceWorldConfiguration {
+    @_spi(Tooling) public func configuration(seed: UInt64) -> ServiceWorldConfiguration {
         var configuration = template
         configuration.seed = seed
         if mixedSchedules { configuration.schedule = seed.isMultiple(of: 2) ? .random : .pct(changePoints: 3) }
@@ -35,7 +35,7 @@ public struct ServiceSwarm: Sendable {
 
     /// Runs every world of the swarm (`world` runs one; `starting` and `finished` hear each worker's seed
     /// before and after its world runs, on the worker's thread) and adds them up.
-    public func run(
+    @_spi(Tooling) public func run(
         _ world: @escaping @Sendable (ServiceWorldConfiguration) -> ServiceWorldReport,
         starting: @escaping @Sendable (Int, UInt64) -> Void = { _, _ in }, finished: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> ServiceSwarmSummary {
@@ -73,23 +73,23 @@ public struct ServiceSwarm: Sendable {
 }
 
 /// The sum of a swarm's worlds, and its first failing world (the lowest seed).
-public struct ServiceSwarmSummary: Sendable {
+@_spi(Tooling) public struct ServiceSwarmSummary: Sendable {
     /// Worlds run.
-    public var worlds = 0
+    @_spi(Tooling) public var worlds = 0
     /// Jobs run in all.
-    public var steps = 0
+    @_spi(Tooling) public var steps = 0
     /// Crashes of the service.
-    public var crashes = 0
+    @_spi(Tooling) public var crashes = 0
     /// Client requests, retries included.
-    public var requests = 0
+    @_spi(Tooling) public var requests = 0
     /// Keys the gateway acted for.
-    public var gatewayActs = 0
+    @_spi(Tooling) public var gatewayActs = 0
     /// Worlds that broke an invariant.
-    public var failed = 0
+    @_spi(Tooling) public var failed = 0
     /// The failing world of the lowest seed.
-    public var firstFailure: ServiceWorldReport?
+    @_spi(Tooling) public var firstFailure: ServiceWorldReport?
     /// A hash of every world's trace hash, in seed order: the same whatever `tasks` is.
-    public var traceHash: UInt64 = 0xCBF2_9CE4_8422_2325
+    @_spi(Tooling) public var traceHash: UInt64 = 0xCBF2_9CE4_8422_2325
 
     /// Adds a world's report: worlds must come in seed order (the trace hash is of that order).
     mutating func add(_ report: ServiceWorldReport) {
@@ -134,7 +134,7 @@ final class Reports: @unchecked Sendable {
 extension ServiceWorld {
     /// The smallest world found that still fails like `failing`'s does (the same kind of violation): fewer
     /// payments, then fewer clients, then fewer crashes, each halved while the seed still fails.
-    public static func shrink(
+    @_spi(Tooling) public static func shrink(
         _ failing: ServiceWorldReport, running world: (ServiceWorldConfiguration) -> ServiceWorldReport
     ) -> ServiceWorldReport {
         guard let kind = failing.violation?.kind else { return failing }

@@ -2,30 +2,30 @@ import Foundation
 import PaymentsCore
 
 /// One simulated world of a user's service: what the seed draws from.
-public struct ServiceWorldConfiguration: Hashable, Sendable {
+@_spi(Tooling) public struct ServiceWorldConfiguration: Hashable, Sendable {
     /// The seed: the workload, the gateway's scripts and latencies, the crash points and the interleaving.
-    public var seed: UInt64
+    @_spi(Tooling) public var seed: UInt64
     /// Client payments (each sent until it gets an answer).
-    public var payments: Int
+    @_spi(Tooling) public var payments: Int
     /// Concurrent clients.
-    public var clients: Int
+    @_spi(Tooling) public var clients: Int
     /// Gateway faults (declines, timeouts, lost answers, slow answers) and duplicate concurrent submissions.
-    public var faults: Bool
+    @_spi(Tooling) public var faults: Bool
     /// Crashes of the service, at jobs the seed chooses; with `faults`, every other one (by the seed) is a
     /// power loss, which also loses the store's writes since its last sync.
-    public var crashes: Int
+    @_spi(Tooling) public var crashes: Int
     /// How the next job is chosen.
-    public var schedule: ScheduleStrategy
+    @_spi(Tooling) public var schedule: ScheduleStrategy
     /// How long the gateway keeps a caller waiting before a timeout.
-    public var gatewayTimeout: Duration = .seconds(2)
+    @_spi(Tooling) public var gatewayTimeout: Duration = .seconds(2)
     /// Tries a client makes before it gives up (a request never answered is a violation).
-    public var clientTries = 10
+    @_spi(Tooling) public var clientTries = 10
     /// Whether the world's events are written down (its `history`): a swarm runs its worlds without, and
     /// runs its first failing world again with them.
     var keepsHistory = true
 
     /// A world; the defaults are the issue's: 100 payments, 8 clients, faults on, 2 crashes, uniform schedule.
-    public init(seed: UInt64, payments: Int = 100, clients: Int = 8, faults: Bool = true, crashes: Int = 2, schedule: ScheduleStrategy = .random) {
+    @_spi(Tooling) public init(seed: UInt64, payments: Int = 100, clients: Int = 8, faults: Bool = true, crashes: Int = 2, schedule: ScheduleStrategy = .random) {
         self.seed = seed
         self.payments = payments
         self.clients = clients
@@ -36,29 +36,29 @@ public struct ServiceWorldConfiguration: Hashable, Sendable {
 }
 
 /// What a world of a user's service did, and the first invariant it broke.
-public struct ServiceWorldReport: Sendable {
+@_spi(Tooling) public struct ServiceWorldReport: Sendable {
     /// The world.
-    public var configuration: ServiceWorldConfiguration
+    @_spi(Tooling) public var configuration: ServiceWorldConfiguration
     /// Jobs run.
-    public var steps = 0
+    @_spi(Tooling) public var steps = 0
     /// The schedule's hash: the same for the same configuration on every run.
-    public var traceHash: UInt64 = 0
+    @_spi(Tooling) public var traceHash: UInt64 = 0
     /// Virtual time at the end.
-    public var virtualTime = Duration.zero
+    @_spi(Tooling) public var virtualTime = Duration.zero
     /// Crashes and restarts of the service.
-    public var crashes = 0
+    @_spi(Tooling) public var crashes = 0
     /// Keys the gateway acted for.
-    public var gatewayActs = 0
+    @_spi(Tooling) public var gatewayActs = 0
     /// Client requests sent, retries included.
-    public var requests = 0
+    @_spi(Tooling) public var requests = 0
     /// The broken invariant, nil when all held.
-    public var violation: ServiceViolation?
+    @_spi(Tooling) public var violation: ServiceViolation?
     /// The world's events (virtual time, then what happened), for the lines around a violation.
-    public var history: [String] = []
+    @_spi(Tooling) public var history: [String] = []
 
     /// The events about the violation's payments, with every crash and restart (the last `limit`); the last
     /// events of the world when the violation names no payment.
-    public func eventsAround(limit: Int = 40) -> [String] {
+    @_spi(Tooling) public func eventsAround(limit: Int = 40) -> [String] {
         guard let subjects = violation?.subjects, !subjects.isEmpty else { return Array(history.suffix(limit)) }
         let patterns = Set(subjects)
         let relevant = history.filter { line in
@@ -73,30 +73,30 @@ public struct ServiceWorldReport: Sendable {
 }
 
 /// A broken invariant of SPEC §4, or a world that could not run to its end.
-public struct ServiceViolation: Hashable, Sendable, CustomStringConvertible {
+@_spi(Tooling) public struct ServiceViolation: Hashable, Sendable, CustomStringConvertible {
     /// A short name: `charged twice`, `ledger differs`, `deadlock`, ...
-    public var kind: String
+    @_spi(Tooling) public var kind: String
     /// What broke, with the payments concerned.
-    public var detail: String
+    @_spi(Tooling) public var detail: String
     /// The payment ids and keys concerned: the world's events that name one (with its crashes and
     /// restarts) are the interleaving around the violation.
-    public var subjects: [String]
+    @_spi(Tooling) public var subjects: [String]
 
     /// A violation of `kind`, saying `detail`, about `subjects`.
-    public init(kind: String, detail: String, subjects: [String] = []) {
+    @_spi(Tooling) public init(kind: String, detail: String, subjects: [String] = []) {
         self.kind = kind
         self.detail = detail
         self.subjects = subjects
     }
 
     /// `ledger differs: u01 USD captured 2500, the gateway captured 1250`.
-    public var description: String { "\(kind): \(detail)" }
+    @_spi(Tooling) public var description: String { "\(kind): \(detail)" }
 }
 
 /// Runs worlds of a user's service.
-public enum ServiceWorld {
+@_spi(Tooling) public enum ServiceWorld {
     /// Runs one world of `service` under `configuration`.
-    public static func run<Service: ServiceUnderSimulation>(_ service: Service.Type, _ configuration: ServiceWorldConfiguration) -> ServiceWorldReport {
+    @_spi(Tooling) public static func run<Service: ServiceUnderSimulation>(_ service: Service.Type, _ configuration: ServiceWorldConfiguration) -> ServiceWorldReport {
         let workload = ClientWorkload(configuration: configuration)
         let crashPoints = CrashPoints(configuration: configuration, expectedSteps: 60 * configuration.payments)
         var report = ServiceWorldReport(configuration: configuration)

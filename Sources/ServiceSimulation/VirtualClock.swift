@@ -13,7 +13,7 @@ public struct VirtualClock: ClockWithOrigin, Sendable {
         public var offset: Duration
 
         /// The instant `offset` after the world began.
-        public init(offset: Duration) { self.offset = offset }
+        @usableFromInline package init(offset: Duration) { self.offset = offset }
 
         /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }

@@ -63,7 +63,7 @@ public enum GatewayError: Error, Hashable, Sendable {
 /// script drawn from the world's seed, one token per call: `A` approves, `D` declines, `T` times out having
 /// done nothing, `L` acts and then times out (the answer is lost). Every call takes virtual time; a timeout
 /// throws only when its deadline passes. The gateway keeps the ground truth of what it did.
-public final class VirtualGateway: ServiceGateway, @unchecked Sendable {
+package final class VirtualGateway: ServiceGateway, @unchecked Sendable {
     /// The simulated world's state.
     let world: WorldState
 
@@ -71,7 +71,7 @@ public final class VirtualGateway: ServiceGateway, @unchecked Sendable {
 
     /// Sends `payment`; returns the receipt, or throws `GatewayError.declined` or `.timedOut` (or
     /// `ServiceCrashed` in a task of a crashed service).
-    public func process(_ payment: GatewayPayment) async throws -> GatewayReceipt {
+    package func process(_ payment: GatewayPayment) async throws -> GatewayReceipt {
         let incarnation = try world.check(calling: "the gateway's process of \(payment.idempotencyKey)")
         try await world.clock.sleep(for: world.latency())
         try world.check(incarnation)
@@ -101,7 +101,7 @@ public final class VirtualGateway: ServiceGateway, @unchecked Sendable {
     }
 
     /// Whether the gateway acted for `idempotencyKey` (reconciliation: not a payment attempt).
-    public func hasActed(idempotencyKey: String) async throws -> Bool {
+    package func hasActed(idempotencyKey: String) async throws -> Bool {
         let incarnation = try world.check(calling: "the gateway's hasActed of \(idempotencyKey)")
         try await world.clock.sleep(for: world.latency())
         try world.check(incarnation)

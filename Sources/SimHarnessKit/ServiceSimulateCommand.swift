@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 @_spi(Tooling) import ProcessMetrics
 import ServiceLoad
+@_spi(Tooling) import ServiceSimulation
 
 extension SimHarness {
     /// A command line for your async payment service: `run` drives it with a scenario's payment stream

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import PaymentService
-import PaymentSimulation
+@_spi(Tooling) import PaymentService
+@_spi(Tooling) import PaymentSimulation
 
 struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

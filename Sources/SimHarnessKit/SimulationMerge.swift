@@ -1,5 +1,5 @@
 import Foundation
-import PaymentSimulation
+@_spi(Tooling) import PaymentSimulation
 import PaymentsCore
 
 /// Why a `simulate` summary cannot be read or merged.

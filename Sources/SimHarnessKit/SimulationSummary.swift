@@ -1,5 +1,5 @@
 import Foundation
-import PaymentSimulation
+@_spi(Tooling) import PaymentSimulation
 import PaymentsCore
 
 /// What a run of `simulate` found, as it prints it: the worlds' counts added up, and the violation

@@ -2,7 +2,7 @@ import UserAlgorithms
 
 extension Implementations {
     /// The SPEC's own implementations: `UserKernel` for all three algorithms.
-    public static let reference = Implementations(fasting: UserKernel.self, steps: UserKernel.self, payments: UserKernel.self)
+    package static let reference = Implementations(fasting: UserKernel.self, steps: UserKernel.self, payments: UserKernel.self)
 
     /// Whether every implementation is the reference's.
     package var isReference: Bool { customNames.isEmpty }

@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 
 /// The settings every implementation is made with; one instance serves one task, user after user.
@@ -77,16 +77,16 @@ extension PaymentProcessing {
 }
 
 /// The three implementations a run drives (SpecKernel's `Implementations.reference` is the SPEC's).
-public struct Implementations: Sendable {
+package struct Implementations: Sendable {
     /// The fasting analyzer.
-    public var fasting: any FastingAnalyzing.Type
+    package var fasting: any FastingAnalyzing.Type
     /// The step aggregator.
-    public var steps: any StepAggregating.Type
+    package var steps: any StepAggregating.Type
     /// The payment processor.
-    public var payments: any PaymentProcessing.Type
+    package var payments: any PaymentProcessing.Type
 
     /// The three implementations.
-    public init(fasting: any FastingAnalyzing.Type, steps: any StepAggregating.Type, payments: any PaymentProcessing.Type) {
+    @usableFromInline package init(fasting: any FastingAnalyzing.Type, steps: any StepAggregating.Type, payments: any PaymentProcessing.Type) {
         self.fasting = fasting
         self.steps = steps
         self.payments = payments

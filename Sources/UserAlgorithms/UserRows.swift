@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 
 /// The user whose rows an algorithm is given: what the SPEC algorithms need to know about them.

@@ -69,7 +69,7 @@ struct ModuleGraphTests {
         #expect(sut["RunEngine"]?.contains("Analysis") == false)
         #expect(sut["Analysis"]?.contains("RunEngine") == false)
         // And the scenario model knows no generator, the result types no engine nor generator
-        #expect(sut["Scenarios"] == ["HealthCore", "PaymentsCore", "Yams"])
+        #expect(sut["Scenarios"] == ["HealthCore", "PaymentsCore", "UserProfiles", "Yams"])
         #expect(sut["RunResults"]?.isDisjoint(with: ["RunEngine", "Generation", "Analysis"]) == true)
         // And the reports read the result types only
         #expect(sut["Reports"]?.isDisjoint(with: ["RunEngine", "Generation", "Scenarios"]) == true)

@@ -41,6 +41,22 @@ enum PublicDeclarations {
         return table
     }
 
+    /// The modules `import SimHarnessKit` reaches: SimHarnessKit and those its sources `@_exported import`.
+    static func reexported(sources: URL) throws -> Set<String> {
+        let folder = sources.appendingPathComponent("SimHarnessKit")
+        var modules: Set<String> = ["SimHarnessKit"]
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for match in text.matches(of: #/(?m)^@_exported import (\w+)$/#) { modules.insert(String(match.output.1)) }
+        }
+        return modules
+    }
+
+    /// What `import SimHarnessKit` reaches: the public declarations of `modules` together.
+    static func reachable(counts: [String: Int], modules: Set<String>) -> Int {
+        modules.reduce(0) { $0 + counts[$1, default: 0] }
+    }
+
     /// One message per module whose count is over its ceiling (a module the table leaves out has ceiling 0).
     static func overruns(counts: [String: Int], ceilings: [String: Int]) -> [String] {
         counts.keys.sorted().compactMap { module in

@@ -1,6 +1,6 @@
 @testable import Datasets
 @testable import DatasetText
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 import Testing
 

@@ -1,5 +1,6 @@
 @testable import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 import PaymentsCore
 import Testing
 import TestSupport

@@ -1,5 +1,5 @@
 import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
 import Testing
 
 @Suite("CanonicalRows: the one-pass fast path for canonical meals.csv, steps.csv and users.csv rows")

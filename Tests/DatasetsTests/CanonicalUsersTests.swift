@@ -1,5 +1,6 @@
 import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 import Testing
 
 @Suite("CanonicalRows.user: the one-pass fast path for canonical users.csv rows")

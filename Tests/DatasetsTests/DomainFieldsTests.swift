@@ -1,5 +1,6 @@
 import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 import PaymentsCore
 import Testing
 import TestSupport

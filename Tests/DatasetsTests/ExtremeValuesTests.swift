@@ -1,5 +1,5 @@
 @testable import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
 import Testing
 
 /// Every decimal SPEC §0's grammar allows, printed without a trap (issue 45): the writers of the

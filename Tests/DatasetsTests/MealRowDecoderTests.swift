@@ -1,5 +1,5 @@
 @testable import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
 import Testing
 
 @Suite("RowDecoders.meal: meals.csv rows (SPEC §2)")

@@ -1,5 +1,5 @@
 import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
 import Testing
 
 @Suite("RowTokenizer on NDJSON: one flat JSON object per line (SPEC §0)")

@@ -1,5 +1,5 @@
 import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
 import Testing
 
 @Suite("RowDecoders.step: steps.csv rows (SPEC §3)")

@@ -1,5 +1,6 @@
 import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 import Testing
 
 @Suite("RowDecoders.user: users.csv rows (SPEC §1)")

@@ -1,5 +1,5 @@
 @testable import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
 import Parquet
 import Testing
 

@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 import Testing
 @_spi(Tooling) @testable import Generation
 

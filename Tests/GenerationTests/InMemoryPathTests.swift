@@ -1,5 +1,5 @@
 @_spi(Tooling) @testable import Export
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 @_spi(Tooling) import Scenarios
 import Testing

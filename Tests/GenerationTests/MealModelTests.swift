@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 @_spi(Tooling) import Scenarios
 import Testing
 @_spi(Tooling) @testable import Generation

@@ -1,6 +1,6 @@
 import Datasets
 @_spi(Tooling) @testable import Export
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 @_spi(Tooling) import Scenarios
 import Testing

@@ -1,6 +1,6 @@
 @_spi(Tooling) @testable import Export
 import Foundation
-import HealthCore
+@_spi(Tooling) import HealthCore
 @_spi(Tooling) import Scenarios
 import Testing
 @_spi(Tooling) @testable import Generation

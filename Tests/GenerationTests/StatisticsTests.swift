@@ -1,5 +1,6 @@
 @_spi(Tooling) @testable import Export
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 import PaymentsCore
 @_spi(Tooling) import Scenarios
 import Testing

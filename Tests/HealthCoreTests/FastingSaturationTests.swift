@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 import Testing
 
 /// Issue 45: sums past Int64's range saturate at its end instead of wrapping (a wrong sign) or

@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 import Testing
 import TestSupport

@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 
 /// Straightforward transcriptions of SPEC §2 and §3, written independently of the streaming
 /// implementations, for the property tests to compare against. Slow and obvious on purpose.

@@ -1,6 +1,6 @@
 import Foundation
-import PaymentService
-@testable import PaymentSimulation
+@_spi(Tooling) import PaymentService
+@_spi(Tooling) @testable import PaymentSimulation
 import PaymentsCore
 import Testing
 import TestSupport

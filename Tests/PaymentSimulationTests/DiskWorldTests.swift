@@ -1,5 +1,5 @@
-import PaymentService
-@testable import PaymentSimulation
+@_spi(Tooling) import PaymentService
+@_spi(Tooling) @testable import PaymentSimulation
 import PaymentsCore
 import Testing
 import TestSupport

@@ -1,4 +1,4 @@
-@testable import PaymentSimulation
+@_spi(Tooling) @testable import PaymentSimulation
 import PaymentsCore
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import PaymentService
-@testable import PaymentSimulation
+@_spi(Tooling) import PaymentService
+@_spi(Tooling) @testable import PaymentSimulation
 import TestSupport
 import Testing
 

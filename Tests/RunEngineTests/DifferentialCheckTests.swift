@@ -3,7 +3,7 @@ import Foundation
 @_spi(Tooling) import Scenarios
 import Testing
 @_spi(Tooling) @testable import RunEngine
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 @_spi(Tooling) @testable import Generation
 import SpecKernel

@@ -1,5 +1,5 @@
 import Foundation
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 import Testing
 @_spi(Tooling) @testable import Scenarios

@@ -1,6 +1,6 @@
 import Foundation
 import PaymentsCore
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 
 /// A service that answers every request at once, `deduplicated`, and remembers the payment ids it was sent.
 struct CountingService: ServiceUnderSimulation {

@@ -3,7 +3,7 @@ import Foundation
 import PaymentsCore
 @_spi(Tooling) import Scenarios
 @testable import ServiceLoad
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 import Testing
 
 @Suite("load mode's driver")

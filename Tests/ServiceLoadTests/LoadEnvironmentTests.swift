@@ -1,7 +1,7 @@
 import Foundation
 import PaymentsCore
 @testable import ServiceLoad
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 import Testing
 
 @Suite("load mode's environment: a gateway that answers at once, records in memory, a clock that never waits")

@@ -1,6 +1,6 @@
 import CWorldHooks
 import Foundation
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 import Synchronization
 import Testing
 

@@ -1,5 +1,5 @@
 @_spi(Tooling) import ServiceFixtures
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 import Testing
 
 /// The first failing world of `seeds` for `Service` (100 payments, 8 clients), nil when every one holds.

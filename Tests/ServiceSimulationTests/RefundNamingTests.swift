@@ -1,6 +1,6 @@
 import Foundation
 import PaymentsCore
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 import Testing
 
 /// How a spy service answers its charges, and how it expects refunds to name them.

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 import Synchronization
 import Testing
 

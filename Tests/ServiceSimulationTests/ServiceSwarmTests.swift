@@ -1,5 +1,5 @@
 import Foundation
-@testable import ServiceSimulation
+@_spi(Tooling) @testable import ServiceSimulation
 import Synchronization
 import Testing
 

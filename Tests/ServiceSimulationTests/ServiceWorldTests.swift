@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PaymentsCore
 @_spi(Tooling) import ServiceFixtures
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 import Testing
 
 /// A service that tells every client captured and never calls the gateway.

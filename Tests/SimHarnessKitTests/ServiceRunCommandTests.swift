@@ -2,7 +2,7 @@ import ArgumentParser
 @_spi(Tooling) import ServiceFixtures
 import Foundation
 import ServiceLoad
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 @testable import SimHarnessKit
 import Synchronization
 import Testing

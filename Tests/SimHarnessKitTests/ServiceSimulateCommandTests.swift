@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 @_spi(Tooling) import ServiceFixtures
-import ServiceSimulation
+@_spi(Tooling) import ServiceSimulation
 @testable import SimHarnessKit
 import Testing
 

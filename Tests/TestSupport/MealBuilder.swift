@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 
 /// Builds a `Meal`: by default a 30-minute, 500 kcal meal at 08:00 UTC on `TestTime.referenceDay`.
 public struct MealBuilder: Sendable {
@@ -43,7 +43,7 @@ public struct FastingConfigurationBuilder: Sendable {
     public func fastingProtocol(_ value: FastingProtocol) -> Self { modified(self) { $0.fastingProtocol = value } }
     public func minimumFast(_ seconds: Int64) -> Self { modified(self) { $0.minimumFastSeconds = seconds } }
 
-    public func build() -> FastingConfiguration {
+    package func build() -> FastingConfiguration {
         FastingConfiguration(utcOffsetMinutes: utcOffsetMinutes, fastingProtocol: fastingProtocol, minimumFastSeconds: minimumFastSeconds)
     }
 }

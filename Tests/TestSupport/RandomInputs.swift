@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 
 /// Seeded random test data for property tests: every generator draws only from `random`, so a

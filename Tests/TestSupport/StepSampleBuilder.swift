@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 
 /// Builds a `StepSample`: by default a phone sample of 100 steps over 10:00–10:10 UTC on
 /// `TestTime.referenceDay`.

@@ -1,4 +1,5 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 
 /// Builds a `UserProfile`: by default a 30-year-old man, 80 kg, 180 cm, moderately active, UTC, 16:8.
 public struct UserProfileBuilder: Sendable {
@@ -30,7 +31,7 @@ public struct UserProfileBuilder: Sendable {
     }
 
     /// The fasting analyzer's view of this user.
-    public func fastingConfiguration(minimumFastSeconds: Int64 = FastingConfiguration.defaultMinimumFast) -> FastingConfiguration {
+    package func fastingConfiguration(minimumFastSeconds: Int64 = FastingConfiguration.defaultMinimumFast) -> FastingConfiguration {
         FastingConfiguration(utcOffsetMinutes: utcOffsetMinutes, fastingProtocol: fastingProtocol, minimumFastSeconds: minimumFastSeconds)
     }
 }

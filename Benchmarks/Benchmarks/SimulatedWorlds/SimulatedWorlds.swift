@@ -4,7 +4,7 @@
 // >= 10,000 in-memory worlds of 1,000 payments and >= 1,000 worlds of 500 on the simulated disk per
 // CPU-minute. The gate judges malloc counts here (Benchmarks/Thresholds) and times with TimeRatios.
 import Benchmark
-import PaymentSimulation
+@_spi(Tooling) import PaymentSimulation
 import Suite
 import Tolerances
 

@@ -1,6 +1,6 @@
 // One user's meals and step samples, with any offset and at any instant of Int64 (the ends of its
 // range included), through the fasting analyzer and the step aggregator as both engines call them
-// (the batch analyzers, and `UserKernel` twice, so a reused accumulator is checked too). Fasting days
+// (`UserKernel`, twice, so a reused accumulator is checked too). Fasting days
 // must equal a plain model whose local days are exact 128-bit floors; step days must be exactly the
 // days the samples touch, in order, with totals between the watches' and all the samples' counts and
 // 7-day averages that match the emitted days. Input: an offset byte, a base byte (top of Int64,
@@ -51,7 +51,7 @@ struct Events {
 }
 
 /// SPEC §2, plainly: episodes, then fasts, then days.
-func modelFastingDays(_ meals: [Meal], offset: Int32, configuration: FastingConfiguration) -> [FastingDay] {
+func modelFastingDays(_ meals: [Meal], offset: Int32, fastingProtocol: FastingProtocol, minimumFastSeconds: Int64) -> [FastingDay] {
     var episodes: [(start: Int64, end: Int64, kcal: Int64)] = []
     for meal in meals.sorted(by: Meal.precedes) {
         if let last = episodes.last, meal.start <= last.end {
@@ -73,12 +73,12 @@ func modelFastingDays(_ meals: [Meal], offset: Int32, configuration: FastingConf
         days[days.count - 1].episodes += 1
         days[days.count - 1].kcalMicros += episode.kcal
         days[days.count - 1].eatingWindowSeconds = episode.end - firstStart
-        if k > 0, episode.start - episodes[k - 1].end >= configuration.minimumFastSeconds {
+        if k > 0, episode.start - episodes[k - 1].end >= minimumFastSeconds {
             days[days.count - 1].fastsEnded += 1
             days[days.count - 1].longestFastEndedSeconds = max(days[days.count - 1].longestFastEndedSeconds, episode.start - episodes[k - 1].end)
         }
     }
-    let limit = configuration.fastingProtocol.windowLimitSeconds
+    let limit = fastingProtocol.windowLimitSeconds
     return days.map { day in
         var row = day
         row.compliant = limit.map { day.eatingWindowSeconds <= $0 }
@@ -87,24 +87,29 @@ func modelFastingDays(_ meals: [Meal], offset: Int32, configuration: FastingConf
 }
 
 func checkFasting(_ events: Events, kernel: UserKernel) {
-    let configuration = FastingConfiguration(utcOffsetMinutes: events.offset, fastingProtocol: .sixteenEight)
-    let expected = modelFastingDays(events.meals, offset: events.offset, configuration: configuration)
-    let batch = FastingAnalyzer.analyze(events.meals, configuration: configuration)
-    guard batch.days == expected else { fatalError("fasting days differ from the model: \(batch.days) vs \(expected)") }
-    var meals = events.meals
-    var days: [FastingDay] = []
-    let summary = meals.withUnsafeMutableBufferPointer {
-        kernel.fasting($0, utcOffsetMinutes: events.offset, fastingProtocol: .sixteenEight) { days.append($0) }
+    let expected = modelFastingDays(events.meals, offset: events.offset, fastingProtocol: .sixteenEight, minimumFastSeconds: 10_800)
+    var summaries: [FastingSummary] = []
+    for _ in 0..<2 {
+        var meals = events.meals
+        var days: [FastingDay] = []
+        let summary = meals.withUnsafeMutableBufferPointer {
+            kernel.fasting($0, utcOffsetMinutes: events.offset, fastingProtocol: .sixteenEight) { days.append($0) }
+        }
+        guard days == expected else { fatalError("fasting days differ from the model: \(days) vs \(expected)") }
+        guard summary.episodes == expected.reduce(0, { $0 + $1.episodes }), summary.fasts == expected.reduce(0, { $0 + $1.fastsEnded }),
+              summary.meals == events.meals.count else {
+            fatalError("fasting summary \(summary) does not add up its days")
+        }
+        summaries.append(summary)
     }
-    guard days == expected, summary == batch.summary else { fatalError("UserKernel.fasting differs from the batch analyzer: \(days)") }
-    guard summary.episodes == expected.reduce(0, { $0 + $1.episodes }), summary.meals == events.meals.count else {
-        fatalError("fasting summary \(summary) does not add up its days")
-    }
+    guard summaries[0] == summaries[1] else { fatalError("a reused fasting accumulator differs: \(summaries)") }
 }
 
 func checkSteps(_ events: Events, kernel: UserKernel) {
     let samples = events.samples
-    let days = StepAggregator.aggregate(samples, utcOffsetMinutes: events.offset)
+    var copy = samples
+    var days: [StepDay] = []
+    copy.withUnsafeMutableBufferPointer { kernel.steps($0, utcOffsetMinutes: events.offset) { days.append($0) } }
     var touched = Set<Int64>()
     for sample in samples {
         for day in exactDay(sample.start, events.offset)...exactDay(sample.end - 1, events.offset) { touched.insert(day) }
@@ -120,12 +125,10 @@ func checkSteps(_ events: Events, kernel: UserKernel) {
         let week = days.filter { $0.day.index <= day.day.index && $0.day.index > day.day.index - 7 }.reduce(0) { $0 + $1.steps }
         guard abs(day.average7 - week / 7) <= 1e-9 * (week + 1) else { fatalError("avg7 of day \(day.day.index): \(day.average7) vs \(week / 7)") }
     }
-    for _ in 0..<2 {
-        var copy = samples
-        var fromKernel: [StepDay] = []
-        copy.withUnsafeMutableBufferPointer { kernel.steps($0, utcOffsetMinutes: events.offset) { fromKernel.append($0) } }
-        guard fromKernel == days else { fatalError("UserKernel.steps differs from the batch aggregator: \(fromKernel) vs \(days)") }
-    }
+    copy = samples
+    var again: [StepDay] = []
+    copy.withUnsafeMutableBufferPointer { kernel.steps($0, utcOffsetMinutes: events.offset) { again.append($0) } }
+    guard again == days else { fatalError("a reused step accumulator differs: \(again) vs \(days)") }
 }
 
 nonisolated(unsafe) let kernel = UserKernel()

@@ -4,7 +4,7 @@
 // Input: two bytes (little-endian) giving the truth file's length, the truth file, then the store.
 import Foundation
 import FuzzSupport
-import PaymentSimulation
+@_spi(Tooling) import PaymentSimulation
 
 let directory = FuzzSupport.scratch()
 let store = directory + "/store.sqlite"

@@ -2,6 +2,7 @@
 import Datasets
 import Foundation
 import HealthCore
+import UserProfiles
 
 /// What the fuzz targets share: a directory of users, lines of an input, scratch files, and the
 /// analyze engine run synchronously.

@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 
 /// The 10 bytes of a `YYYY-MM-DD` date, as stored in memory.
 struct DayText: Equatable {

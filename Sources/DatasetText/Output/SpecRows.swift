@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 
 /// The output files of SPEC §2–§5, their names and headers.

@@ -1,5 +1,5 @@
 import DatasetText
-import HealthCore
+@_spi(Tooling) import HealthCore
 import Parquet
 
 /// Meal and step candidates made straight from a row group's typed values: the Parquet counterpart

@@ -1,5 +1,5 @@
 import DatasetText
-import HealthCore
+@_spi(Tooling) import HealthCore
 import Parquet
 import PaymentsCore
 

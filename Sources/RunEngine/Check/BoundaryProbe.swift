@@ -1,4 +1,5 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 import PaymentsCore
 @_spi(Tooling) import RunResults
 @_spi(Tooling) import Scenarios

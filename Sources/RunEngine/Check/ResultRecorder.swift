@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 
 /// Keeps what a `PartitionWorker` reports, as values, for the differential check to compare.

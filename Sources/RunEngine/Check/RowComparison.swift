@@ -1,6 +1,6 @@
 import DatasetText
 import Foundation
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 @_spi(Tooling) import RunResults
 

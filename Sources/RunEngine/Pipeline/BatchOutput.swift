@@ -1,5 +1,5 @@
 import DatasetText
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 
 /// What a `PartitionWorker` reports of each user it analyzes, in batch order: the rows of the

@@ -1,5 +1,5 @@
 import DatasetText
-import HealthCore
+@_spi(Tooling) import HealthCore
 import PaymentsCore
 @_spi(Tooling) import ProcessMetrics
 @_spi(Tooling) import RunResults

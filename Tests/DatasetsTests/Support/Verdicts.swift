@@ -1,5 +1,6 @@
 import Datasets
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 
 /// A decoder's verdict with reasons and columns by name, for readable expectations.
 enum Decoded<Row: Equatable & Sendable>: Equatable, Sendable {

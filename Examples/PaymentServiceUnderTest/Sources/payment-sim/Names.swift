@@ -1,6 +1,5 @@
 import PaymentServiceCore
 
-// SimHarnessKit also exports SimHarness's own `PaymentGateway` and `PaymentRequest` (its SPEC
-// reference's types); in this module the names mean the service's own.
-typealias PaymentGateway = PaymentServiceCore.PaymentGateway
+// SimHarnessKit also exports SimHarness's own `PaymentRequest` (the row a user's payment processor
+// receives); in this module the name means the service's own.
 typealias PaymentRequest = PaymentServiceCore.PaymentRequest

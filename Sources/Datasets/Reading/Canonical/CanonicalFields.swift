@@ -1,4 +1,4 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
 
 /// The field scanners of `CanonicalRows`: each reads one field at a cursor that it moves past the
 /// field, and returns `nil` (or `false`) for anything but the plain shape it knows; the caller

@@ -1,5 +1,5 @@
 import DatasetText
-import HealthCore
+@_spi(Tooling) import HealthCore
 
 /// One-pass parsing of the rows of a CSV file whose header is exactly the canonical column list
 /// of its kind: the common case of `meals.csv` and `steps.csv`, read without tokenizing.

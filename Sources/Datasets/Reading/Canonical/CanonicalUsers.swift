@@ -1,4 +1,5 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 
 extension CanonicalRows {
     /// Parses the user line that starts at `base + start`, in a chunk that ends at `base + end`:

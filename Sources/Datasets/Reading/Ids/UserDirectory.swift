@@ -1,4 +1,5 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 
 /// The accepted users of a dataset, indexed by the byte order of their ids (SPEC §0), so that
 /// user index order is output order.

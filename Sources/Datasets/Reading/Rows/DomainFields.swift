@@ -1,4 +1,5 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 import PaymentsCore
 
 // The domain's values read from the UTF-8 bytes of a file field, without a `String` per field.

@@ -1,5 +1,6 @@
 import DatasetText
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 import PaymentsCore
 
 /// A rejected row: its line within its chunk, the reason (an index into the kind's reasons), the

@@ -1,4 +1,5 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 import Testing
 import TestSupport
 

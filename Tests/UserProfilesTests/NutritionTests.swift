@@ -1,4 +1,5 @@
-import HealthCore
+@_spi(Tooling) import HealthCore
+import UserProfiles
 import Testing
 
 @Suite("Energy need, macro ratios and BMI (SPEC §1)")

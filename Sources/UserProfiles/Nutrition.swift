@@ -1,5 +1,5 @@
 /// Why a body measurement or energy figure cannot be used.
-public enum BodyMetricError: Error, Equatable, Sendable {
+package enum BodyMetricError: Error, Equatable, Sendable {
     /// A weight (kg) of 0 or less.
     case nonPositiveWeight(Double)
     /// A height (cm) of 0 or less.
@@ -13,7 +13,7 @@ public enum BodyMetricError: Error, Equatable, Sendable {
 }
 
 /// Daily energy need: revised Harris–Benedict BMR × activity multiplier (SPEC §1).
-public enum EnergyNeed {
+package enum EnergyNeed {
     /// Basal metabolic rate in kcal/day.
     package static func basalMetabolicRate(sex: Sex, weightKg: Double, heightCm: Double, age: Int) throws(BodyMetricError) -> Double {
         guard weightKg > 0 else { throw .nonPositiveWeight(weightKg) }
@@ -27,7 +27,7 @@ public enum EnergyNeed {
     }
 
     /// Daily energy need in kcal/day.
-    public static func dailyKcal(sex: Sex, weightKg: Double, heightCm: Double, age: Int, activity: ActivityLevel) throws(BodyMetricError) -> Double {
+    package static func dailyKcal(sex: Sex, weightKg: Double, heightCm: Double, age: Int, activity: ActivityLevel) throws(BodyMetricError) -> Double {
         try basalMetabolicRate(sex: sex, weightKg: weightKg, heightCm: heightCm, age: age) * activity.multiplier
     }
 }
