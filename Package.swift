@@ -14,7 +14,7 @@ let package = Package(
             name: "_SimHarnessTooling",
             targets: [
                 "HealthCore", "UserProfiles", "PaymentsCore", "DatasetText", "Datasets", "Parquet", "SpecKernel", "Analysis", "Scenarios", "Generation", "Export", "ProcessMetrics",
-                "RunResults", "RunEngine", "BenchmarkWorkloads", "ServiceFixtures", "PaymentSimulation", "Reports", "ServiceSimulation", "ServiceLoad",
+                "RunResults", "RunEngine", "BenchmarkWorkloads", "ServiceFixtures", "PaymentSimulation", "Reports", "ServiceSimulation", "ServiceLoad", "SimulationCore",
             ]
         ),
     ],
@@ -91,9 +91,11 @@ let package = Package(
         .target(name: "PaymentService", dependencies: ["PaymentsCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PaymentSimulation",
-            dependencies: ["PaymentService", "PaymentsCore", "ParallelWork", "SimulatedDisk"]
+            dependencies: ["PaymentService", "PaymentsCore", "ParallelWork", "SimulatedDisk", "SimulationCore"]
         ),
         .target(name: "ParallelWork"),
+        // What both simulators share: the catalogue of invariants a world can break.
+        .target(name: "SimulationCore"),
         .target(
             name: "RunResults",
             dependencies: ["Scenarios", "HealthCore", "PaymentsCore", "ProcessMetrics", .product(name: "Histogram", package: "hdrhistogram-swift")]
@@ -140,7 +142,7 @@ let package = Package(
         .target(
             name: "ServiceSimulation",
             dependencies: [
-                "PaymentsCore", "SimulatedDisk", "WorldExecutors", "CWorldHooks",
+                "PaymentsCore", "SimulatedDisk", "SimulationCore", "WorldExecutors", "CWorldHooks",
                 .target(name: "CWorldInterposers", condition: .when(traits: ["WorldInterposers"])),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
@@ -151,11 +153,12 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["HealthCore", "UserProfiles", "PaymentsCore", "Scenarios", "Datasets", "Parquet"], path: "Tests/TestSupport"),
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "UserProfilesTests", dependencies: ["UserProfiles", "HealthCore", "TestSupport"]),
+        .testTarget(name: "SimulationCoreTests", dependencies: ["SimulationCore"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
         .testTarget(
             name: "ServiceSimulationTests",
-            dependencies: ["ServiceSimulation", "WorldExecutors", "PaymentsCore", "ServiceFixtures", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ServiceSimulation", "SimulationCore", "WorldExecutors", "PaymentsCore", "ServiceFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ServiceLoadTests",
@@ -169,7 +172,7 @@ let package = Package(
         .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "PaymentSimulationTests",
-            dependencies: ["PaymentSimulation", "PaymentService", "PaymentsCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PaymentSimulation", "PaymentService", "PaymentsCore", "SimulationCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "SpecKernelTests", dependencies: ["SpecKernel", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(

@@ -98,7 +98,7 @@ struct StoredPayment: Codable, Hashable {
 
     /// A service over `environment` (no state survives but the store's). Recovery syncs first: a crashed
     /// process may have left writes in the cache, and a retry that finds one must not answer from a record a
-    /// power loss could still take away (found by the simulation: seed 1712 of 5,000, `ledger differs`).
+    /// power loss could still take away (found by the simulation: seed 1712 of 5,000, `ledger-differs`).
     @_spi(Tooling) public static func start(in environment: ServiceEnvironment) async throws -> LedgerService {
         let store: any RecordStore = switch Flaw.storage {
         case .records: environment.store

@@ -4,6 +4,7 @@ import CWorldHooks
 import CWorldInterposers
 #endif
 import Foundation
+@_spi(Tooling) import SimulationCore
 import WorldExecutors
 
 /// What a seeded world ended with.
@@ -28,14 +29,9 @@ public enum SeededWorldFailure: Error, Equatable, Sendable, CustomStringConverti
     /// More jobs than the limit: a task that never stops yielding.
     case stepLimit(Int)
 
-    /// The failure in words, `nondeterminism escaped: …` or `deadlock: …`.
-    public var description: String {
-        switch self {
-        case .escaped(let what): "nondeterminism escaped: \(what)"
-        case .deadlock(let what): "deadlock: \(what)"
-        case .stepLimit(let steps): "no end after \(steps) jobs: a task that yields for ever (raise the limit if the world is that big)"
-        }
-    }
+    /// The failure in words, named as the simulators' catalogue names it: `nondeterminism-escaped: …`,
+    /// `deadlock: …` or `step-limit: …`.
+    public var description: String { "\(invariant.rawValue): \(detail)" }
 }
 
 /// Runs async code under a seeded schedule: one thread, one job at a time, the next job chosen among the

@@ -1,4 +1,5 @@
 import PaymentsCore
+@_spi(Tooling) import SimulationCore
 
 /// SPEC §4's invariants for a world of a user's service, judged at its end against the gateway's ground
 /// truth (and, by `StepInvariants`, at each act of the gateway and each answer, when they happen): every request answered; the gateway acted at most once per client payment, with its values; no
@@ -14,12 +15,12 @@ struct ServiceInvariants {
 
     func firstViolation(ledger: [ServiceLedgerLine]) -> ServiceViolation? {
         if let index = record.unanswered.first {
-            return violation("never answered", "\(request(index)): no answer after \(tries) tries", about: [index])
+            return violation(.neverAnswered, "\(request(index)): no answer after \(tries) tries", about: [index])
         }
         var actsOf: [Int: [GatewayAct]] = [:]
         for act in acts.values.sorted(by: { $0.at < $1.at || ($0.at == $1.at && $0.payment.idempotencyKey < $1.payment.idempotencyKey) }) {
             guard let index = record.issued[act.payment.paymentID] else {
-                return ServiceViolation(kind: "unknown payment", detail: "the gateway acted for \(act.payment.paymentID), which no client sent", subjects: [act.payment.paymentID])
+                return ServiceViolation(kind: .unknownPayment, detail: "the gateway acted for \(act.payment.paymentID), which no client sent", subjects: [act.payment.paymentID])
             }
             actsOf[index, default: []].append(act)
         }
@@ -27,21 +28,21 @@ struct ServiceInvariants {
             let base = workload.payments[index].base
             if acted.count > 1 {
                 return violation(
-                    base.kind == .charge ? "charged twice" : "refunded twice",
+                    .chargedTwice,
                     "\(request(index)): the gateway acted for keys \(acted.map(\.payment.idempotencyKey).joined(separator: ", "))", about: [index])
             }
             let act = acted[0].payment
             if act.kind != base.kind || act.amountMinor != base.amountMinor || act.currency != base.currency || act.userID != base.userID {
-                return violation("gateway values", "\(request(index)): the gateway was sent \(act.kind.name) \(act.amountMinor) \(act.currency.code) for \(act.userID)", about: [index])
+                return violation(.gatewayValues, "\(request(index)): the gateway was sent \(act.kind.name) \(act.amountMinor) \(act.currency.code) for \(act.userID)", about: [index])
             }
         }
         for (index, answers) in record.answers.sorted(by: { $0.key < $1.key }) {
             let acted = actsOf[index] != nil
             if let told = answers.first(where: { [.captured, .refunded].contains($0.state) }), !acted {
-                return violation("answered without charging", "\(request(index)) was answered \(told), but the gateway never acted", about: [index])
+                return violation(.answeredWithoutMoney, "\(request(index)) was answered \(told), but the gateway never acted", about: [index])
             }
             if let told = answers.first(where: { [.declined, .failed].contains($0.state) }), acted {
-                return violation("charged but answered \(told.state.rawValue)", "\(request(index)) was answered \(told), but the gateway acted", about: [index])
+                return violation(.moneyButAnsweredFailed, "\(request(index)) was answered \(told), but the gateway acted", about: [index])
             }
         }
         if let violation = refundViolation(actsOf) { return violation }
@@ -55,12 +56,12 @@ struct ServiceInvariants {
             guard let of = acted[0].payment.refundOf, let charge = byName[of], let chargeActs = actsOf[charge],
                   workload.payments[charge].base.kind == .charge
             else {
-                return violation("refund of nothing", "\(request(index)) was refunded, but the gateway never took its charge", about: [index])
+                return violation(.refundOfNothing, "\(request(index)) was refunded, but the gateway never took its charge", about: [index])
             }
             refunded[charge, default: 0] += acted[0].payment.amountMinor
             if refunded[charge]! > chargeActs[0].payment.amountMinor {
                 return violation(
-                    "refunded more than charged",
+                    .refundExceedsCharge,
                     "\(request(charge)): \(refunded[charge]!) refunded of \(chargeActs[0].payment.amountMinor), the last by \(request(index))",
                     about: [charge, index])
             }
@@ -90,7 +91,7 @@ struct ServiceInvariants {
             if expected != said {
                 let payments = workload.payments.filter { $0.base.userID == line.user && $0.base.currency == line.currency }
                 return ServiceViolation(
-                    kind: "ledger differs",
+                    kind: .ledgerDiffers,
                     detail: "\(line.user) \(line.currency.code): the service says captured \(said.captured) refunded \(said.refunded), "
                         + "the gateway captured \(expected.captured) refunded \(expected.refunded)",
                     subjects: payments.map(\.base.paymentID) + payments.map(\.base.idempotencyKey))
@@ -111,7 +112,7 @@ struct ServiceInvariants {
     }
 
     /// A violation about the payments at `indices`: their ids and keys are its subjects.
-    private func violation(_ kind: String, _ detail: String, about indices: [Int]) -> ServiceViolation {
+    private func violation(_ kind: Invariant, _ detail: String, about indices: [Int]) -> ServiceViolation {
         let bases = indices.map { workload.payments[$0].base }
         return ServiceViolation(kind: kind, detail: detail, subjects: bases.map(\.paymentID) + bases.map(\.idempotencyKey))
     }
@@ -134,21 +135,21 @@ struct StepInvariants {
     mutating func acted(_ payment: GatewayPayment, index: Int?, answers: [ServiceAnswer], at time: Duration) {
         guard first == nil else { return }
         guard let index else {
-            return note(ServiceViolation(kind: "unknown payment", detail: "the gateway acted for \(payment.paymentID), which no client sent", subjects: [payment.paymentID]), at: time)
+            return note(ServiceViolation(kind: .unknownPayment, detail: "the gateway acted for \(payment.paymentID), which no client sent", subjects: [payment.paymentID]), at: time)
         }
         actsOf[index, default: []].append(payment)
         let base = workload.payments[index].base
         let acted = actsOf[index]!
         if acted.count > 1 {
             return note(violation(
-                base.kind == .charge ? "charged twice" : "refunded twice",
+                .chargedTwice,
                 "\(base): the gateway acted for keys \(acted.map(\.idempotencyKey).joined(separator: ", "))", index), at: time)
         }
         if payment.kind != base.kind || payment.amountMinor != base.amountMinor || payment.currency != base.currency || payment.userID != base.userID {
-            return note(violation("gateway values", "\(base): the gateway was sent \(payment.kind.name) \(payment.amountMinor) \(payment.currency.code) for \(payment.userID)", index), at: time)
+            return note(violation(.gatewayValues, "\(base): the gateway was sent \(payment.kind.name) \(payment.amountMinor) \(payment.currency.code) for \(payment.userID)", index), at: time)
         }
         if let told = answers.first(where: { [.declined, .failed].contains($0.state) }) {
-            note(violation("charged but answered \(told.state.rawValue)", "\(base) was answered \(told), but the gateway acted", index), at: time)
+            note(violation(.moneyButAnsweredFailed, "\(base) was answered \(told), but the gateway acted", index), at: time)
         }
     }
 
@@ -158,9 +159,9 @@ struct StepInvariants {
         let base = workload.payments[index].base
         let acted = actsOf[index] != nil
         if [.captured, .refunded].contains(answer.state), !acted {
-            note(violation("answered without charging", "\(base) was answered \(answer), but the gateway never acted", index), at: time)
+            note(violation(.answeredWithoutMoney, "\(base) was answered \(answer), but the gateway never acted", index), at: time)
         } else if [.declined, .failed].contains(answer.state), acted {
-            note(violation("charged but answered \(answer.state.rawValue)", "\(base) was answered \(answer), but the gateway acted", index), at: time)
+            note(violation(.moneyButAnsweredFailed, "\(base) was answered \(answer), but the gateway acted", index), at: time)
         }
     }
 
@@ -170,7 +171,7 @@ struct StepInvariants {
         first = violation
     }
 
-    private func violation(_ kind: String, _ detail: String, _ index: Int) -> ServiceViolation {
+    private func violation(_ kind: Invariant, _ detail: String, _ index: Int) -> ServiceViolation {
         let base = workload.payments[index].base
         return ServiceViolation(kind: kind, detail: detail, subjects: [base.paymentID, base.idempotencyKey])
     }

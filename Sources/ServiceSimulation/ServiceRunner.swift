@@ -1,5 +1,6 @@
 import Foundation
 import PaymentsCore
+@_spi(Tooling) import SimulationCore
 
 /// The clients' payments of a world, drawn from its seed: users, charges and refunds of earlier charges,
 /// each payment given to one client, and (with faults) some also sent by a second client at the same time.
@@ -121,12 +122,12 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
             let (live, incarnation) = try await liveService()
             let ledger: [ServiceLedgerLine]
             do { ledger = try await Incarnation.$current.withValue(incarnation) { try await live.ledger() } } catch {
-                return ServiceViolation(kind: "ledger threw", detail: "\(error)")
+                return ServiceViolation(kind: .ledgerThrew, detail: "\(error)")
             }
             return steps.first ?? ServiceInvariants(workload: workload, record: record, acts: state.acts, tries: state.configuration.clientTries)
                 .firstViolation(ledger: ledger)
         } catch is StartFailed {
-            return ServiceViolation(kind: "start threw", detail: startFailure ?? "?")
+            return ServiceViolation(kind: .startThrew, detail: startFailure ?? "?")
         }
     }
 

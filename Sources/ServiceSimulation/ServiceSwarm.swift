@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Tooling) import SimulationCore
 
 /// A swarm of worlds of one service: consecutive seeds on several threads, each world alone on its own.
 @_spi(Tooling) public struct ServiceSwarm: Sendable {
@@ -63,7 +64,7 @@ import Foundation
         var report = world(configuration)
         if report.traceHash != failing.traceHash || report.violation != failing.violation {
             report.violation = ServiceViolation(
-                kind: "nondeterministic world",
+                kind: .nondeterministicWorld,
                 detail: "seed \(configuration.seed) ran two ways in one process: first \(failing.violation.map(String.init(describing:)) ?? "no violation") "
                     + "(trace hash 0x\(String(failing.traceHash, radix: 16))), then \(report.violation.map(String.init(describing:)) ?? "no violation") "
                     + "(trace hash 0x\(String(report.traceHash, radix: 16))): something the world does not own chose between them")

@@ -1,5 +1,6 @@
 import Foundation
 import PaymentsCore
+@_spi(Tooling) import SimulationCore
 
 /// One simulated world of a user's service: what the seed draws from.
 @_spi(Tooling) public struct ServiceWorldConfiguration: Hashable, Sendable {
@@ -74,8 +75,8 @@ import PaymentsCore
 
 /// A broken invariant of SPEC §4, or a world that could not run to its end.
 @_spi(Tooling) public struct ServiceViolation: Hashable, Sendable, CustomStringConvertible {
-    /// A short name: `charged twice`, `ledger differs`, `deadlock`, ...
-    @_spi(Tooling) public var kind: String
+    /// The invariant broken, from the catalogue both simulators share.
+    @_spi(Tooling) public var kind: Invariant
     /// What broke, with the payments concerned.
     @_spi(Tooling) public var detail: String
     /// The payment ids and keys concerned: the world's events that name one (with its crashes and
@@ -83,14 +84,14 @@ import PaymentsCore
     @_spi(Tooling) public var subjects: [String]
 
     /// A violation of `kind`, saying `detail`, about `subjects`.
-    @_spi(Tooling) public init(kind: String, detail: String, subjects: [String] = []) {
+    @_spi(Tooling) public init(kind: Invariant, detail: String, subjects: [String] = []) {
         self.kind = kind
         self.detail = detail
         self.subjects = subjects
     }
 
-    /// `ledger differs: u01 USD captured 2500, the gateway captured 1250`.
-    @_spi(Tooling) public var description: String { "\(kind): \(detail)" }
+    /// `ledger-differs: u01 USD captured 2500, the gateway captured 1250`.
+    @_spi(Tooling) public var description: String { "\(kind.rawValue): \(detail)" }
 }
 
 /// Runs worlds of a user's service.
@@ -113,10 +114,10 @@ import PaymentsCore
             (report.steps, report.traceHash, report.virtualTime) = (run.steps, run.traceHash, run.virtualTime)
             switch run.value {
             case .success(let violation): report.violation = violation
-            case .failure(let error): report.violation = ServiceViolation(kind: "harness error", detail: "\(error)")
+            case .failure(let error): report.violation = ServiceViolation(kind: .harnessError, detail: "\(error)")
             }
         } catch {
-            report.violation = ServiceViolation(kind: error.kindName, detail: error.detail)
+            report.violation = ServiceViolation(kind: error.invariant, detail: error.detail)
         }
         if let runner = holder.runner {
             report.crashes = runner.crashes
@@ -166,15 +167,16 @@ extension SeededWorldFailure {
     var detail: String {
         switch self {
         case .escaped(let text), .deadlock(let text): text
-        case .stepLimit: String(description.drop { $0 != ":" }.dropFirst(2))
+        case .stepLimit(let steps): "no end after \(steps) jobs: a task that yields for ever (raise the limit if the world is that big)"
         }
     }
 
-    var kindName: String {
+    /// The invariant of the catalogue it breaks.
+    var invariant: Invariant {
         switch self {
-        case .escaped: "nondeterminism escaped"
-        case .deadlock: "deadlock"
-        case .stepLimit: "step limit"
+        case .escaped: .nondeterminismEscaped
+        case .deadlock: .deadlock
+        case .stepLimit: .stepLimit
         }
     }
 }

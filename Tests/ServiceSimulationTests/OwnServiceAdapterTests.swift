@@ -1,3 +1,4 @@
+@_spi(Tooling) import SimulationCore
 @_spi(Tooling) import ServiceFixtures
 @_spi(Tooling) import ServiceSimulation
 import Testing
@@ -30,7 +31,7 @@ struct OwnServiceAdapterTests {
 
         // Then the gateway charged one payment twice (or once, the client told it was declined: the second key's
         // answer, caught at that step), and the same world fails the same way with the same trace
-        #expect(["charged twice", "charged but answered declined", "charged but answered failed"].contains(failing.violation?.kind ?? ""))
+        #expect([Invariant.chargedTwice, .moneyButAnsweredFailed].contains(failing.violation?.kind))
         let again = ServiceWorld.run(sut, failing.configuration)
         #expect(again.traceHash == failing.traceHash)
         #expect(again.violation == failing.violation)

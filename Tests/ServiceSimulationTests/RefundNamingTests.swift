@@ -1,3 +1,4 @@
+@_spi(Tooling) import SimulationCore
 import Foundation
 import PaymentsCore
 @_spi(Tooling) import ServiceSimulation
@@ -96,6 +97,6 @@ struct RefundNamingTests {
 
         // Then a world sees a refund answered refunded that the gateway never made
         let violation = try #require(reports.compactMap(\.violation).first)
-        #expect(violation.kind == "answered without charging")
+        #expect(violation.kind == .answeredWithoutMoney)
     }
 }

@@ -158,7 +158,7 @@ struct SeededWorldTests {
         }
         // Then nondeterminism escaped, naming the thread and the await in this test's code the task waited at
         let report = "\(try #require(failure))"
-        #expect(report.hasPrefix("nondeterminism escaped: a task of the world was resumed from DispatchQueue 'app.callback'"))
+        #expect(report.hasPrefix("nondeterminism-escaped: a task of the world was resumed from DispatchQueue 'app.callback'"))
         #expect(report.contains("(its last await: #"), "\(report)")
         #expect(report.contains(" in ServiceSimulationTests.SeededWorldTests.escape() throws -> ())"), "\(report)")
     }

@@ -1,3 +1,4 @@
+@_spi(Tooling) import SimulationCore
 import Foundation
 @_spi(Tooling) @testable import ServiceSimulation
 import Synchronization
@@ -18,7 +19,7 @@ private final class ScriptedWorlds: Sendable {
             defer { n += 1 }
             return hashes[min(n, hashes.count - 1)]
         }
-        report.violation = ServiceViolation(kind: "charged twice", detail: "p0001")
+        report.violation = ServiceViolation(kind: .chargedTwice, detail: "p0001")
         return report
     }
 
@@ -40,7 +41,7 @@ struct ServiceSwarmTests {
         // Then seed 3 ran twice, and its violation is the one it broke
         #expect(worlds.count == 2)
         #expect(summary.failed == 1)
-        #expect(summary.firstFailure?.violation?.kind == "charged twice")
+        #expect(summary.firstFailure?.violation?.kind == .chargedTwice)
         #expect(summary.firstFailure?.configuration.seed == 3)
     }
 
@@ -52,7 +53,7 @@ struct ServiceSwarmTests {
             var report = ServiceWorldReport(configuration: ServiceWorldConfiguration(seed: UInt64(seed)))
             report.traceHash = 0x1000 + UInt64(seed)
             report.steps = 10 * (seed + 1)
-            if seed == 2 { report.violation = ServiceViolation(kind: "charged twice", detail: "p0002") }
+            if seed == 2 { report.violation = ServiceViolation(kind: .chargedTwice, detail: "p0002") }
             return report
         }
         var inOrder = ServiceSwarmSummary()
@@ -82,7 +83,7 @@ struct ServiceSwarmTests {
 
         // Then the failure names both runs
         let violation = try #require(summary.firstFailure?.violation)
-        #expect(violation.kind == "nondeterministic world")
+        #expect(violation.kind == .nondeterministicWorld)
         #expect(violation.detail.contains("trace hash 0xab"))
         #expect(violation.detail.contains("trace hash 0xcd"))
     }

@@ -1,3 +1,4 @@
+@_spi(Tooling) import SimulationCore
 import Foundation
 import GRDB
 import PaymentsCore
@@ -135,32 +136,33 @@ struct ServiceWorldTests {
         // When its world runs
         let report = ServiceWorld.run(ClaimsCaptured.self, configuration)
 
-        // Then the first answer is the violation, timed, not the end's "ledger differs"
+        // Then the first answer is the violation, timed, not the end's `ledger-differs`
         let violation = try #require(report.violation)
-        #expect(violation.kind == "answered without charging")
+        #expect(violation.kind == .answeredWithoutMoney)
         #expect(violation.detail.contains(" ms of virtual time)"))
     }
 
     @Test("each planted bug is caught within 200 seeds, as an invariant it breaks", arguments: [
-        (PlantedFlaw.reentrancy, ["ledger differs"]),
+        (PlantedFlaw.reentrancy, [Invariant.ledgerDiffers]),
         // Two concurrent submissions of one key: both charge (or refund), or one is told declined while the other charged.
-        (.checkThenAct, ["charged twice", "refunded twice", "charged but answered declined", "charged but answered failed"]),
-        (.saveAfterAnswer, ["charged twice"]),
-        (.timeoutIsFailure, ["charged but answered failed"]),
-        (.newKeyOnRetry, ["charged twice"]),
-        (.answerBeforeSync, ["ledger differs"]),
+        (.checkThenAct, [.chargedTwice, .moneyButAnsweredFailed]),
+        (.saveAfterAnswer, [.chargedTwice]),
+        (.timeoutIsFailure, [.moneyButAnsweredFailed]),
+        (.newKeyOnRetry, [.chargedTwice]),
+        (.answerBeforeSync, [.ledgerDiffers]),
         // A record a failed sync left in the cache: acted on or answered from, then lost at a power loss.
-        (.unsyncedRecovery, ["ledger differs", "charged twice"]),
+        (.unsyncedRecovery, [.ledgerDiffers, .chargedTwice]),
         // SQLite's commits never synced: a power loss takes acknowledged payments (or intents) away.
-        (.sqliteSynchronousOff, ["ledger differs", "charged twice"]),
+        (.sqliteSynchronousOff, [.ledgerDiffers, .chargedTwice]),
     ])
-    func plantedBugsAreCaught(flaw: PlantedFlaw, kinds: [String]) throws {
+    func plantedBugsAreCaught(flaw: PlantedFlaw, kinds: [Invariant]) throws {
         // Given the service with one bug planted
         // When seeds run until one fails
         let report = try #require(Self.failure(flaw, seeds: 0..<200, schedule: .random))
 
         // Then the violation names what broke
-        #expect(kinds.contains(report.violation?.kind ?? ""), "\(report.violation!)")
+        let violation = try #require(report.violation)
+        #expect(kinds.contains(violation.kind), "\(violation)")
     }
 
     @Test("a failing world runs again the same: the same trace hash, steps, violation and history")
@@ -200,18 +202,18 @@ struct ServiceWorldTests {
     @Test("a service whose start throws is a violation naming the error")
     func startThrows() {
         let report = ServiceWorld.run(FailingStart.self, ServiceWorldConfiguration(seed: 1, payments: 5, clients: 2))
-        #expect(report.violation == ServiceViolation(kind: "start threw", detail: "the database is locked"))
+        #expect(report.violation == ServiceViolation(kind: .startThrew, detail: "the database is locked"))
     }
 
     @Test("a service whose ledger cannot be read is a violation naming the error")
     func ledgerThrows() {
         let report = ServiceWorld.run(LedgerFails.self, ServiceWorldConfiguration(seed: 2, payments: 5, clients: 2, faults: false, crashes: 0))
-        #expect(report.violation == ServiceViolation(kind: "ledger threw", detail: "the ledger table is corrupt"))
+        #expect(report.violation == ServiceViolation(kind: .ledgerThrew, detail: "the ledger table is corrupt"))
     }
 
     /// A world of `Service` (whose tasks call the world's environment from a thread started outside it), with
     /// what its violation says.
-    private static func calledFromOutside<Service: ServiceUnderSimulation>(_ service: Service.Type, seed: UInt64) -> (kind: String?, detail: String) {
+    private static func calledFromOutside<Service: ServiceUnderSimulation>(_ service: Service.Type, seed: UInt64) -> (kind: Invariant?, detail: String) {
         _ = OutsideThread.shared
         let report = ServiceWorld.run(Service.self, ServiceWorldConfiguration(seed: seed, payments: 5, clients: 2, crashes: 0))
         return (report.violation?.kind, report.violation?.detail ?? "no violation")
@@ -224,7 +226,7 @@ struct ServiceWorldTests {
         let violation = Self.calledFromOutside(StoreReadFromOutside.self, seed: seed)
 
         // Then the world fails as escaped, naming the store's call and that it was refused; the harness is intact
-        #expect(violation.kind == "nondeterminism escaped")
+        #expect(violation.kind == .nondeterminismEscaped)
         #expect(violation.detail.contains("the store's read of payment/"), "\(violation.detail)")
         #expect(violation.detail.contains(" called from "))
         #expect(violation.detail.contains("answer its own tasks only; that call failed"))
@@ -237,7 +239,7 @@ struct ServiceWorldTests {
         let violation = Self.calledFromOutside(DiskWrittenFromOutside.self, seed: seed)
 
         // Then the world fails as escaped, naming the disk's call on its file and the thread
-        #expect(violation.kind == "nondeterminism escaped")
+        #expect(violation.kind == .nondeterminismEscaped)
         #expect(violation.detail.contains("the disk's "), "\(violation.detail)")
         #expect(violation.detail.contains("outside.sqlite"), "\(violation.detail)")
         #expect(violation.detail.contains(" called from "))
@@ -246,7 +248,7 @@ struct ServiceWorldTests {
     @Test("a service that never answers is a deadlock, reported, not a hang")
     func neverAnswers() {
         let report = ServiceWorld.run(NeverAnswers.self, ServiceWorldConfiguration(seed: 1, payments: 5, clients: 2, crashes: 0))
-        #expect(report.violation?.kind == "deadlock")
+        #expect(report.violation?.kind == .deadlock)
     }
 
     private static func failure(_ flaw: PlantedFlaw, seeds: Range<UInt64>, schedule: ScheduleStrategy) -> ServiceWorldReport? {

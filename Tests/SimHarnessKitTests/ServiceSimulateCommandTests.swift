@@ -69,7 +69,7 @@ struct ServiceSimulateCommandTests {
         #expect(swarm.status == 1)
         #expect(swarm.output.contains("broke an invariant; the first, seed"))
         #expect(first.status == 1 && second.status == 1, "\(first.output)")
-        #expect(first.output.contains("violation: ledger differs"))
+        #expect(first.output.contains("violation: ledger-differs: "))
         let hash = try #require(traceHash(first.output))
         #expect(hash == traceHash(second.output))
         #expect(first.output.contains("power loss"))
