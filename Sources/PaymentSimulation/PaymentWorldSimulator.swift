@@ -1,5 +1,6 @@
 import Foundation
 import ParallelWork
+@_spi(Tooling) import SimulationCore
 @_spi(Tooling) import PaymentService
 
 /// Runs simulated worlds: one, a swarm of seeds on several cores, or the shrinking of a failing one.
@@ -152,23 +153,22 @@ import ParallelWork
     /// Makes a failing world smaller (fewer payments, fewer clients, fewer and rarer faults) while
     /// it still breaks the same invariant; at most `budget` worlds are tried.
     package static func shrink(_ failing: WorldReport, store: StoreChoice, budget: Int = 400) -> WorldReport {
-        guard let invariant = failing.violation?.invariant else { return failing }
-        var best = failing, tried = 0
-        var improved = true
-        while improved, tried < budget {
-            improved = false
-            for candidate in smaller(best.configuration) where tried < budget {
-                tried += 1
-                guard let report = try? run(candidate, store: store), report.violation?.invariant == invariant else { continue }
-                best = report
-                improved = true
-                break
-            }
-        }
-        return best
+        SansIOWorlds(store: store).shrink(failing, budget: budget)
     }
+}
 
-    private static func smaller(_ configuration: WorldConfiguration) -> [WorldConfiguration] {
+/// The sans-I/O worlds on one kind of store, as the shrinker runs them.
+struct SansIOWorlds: WorldRunner {
+    let store: PaymentWorldSimulator.StoreChoice
+
+    func run(_ configuration: WorldConfiguration) -> WorldReport? { try? PaymentWorldSimulator.run(configuration, store: store) }
+
+    func configuration(of report: WorldReport) -> WorldConfiguration { report.configuration }
+
+    func invariant(of report: WorldReport) -> Invariant? { report.violation?.invariant }
+
+    /// Half the payments, an eighth fewer, one client, half the clients, each fault kind left out, each halved.
+    func smaller(than configuration: WorldConfiguration) -> [WorldConfiguration] {
         var candidates: [WorldConfiguration] = []
         func with(_ change: (inout WorldConfiguration) -> Void) {
             var candidate = configuration

@@ -133,37 +133,37 @@ final class Reports: @unchecked Sendable {
 }
 
 extension ServiceWorld {
-    /// The smallest world found that still fails like `failing`'s does (the same kind of violation): fewer
-    /// payments, then fewer clients, then fewer crashes, each halved while the seed still fails.
+    /// The smallest world found that still fails like `failing`'s does (the same invariant): half the
+    /// payments, half the clients, half the crashes, the first that still fails taken and shrunk in turn.
     @_spi(Tooling) public static func shrink(
-        _ failing: ServiceWorldReport, running world: (ServiceWorldConfiguration) -> ServiceWorldReport
+        _ failing: ServiceWorldReport, running world: @escaping (ServiceWorldConfiguration) -> ServiceWorldReport
     ) -> ServiceWorldReport {
-        guard let kind = failing.violation?.kind else { return failing }
-        var best = failing
-        func tryShrinking(_ change: (inout ServiceWorldConfiguration) -> Bool) {
-            while true {
-                var smaller = best.configuration
-                guard change(&smaller) else { return }
-                let report = world(smaller)
-                guard report.violation?.kind == kind else { return }
-                best = report
-            }
+        SeededServiceWorlds(running: world).shrink(failing)
+    }
+}
+
+/// The seeded worlds of one service, as the shrinker runs them.
+struct SeededServiceWorlds: WorldRunner {
+    let running: (ServiceWorldConfiguration) -> ServiceWorldReport
+
+    func run(_ configuration: ServiceWorldConfiguration) -> ServiceWorldReport? { running(configuration) }
+
+    func configuration(of report: ServiceWorldReport) -> ServiceWorldConfiguration { report.configuration }
+
+    func invariant(of report: ServiceWorldReport) -> Invariant? { report.violation?.kind }
+
+    /// Half the payments, half the clients, half the crashes.
+    func smaller(than configuration: ServiceWorldConfiguration) -> [ServiceWorldConfiguration] {
+        var candidates: [ServiceWorldConfiguration] = []
+        func with(_ smaller: Bool, _ change: (inout ServiceWorldConfiguration) -> Void) {
+            guard smaller else { return }
+            var candidate = configuration
+            change(&candidate)
+            candidates.append(candidate)
         }
-        tryShrinking { configuration in
-            guard configuration.payments > 1 else { return false }
-            configuration.payments /= 2
-            return true
-        }
-        tryShrinking { configuration in
-            guard configuration.clients > 1 else { return false }
-            configuration.clients /= 2
-            return true
-        }
-        tryShrinking { configuration in
-            guard configuration.crashes > 0 else { return false }
-            configuration.crashes /= 2
-            return true
-        }
-        return best
+        with(configuration.payments > 1) { $0.payments /= 2 }
+        with(configuration.clients > 1) { $0.clients /= 2 }
+        with(configuration.crashes > 0) { $0.crashes /= 2 }
+        return candidates
     }
 }

@@ -87,4 +87,24 @@ struct ServiceSwarmTests {
         #expect(violation.detail.contains("trace hash 0xab"))
         #expect(violation.detail.contains("trace hash 0xcd"))
     }
+
+    @Test("a failing world shrinks to the fewest payments, clients and crashes that still break its invariant")
+    func shrinksSeededWorlds() throws {
+        // Given worlds that break chargedTwice while they have 6 payments or more and 2 clients or more
+        let running: @Sendable (ServiceWorldConfiguration) -> ServiceWorldReport = { configuration in
+            var report = ServiceWorldReport(configuration: configuration)
+            if configuration.payments >= 6, configuration.clients >= 2 { report.violation = ServiceViolation(kind: .chargedTwice, detail: "p0001") }
+            return report
+        }
+        let failing = running(ServiceWorldConfiguration(seed: 9, payments: 100, clients: 8, crashes: 3))
+
+        // When it is shrunk
+        let sut = ServiceWorld.shrink(failing, running: running)
+
+        // Then payments and clients halve while the world still fails, and the crashes go
+        #expect(sut.configuration.payments == 6)
+        #expect(sut.configuration.clients == 2)
+        #expect(sut.configuration.crashes == 0)
+        #expect(sut.violation?.kind == .chargedTwice)
+    }
 }
