@@ -166,7 +166,7 @@ let package = Package(
         ),
         // SimHarness.main(service:)'s commands in process: the only tests that import SimHarnessKit (CLITests and
         // RunEngineTests run the built executable).
-        .testTarget(name: "SimHarnessKitTests", dependencies: ["SimHarnessKit", "ServiceLoad", "ServiceSimulation", "ServiceFixtures", "TestSupport"]),
+        .testTarget(name: "SimHarnessKitTests", dependencies: ["SimHarnessKit", "ServiceLoad", "ServiceSimulation", "ServiceFixtures", "PaymentSimulation", "TestSupport"]),
         .testTarget(name: "ParquetTests", dependencies: ["Parquet"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SimulatedDiskTests", dependencies: ["SimulatedDisk", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),

@@ -31,14 +31,13 @@ struct MergeCommand: AsyncParsableCommand {
             }
             files.append((path, data))
         }
-        let summaries = files.map { (try? JSONSerialization.jsonObject(with: $0.data)) as? [String: Any] }
-            .map { $0.flatMap { SimulationSummary.isSummary($0) ? $0 : nil } }
-        if summaries.contains(where: { $0 != nil }) {
-            if let other = summaries.firstIndex(where: { $0 == nil }) {
+        let summaries = files.map { SimulationSummary.isSummary($0.data) }
+        if summaries.contains(true) {
+            if let other = summaries.firstIndex(of: false) {
                 throw failure("merge", "\(files[other].path) is not a simulate summary: merge simulate's summaries or run's results, not both",
                               status: HarnessExit.invalidInput)
             }
-            return try mergeSummaries(zip(files, summaries).map { ($0.path, $1!) })
+            return try mergeSummaries(files)
         }
         var decoded: [RunResult] = []
         for (path, data) in files {
@@ -66,10 +65,10 @@ struct MergeCommand: AsyncParsableCommand {
 
     /// Adds up the summaries of `simulate --shard` (see `SimulationSummary.merged`) and writes the sum as
     /// `simulate` writes its own.
-    private func mergeSummaries(_ files: [(path: String, object: [String: Any])]) throws {
+    private func mergeSummaries(_ files: [(path: String, data: Data)]) throws {
         var parts: [(file: String, summary: SimulationSummary)] = []
-        for (path, object) in files {
-            do { parts.append((path, try SimulationSummary(json: object))) } catch {
+        for (path, data) in files {
+            do { parts.append((path, try SimulationSummary(json: data))) } catch {
                 throw failure("merge", "\(path): \(error.description)", status: HarnessExit.invalidInput)
             }
         }

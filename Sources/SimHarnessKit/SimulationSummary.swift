@@ -136,31 +136,6 @@ struct SimulationSummary: Sendable, Equatable {
         if let shrunk = violation.shrunk { lines.append("  shrunk:    \(shrunk)") }
         return lines.joined(separator: "\n") + "\n"
     }
-
-    /// The summary as JSON (schema `version`), keys sorted.
-    func json() throws -> Data {
-        var object: [String: Any] = [
-            "version": Self.version, "worlds": worlds, "steps": steps, "crashes": crashes, "recoveries": recoveries,
-            "store": store.rawValue, "passed": passed, "disk_worlds": diskWorlds,
-            "faults": Dictionary(uniqueKeysWithValues: faults.map { ($0.key.rawValue, $0.value) }),
-            "states": Dictionary(uniqueKeysWithValues: PaymentState.allCases.map { ($0.rawValue, states[$0, default: 0]) }),
-            "swarm": ["from": hex(swarm.from), "seeds": swarm.seeds, "command": swarm.command],
-        ]
-        if let seeds { object["seeds"] = ["first": hex(seeds.lowerBound), "last": hex(seeds.upperBound)] }
-        if let shards { object["shards"] = ["count": shards.count, "indices": shards.indices] }
-        var violations: [[String: Any]] = []
-        if let violation {
-            var entry: [String: Any] = [
-                "seed": hex(violation.seed), "invariant": violation.invariant, "message": violation.message,
-                "step": violation.step, "time_ms": violation.timeMillis, "history": violation.history, "reproduce": violation.reproduce,
-            ]
-            if let payment = violation.payment { entry["payment"] = payment }
-            if let shrunk = violation.shrunk { entry["shrunk"] = shrunk }
-            violations.append(entry)
-        }
-        object["violations"] = violations
-        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
-    }
 }
 
 extension WorldConfiguration {
