@@ -21,6 +21,9 @@ import PaymentsCore
     @_spi(Tooling) public var gatewayTimeout: Duration = .seconds(2)
     /// Tries a client makes before it gives up (a request never answered is a violation).
     @_spi(Tooling) public var clientTries = 10
+    /// How long (real time) an idle world waits for work from outside before it calls the wait a deadlock
+    /// (`SeededWorld.run`'s `escapeGrace`).
+    @_spi(Tooling) public var escapeGrace: Duration = .milliseconds(100)
     /// Whether the world's events are written down (its `history`): a swarm runs its worlds without, and
     /// runs its first failing world again with them.
     var keepsHistory = true
@@ -105,7 +108,7 @@ import PaymentsCore
         do {
             let run = try SeededWorld.run(
                 seed: configuration.seed, schedule: configuration.schedule, stepLimit: 2_000 * max(1, configuration.payments),
-                expectedSteps: crashPoints.horizon, onStep: { step in if let power = crashPoints.points[step] { holder.runner?.crash(powerLoss: power) } }
+                expectedSteps: crashPoints.horizon, escapeGrace: configuration.escapeGrace, onStep: { step in if let power = crashPoints.points[step] { holder.runner?.crash(powerLoss: power) } }
             ) { clock in
                 let runner = ServiceRunner<Service>(state: WorldState(configuration: configuration, clock: clock), workload: workload)
                 holder.runner = runner
