@@ -43,7 +43,7 @@ struct SimulationSummary: Sendable, Equatable {
     }
 
     /// Which shards of `count` a summary covers (`simulate --shard`, or a `merge` that lacks some).
-    struct Shards: Sendable, Equatable {
+    struct Shards: Sendable, Equatable, Codable {
         /// The number of shards the swarm was split into.
         var count: Int
         /// The shards covered, ascending.

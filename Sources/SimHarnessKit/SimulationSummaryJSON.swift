@@ -17,11 +17,6 @@ struct SimulationSummaryDocument: Codable, Equatable {
         var last: String
     }
 
-    struct Shards: Codable, Equatable {
-        var count: Int
-        var indices: [Int]
-    }
-
     struct Violation: Codable, Equatable {
         var seed: String
         var invariant: String
@@ -51,7 +46,7 @@ struct SimulationSummaryDocument: Codable, Equatable {
     var states: [String: Int]
     var swarm: Swarm
     var seeds: Seeds?
-    var shards: Shards?
+    var shards: SimulationSummary.Shards?
     var violations: [Violation]
 
     enum CodingKeys: String, CodingKey {
@@ -100,7 +95,7 @@ extension SimulationSummary {
             states: Dictionary(uniqueKeysWithValues: PaymentState.allCases.map { ($0.rawValue, states[$0, default: 0]) }),
             swarm: .init(from: hex(swarm.from), seeds: swarm.seeds, command: swarm.command),
             seeds: seeds.map { .init(first: hex($0.lowerBound), last: hex($0.upperBound)) },
-            shards: shards.map { .init(count: $0.count, indices: $0.indices) },
+            shards: shards,
             violations: violation.map {
                 [.init(
                     seed: hex($0.seed), invariant: $0.invariant, message: $0.message, step: $0.step, timeMillis: $0.timeMillis, payment: $0.payment,
