@@ -14,7 +14,7 @@ let package = Package(
             name: "_SimHarnessTooling",
             targets: [
                 "HealthCore", "UserProfiles", "PaymentsCore", "DatasetText", "Datasets", "Parquet", "SpecKernel", "Analysis", "Scenarios", "Generation", "Export", "ProcessMetrics",
-                "RunResults", "RunEngine", "BenchmarkWorkloads", "ServiceFixtures", "PaymentSimulation", "Reports", "ServiceSimulation", "ServiceLoad", "SimulationCore",
+                "RunResults", "RunEngine", "BenchmarkWorkloads", "ServiceFixtures", "PaymentSimulation", "Reports", "ServiceSimulation", "ServiceLoad", "SimulationCore", "PlantedFlaws",
             ]
         ),
     ],
@@ -91,8 +91,11 @@ let package = Package(
         .target(name: "PaymentService", dependencies: ["PaymentsCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PaymentSimulation",
-            dependencies: ["PaymentService", "PaymentsCore", "ParallelWork", "SimulatedDisk", "SimulationCore"]
+            dependencies: ["PaymentService", "PaymentsCore", "ParallelWork", "PlantedFlaws", "SimulatedDisk", "SimulationCore"]
         ),
+        // The one catalogue of the flaws planted in SimHarness's own services, and their planting in the reference
+        // service from outside it.
+        .target(name: "PlantedFlaws", dependencies: ["PaymentService", "PaymentsCore"]),
         .target(name: "ParallelWork"),
         // What both simulators share: the catalogue of invariants a world can break.
         .target(name: "SimulationCore"),
@@ -109,7 +112,7 @@ let package = Package(
         // the service tests and the benchmarks run.
         .target(
             name: "ServiceFixtures",
-            dependencies: ["PaymentsCore", "PaymentService", "ServiceSimulation", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PaymentsCore", "PaymentService", "PlantedFlaws", "ServiceSimulation", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .executableTarget(name: "simharness-workloads", dependencies: ["BenchmarkWorkloads", "RunEngine", "Scenarios", "Generation"]),
         .target(name: "Analysis", dependencies: ["Datasets", "SpecKernel", "ParallelWork", "HealthCore", "UserProfiles", "PaymentsCore", "CPrefetch"]),
@@ -126,7 +129,7 @@ let package = Package(
             dependencies: [
                 "Analysis", "Datasets", "Export", "Scenarios", "Generation", "RunEngine", "RunResults", "ProcessMetrics", "CGlibcMalloc",
                 "PaymentService", "PaymentSimulation", "Reports", "UserAlgorithms", "SpecKernel", "HealthCore", "PaymentsCore",
-                "ServiceSimulation", "ServiceLoad", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PlantedFlaws", "ServiceSimulation", "ServiceLoad", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildCommit"]
         ),
@@ -154,15 +157,16 @@ let package = Package(
         .testTarget(name: "HealthCoreTests", dependencies: ["HealthCore", "TestSupport"]),
         .testTarget(name: "UserProfilesTests", dependencies: ["UserProfiles", "HealthCore", "TestSupport"]),
         .testTarget(name: "SimulationCoreTests", dependencies: ["SimulationCore"]),
+        .testTarget(name: "PlantedFlawsTests", dependencies: ["PlantedFlaws", "PaymentService", "PaymentsCore", "TestSupport"]),
         .testTarget(name: "PaymentsCoreTests", dependencies: ["PaymentsCore", "TestSupport"]),
         .testTarget(name: "ParallelWorkTests", dependencies: ["ParallelWork"]),
         .testTarget(
             name: "ServiceSimulationTests",
-            dependencies: ["ServiceSimulation", "SimulationCore", "WorldExecutors", "PaymentsCore", "ServiceFixtures", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ServiceSimulation", "SimulationCore", "WorldExecutors", "PaymentsCore", "ServiceFixtures", "PlantedFlaws", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ServiceLoadTests",
-            dependencies: ["ServiceLoad", "ServiceSimulation", "PaymentsCore", "Scenarios", "RunResults", "ServiceFixtures", "TestSupport"]
+            dependencies: ["ServiceLoad", "ServiceSimulation", "PaymentsCore", "Scenarios", "RunResults", "ServiceFixtures", "PlantedFlaws", "TestSupport"]
         ),
         // SimHarness.main(service:)'s commands in process: the only tests that import SimHarnessKit (CLITests and
         // RunEngineTests run the built executable).
@@ -172,7 +176,7 @@ let package = Package(
         .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),
         .testTarget(
             name: "PaymentSimulationTests",
-            dependencies: ["PaymentSimulation", "PaymentService", "PaymentsCore", "SimulationCore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PaymentSimulation", "PaymentService", "PaymentsCore", "SimulationCore", "PlantedFlaws", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "SpecKernelTests", dependencies: ["SpecKernel", "HealthCore", "PaymentsCore", "TestSupport"]),
         .testTarget(

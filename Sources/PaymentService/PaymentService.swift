@@ -1,6 +1,6 @@
 import PaymentsCore
 
-/// How the service paces itself.
+/// How the service paces itself, and the order of its steps.
 package struct ServiceConfiguration: Sendable {
     /// SPEC §4's attempts and backoff; the timeout is an attempt's deadline.
     package var policy: RetryPolicy
@@ -8,15 +8,48 @@ package struct ServiceConfiguration: Sendable {
     package var stepMillis: Int64
     /// Wait before a step whose transaction failed runs again.
     package var storeRetryMillis: Int64
-    /// Planted defects (tests only).
-    package var flaws: Set<ServiceFlaw>
+    /// The order of the service's steps (SPEC §4's unless a flaw is planted).
+    package var procedure: ServiceProcedure
 
-    /// A configuration; no flaw unless a test plants one.
-    package init(policy: RetryPolicy = RetryPolicy(), stepMillis: Int64 = 1, storeRetryMillis: Int64 = 50, flaws: Set<ServiceFlaw> = []) {
+    /// A configuration; SPEC §4's procedure unless a test plants another.
+    package init(policy: RetryPolicy = RetryPolicy(), stepMillis: Int64 = 1, storeRetryMillis: Int64 = 50, procedure: ServiceProcedure = ServiceProcedure()) {
         self.policy = policy
         self.stepMillis = stepMillis
         self.storeRetryMillis = storeRetryMillis
-        self.flaws = flaws
+        self.procedure = procedure
+    }
+}
+
+/// The order of the service's durable steps and its gateway calls. The default is SPEC §4's; the
+/// other orders exist to be planted (`PlantedFlaw`), to show that a simulation catches a service
+/// that takes them. Everything else a planted flaw changes lies outside the service: its policy,
+/// its store, or what it asks for.
+package struct ServiceProcedure: Sendable, Equatable {
+    /// When an attempt's intent is written.
+    package enum Intent: Sendable {
+        /// Before the gateway call (SPEC §4): a crash can never lose an attempt that was sent.
+        case beforeCall
+        /// After it.
+        case afterCall
+    }
+
+    /// What a restart does with a payment whose attempt was sent.
+    package enum Restart: Sendable {
+        /// Asks the gateway whether it acted (SPEC §4).
+        case reconcile
+        /// Fails it without asking.
+        case failUnasked
+    }
+
+    /// When an attempt's intent is written.
+    package var intent: Intent
+    /// What a restart does with an attempt that was sent.
+    package var restart: Restart
+
+    /// SPEC §4's order unless told otherwise.
+    package init(intent: Intent = .beforeCall, restart: Restart = .reconcile) {
+        self.intent = intent
+        self.restart = restart
     }
 }
 
@@ -47,7 +80,7 @@ package final class PaymentService<Store: DurablePaymentStore, Random: RandomNum
 
     /// The durable store.
     package let store: Store
-    /// Pacing and planted defects.
+    /// Pacing and procedure.
     package let configuration: ServiceConfiguration
     @exclusivity(unchecked) private var random: Random
     @exclusivity(unchecked) private var active: [UInt32: Active] = [:]
@@ -55,7 +88,6 @@ package final class PaymentService<Store: DurablePaymentStore, Random: RandomNum
     @exclusivity(unchecked) private var queues: [UInt32: [ServiceRequest]] = [:]
     @exclusivity(unchecked) private var waiters: [UInt32: [Int]] = [:]
     @exclusivity(unchecked) private var recovering: Set<UInt32> = []
-    @exclusivity(unchecked) private var unkeyedCalls: UInt32 = 0
 
     /// A service over `store`, drawing backoff jitter from `random`.
     package init(store: Store, configuration: ServiceConfiguration = ServiceConfiguration(), random: Random) {
@@ -82,7 +114,7 @@ package final class PaymentService<Store: DurablePaymentStore, Random: RandomNum
                 state.attempt = attempt
                 state.deadline = deadline
                 active[record.request.user] = state
-                if configuration.flaws.contains(.noReconcileOnRestart) {
+                if configuration.procedure.restart == .failUnasked {
                     let outcome = PaymentOutcome(state: .failed, attempts: attempt + 1, latencyMillis: now - record.admittedAt)
                     effects.append(.schedule(.settle(payment: id, outcome), delayMillis: configuration.stepMillis))
                 } else {
@@ -149,11 +181,7 @@ package final class PaymentService<Store: DurablePaymentStore, Random: RandomNum
         let recorded = try store.fingerprint(user: request.user, key: payment.key)
         var charge: CapturedCharge?
         if payment.kind == .refund, let target = payment.refundOf { charge = try store.capturedCharge(user: request.user, charge: target) }
-        var admission = PaymentRules.admission(of: payment, recorded: recorded, charge: charge)
-        if configuration.flaws.contains(.skipRefundChecks), payment.kind == .refund, case .settled(_, takesKey: true) = admission {
-            admission = .callGateway
-        }
-        switch admission {
+        switch PaymentRules.admission(of: payment, recorded: recorded, charge: charge) {
         case .settled(let outcome, let takesKey):
             try store.admit(PaymentRecord(request: request, progress: .final(outcome), admittedAt: now), takesKey: takesKey)
             finish(request, outcome, effects: &effects)
@@ -165,16 +193,17 @@ package final class PaymentService<Store: DurablePaymentStore, Random: RandomNum
     }
 
     private func beginAttempt(_ payment: UInt32, _ attempt: Int, after delay: Int64, effects: inout [ServiceEffect]) {
-        let first: ServiceStep = configuration.flaws.contains(.intentAfterCall)
+        let first: ServiceStep = configuration.procedure.intent == .afterCall
             ? .call(payment: payment, attempt: attempt) : .writeIntent(payment: payment, attempt: attempt)
         effects.append(.schedule(first, delayMillis: delay))
     }
 
     private func writeIntent(_ payment: UInt32, _ attempt: Int, now: Int64, effects: inout [ServiceEffect]) throws {
         guard let user = userOfPayment[payment], let state = active[user] else { return }
-        let deadline = configuration.flaws.contains(.intentAfterCall) ? state.deadline : now + configuration.stepMillis + configuration.policy.timeoutMillis
+        let afterCall = configuration.procedure.intent == .afterCall
+        let deadline = afterCall ? state.deadline : now + configuration.stepMillis + configuration.policy.timeoutMillis
         try store.writeIntent(payment: payment, attempt: attempt, deadline: deadline)
-        if configuration.flaws.contains(.intentAfterCall) { return }
+        if afterCall { return }
         active[user]?.attempt = attempt
         active[user]?.deadline = deadline
         effects.append(.schedule(.call(payment: payment, attempt: attempt), delayMillis: configuration.stepMillis))
@@ -182,7 +211,7 @@ package final class PaymentService<Store: DurablePaymentStore, Random: RandomNum
 
     private func call(_ payment: UInt32, _ attempt: Int, now: Int64, effects: inout [ServiceEffect]) {
         guard let user = userOfPayment[payment], var state = active[user] else { return }
-        if configuration.flaws.contains(.intentAfterCall) {
+        if configuration.procedure.intent == .afterCall {
             state.attempt = attempt
             state.deadline = now + configuration.policy.timeoutMillis
             effects.append(.schedule(.writeIntent(payment: payment, attempt: attempt), delayMillis: configuration.stepMillis))
@@ -190,12 +219,7 @@ package final class PaymentService<Store: DurablePaymentStore, Random: RandomNum
         guard state.attempt == attempt, !state.awaitingAnswer else { return }
         state.awaitingAnswer = true
         active[user] = state
-        var key = state.request.payment.key
-        if attempt > 0, configuration.flaws.contains(.retryWithoutKey) {
-            unkeyedCalls += 1
-            key = UInt32.max - unkeyedCalls
-        }
-        effects.append(.send(GatewayCall(request: state.request, key: key, attempt: attempt, deadline: state.deadline)))
+        effects.append(.send(GatewayCall(request: state.request, key: state.request.payment.key, attempt: attempt, deadline: state.deadline)))
     }
 
     /// An answer, or a timeout (`.timedOut`), for the attempt in flight; late and stale ones are ignored.
@@ -205,8 +229,7 @@ package final class PaymentService<Store: DurablePaymentStore, Random: RandomNum
         active[user]?.awaitingAnswer = false
         let policy = configuration.policy
         let kind = state.request.payment.kind
-        let maxAttempts = policy.maxAttempts - (configuration.flaws.contains(.fewerAttempts) ? 1 : 0)
-        switch PaymentRules.decision(after: response, attempt: attempt, maxAttempts: maxAttempts) {
+        switch PaymentRules.decision(after: response, attempt: attempt, maxAttempts: policy.maxAttempts) {
         case .approved, .declined:
             let outcome = PaymentOutcome(
                 state: PaymentRules.finalState(of: kind, approved: response == .approved, declined: response == .declined),
@@ -243,7 +266,6 @@ package final class PaymentService<Store: DurablePaymentStore, Random: RandomNum
     private func settle(_ payment: UInt32, _ outcome: PaymentOutcome, effects: inout [ServiceEffect]) throws {
         guard let user = userOfPayment[payment], let state = active[user], state.request.payment.id == payment else { return }
         try store.settle(payment: payment, outcome)
-        if outcome.state == .refunded, configuration.flaws.contains(.refundTwice) { try store.settle(payment: payment, outcome) }
         finish(state.request, outcome, effects: &effects)
     }
 

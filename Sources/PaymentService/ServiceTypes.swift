@@ -59,6 +59,14 @@ package struct GatewayCall: Hashable, Sendable {
     package var attempt: Int
     /// After this instant (monotonic milliseconds) the gateway must not act on the call.
     package var deadline: Int64
+
+    /// A call of attempt `attempt` of `request` under `key`, due by `deadline`.
+    package init(request: ServiceRequest, key: UInt32, attempt: Int, deadline: Int64) {
+        self.request = request
+        self.key = key
+        self.attempt = attempt
+        self.deadline = deadline
+    }
 }
 
 /// A step of the service that runs as an event of its own, so that a crash can fall between any
@@ -98,27 +106,4 @@ package enum ServiceEffect: Hashable, Sendable {
     case send(GatewayCall)
     /// Ask the gateway whether it acted for a payment's key, at `at` (not before the last deadline).
     case reconcile(ServiceRequest, at: Int64)
-}
-
-/// Defects a test can plant in the service to show that the simulation catches them. None is on
-/// in normal use.
-@_spi(Tooling) public enum ServiceFlaw: String, CaseIterable, Sendable {
-    /// A retry after a timeout goes to the gateway under a new key.
-    case retryWithoutKey = "retry-without-key"
-    /// The attempt is sent before its intent is written.
-    case intentAfterCall = "intent-after-call"
-    /// On restart, a payment whose attempt was sent is failed without asking the gateway.
-    case noReconcileOnRestart = "no-reconcile-on-restart"
-    /// A refund is booked twice.
-    case refundTwice = "refund-twice"
-    /// The service gives up one attempt early.
-    case fewerAttempts = "fewer-attempts"
-    /// A refund goes to the gateway without the refund checks.
-    case skipRefundChecks = "skip-refund-checks"
-    /// The SQLite store does not count a refund against its charge (a store defect; other stores
-    /// ignore it).
-    case sqliteUncountedRefund = "sqlite-uncounted-refund"
-    /// The SQLite store on a simulated disk syncs with `synchronous = NORMAL`: in WAL mode a
-    /// commit is not synced until a checkpoint (a store defect; other stores ignore it).
-    case sqliteSynchronousNormal = "sqlite-synchronous-normal"
 }

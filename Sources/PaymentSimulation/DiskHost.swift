@@ -1,4 +1,5 @@
 @_spi(Tooling) import PaymentService
+import PlantedFlaws
 import SimulatedDisk
 
 /// The service's machine in a world on a simulated disk: the disk and `SQLitePaymentStore` opened
@@ -10,13 +11,13 @@ final class DiskHost {
 
     let disk: SimulatedDisk
     private(set) var store: SQLitePaymentStore
-    private let flaws: Set<ServiceFlaw>
+    private let plants: ReferenceServicePlants
 
-    /// A machine with an empty disk drawing from `seed`; `flaws` may plant the store's defects.
-    init(seed: UInt64, flaws: Set<ServiceFlaw>) throws(SimulationError) {
+    /// A machine with an empty disk drawing from `seed`; `plants` may plant the store's defects.
+    init(seed: UInt64, plants: ReferenceServicePlants) throws(SimulationError) {
         disk = SimulatedDisk(seed: seed)
-        self.flaws = flaws
-        do { store = try Self.open(disk, flaws) } catch {
+        self.plants = plants
+        do { store = try Self.open(disk, plants) } catch {
             throw .unusableFile("the simulated disk: \(error)")
         }
     }
@@ -35,12 +36,10 @@ final class DiskHost {
     /// cannot be opened (the owner tries again later).
     func comeUp() throws {
         disk.restorePower()
-        store = try Self.open(disk, flaws)
+        store = try Self.open(disk, plants)
     }
 
-    private static func open(_ disk: SimulatedDisk, _ flaws: Set<ServiceFlaw>) throws -> SQLitePaymentStore {
-        try SQLitePaymentStore(
-            uri: disk.uri(of: file), owner: disk, countsRefunds: !flaws.contains(.sqliteUncountedRefund),
-            syncsCommits: !flaws.contains(.sqliteSynchronousNormal))
+    private static func open(_ disk: SimulatedDisk, _ plants: ReferenceServicePlants) throws -> SQLitePaymentStore {
+        try SQLitePaymentStore(uri: disk.uri(of: file), owner: disk, countsRefunds: plants.sqliteCountsRefunds, syncsCommits: plants.sqliteSyncsCommits)
     }
 }

@@ -38,7 +38,7 @@ import ParallelWork
     ) throws(SimulationError) -> WorldReport {
         if configuration.store == .disk {
             guard configuration.kills.isEmpty, store.database == nil else { throw .invalidConfiguration("a world on the simulated disk keeps no database file and replays no kills") }
-            let host = try DiskHost(seed: configuration.seed ^ 0xD15C_0000_D15C, flaws: configuration.flaws)
+            let host = try DiskHost(seed: configuration.seed ^ 0xD15C_0000_D15C, plants: configuration.plants())
             return try World(configuration: configuration, store: host.store, truth: nil, resumed: false, watching: watching, host: host).run(trace: trace)
         }
         switch (store.kind, store.database) {

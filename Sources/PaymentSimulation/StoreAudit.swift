@@ -1,4 +1,5 @@
 @_spi(Tooling) import PaymentService
+@_spi(Tooling) import PlantedFlaws
 import PaymentsCore
 
 /// The checks a resumed world makes of the store and truth file a killed run left, before it trusts

@@ -1,4 +1,5 @@
 @_spi(Tooling) import PaymentService
+@_spi(Tooling) import PlantedFlaws
 import PaymentsCore
 
 /// Everything one world is made from: the same configuration runs the same world again.
@@ -11,8 +12,8 @@ import PaymentsCore
     package var clients: Int
     /// The faults and their rates.
     package var faults: FaultMix
-    /// Defects planted in the service (tests only).
-    package var flaws: Set<ServiceFlaw>
+    /// Defects planted in the service (tests only): flaws of the reference service.
+    package var flaws: Set<PlantedFlaw>
     /// The history of a world over a store that outlives its runs (`--db`, `--resume`): the step
     /// after which each earlier run was killed, oldest first; the world then ran again from the store
     /// it left. Empty: one run.
@@ -22,7 +23,7 @@ import PaymentsCore
 
     /// A world; `faults` nil picks the seed's own mix (swarm testing), with the disk's faults on `.disk`.
     @_spi(Tooling) public init(
-        seed: UInt64, payments: Int = 1_000, clients: Int = 8, faults: FaultMix? = nil, flaws: Set<ServiceFlaw> = [], kills: [Int] = [],
+        seed: UInt64, payments: Int = 1_000, clients: Int = 8, faults: FaultMix? = nil, flaws: Set<PlantedFlaw> = [], kills: [Int] = [],
         store: StoreKind = .memory
     ) {
         self.seed = seed
@@ -32,6 +33,11 @@ import PaymentsCore
         self.flaws = flaws
         self.kills = kills
         self.store = store
+    }
+
+    /// The planted flaws, as the world plants them; refused when one is not the reference service's.
+    package func plants() throws(SimulationError) -> ReferenceServicePlants {
+        do { return try ReferenceServicePlants(flaws) } catch { throw .invalidConfiguration(error.description) }
     }
 
     /// Users the payments belong to: about six payments each.

@@ -1,5 +1,6 @@
 @_spi(Tooling) import SimulationCore
 @_spi(Tooling) import PaymentService
+import PlantedFlaws
 import SimulatedDisk
 import PaymentsCore
 
@@ -60,6 +61,8 @@ final class World {
     let resumed: Bool
     @exclusivity(unchecked) var live = LiveService()
     @exclusivity(unchecked) var effects: [ServiceEffect] = []
+    /// The flaws planted in the service, from outside it.
+    @exclusivity(unchecked) var plants: ReferenceServicePlants
     /// Told each step's number before it runs (a `--db` world: to stamp its durable writes).
     let stamp: ((Int) -> Void)?
 
@@ -83,6 +86,7 @@ final class World {
         stamp: ((Int) -> Void)? = nil, host: DiskHost? = nil
     ) throws(SimulationError) {
         self.configuration = configuration
+        plants = try configuration.plants()
         history = History(watched: payment)
         self.store = store
         self.host = host

@@ -1,4 +1,5 @@
 @_spi(Tooling) import PaymentService
+@_spi(Tooling) import PlantedFlaws
 
 /// What a `--db` store records of the world that wrote it (its notes): the format, the world's
 /// configuration and the history of its runs. A `--resume` that names another world is refused,
@@ -12,7 +13,7 @@ struct WorldRecord: Equatable {
     var payments: Int
     var clients: Int
     var faults: FaultMix
-    var flaws: Set<ServiceFlaw>
+    var flaws: Set<PlantedFlaw>
     /// The step after which each run so far was killed (or ended), oldest first.
     var kills: [Int]
 
@@ -43,9 +44,9 @@ struct WorldRecord: Equatable {
         guard let clients = Int(clientsText), (1...100_000).contains(clients) else { throw bad("clients", clientsText) }
         let faultsText = try note("faults"), flawsText = try note("flaws"), killsText = try note("kills")
         guard let faults = try? FaultMix(parsing: faultsText) else { throw bad("faults", faultsText) }
-        var flaws: Set<ServiceFlaw> = []
+        var flaws: Set<PlantedFlaw> = []
         for name in flawsText.split(separator: ",") {
-            guard let flaw = ServiceFlaw(rawValue: String(name)) else { throw bad("flaws", flawsText) }
+            guard let flaw = PlantedFlaw(rawValue: String(name)) else { throw bad("flaws", flawsText) }
             flaws.insert(flaw)
         }
         var kills: [Int] = []
@@ -77,7 +78,7 @@ struct WorldRecord: Equatable {
         return fields.filter { $0.1 != $0.2 }.map { "\($0.0): the database records \($0.1.isEmpty ? "none" : $0.1), this run gives \($0.2.isEmpty ? "none" : $0.2)" }
     }
 
-    private static func spell(_ flaws: Set<ServiceFlaw>) -> String { flaws.map(\.rawValue).sorted().joined(separator: ",") }
+    private static func spell(_ flaws: Set<PlantedFlaw>) -> String { flaws.map(\.rawValue).sorted().joined(separator: ",") }
 }
 
 /// Where a world was when it wrote to its store: its run and step, in the one number

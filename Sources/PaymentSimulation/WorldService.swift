@@ -1,5 +1,6 @@
 @_spi(Tooling) import SimulationCore
 @_spi(Tooling) import PaymentService
+import PlantedFlaws
 import PaymentsCore
 import SimulatedDisk
 
@@ -14,10 +15,11 @@ struct LiveService {
 }
 
 extension World {
-    /// Makes `store` the service's, with the faults its transactions meet.
-    func attach(_ store: any DurablePaymentStore) {
+    /// Makes `store` the service's, with the faults its transactions meet and the planted flaws.
+    func attach(_ sound: any DurablePaymentStore) {
+        let store = plants.store(sound)
         self.store = store
-        observed?.inner = store
+        observed?.observe(store, served: plants.served(store))
         store.failpoint = { [unowned self] write in
             if let disk = self.host?.disk, self.report.crashes < Self.maximumCrashes { self.armDisk(disk) }
             guard self.inject(.storage) else { return }
@@ -59,6 +61,7 @@ extension World {
         }
         effects.removeAll(keepingCapacity: true)
         service.handle(input, now: now, effects: &effects)
+        plants.rewrite(&effects)
         apply(effects)
         // A dead store (power lost at a sync, a failed sync or read) is never retried: restart.
         if let host, host.hasFailed, live.service != nil { crash(keptPermille: random.below(1001)) }
@@ -114,7 +117,7 @@ extension World {
             }
         }
         let service = PaymentService(
-            store: observed, configuration: ServiceConfiguration(flaws: configuration.flaws),
+            store: observed, configuration: plants.configuration(),
             random: SplitMix64(seed: configuration.seed &+ UInt64(live.incarnation) &* 0x9E37_79B9_7F4A_7C15))
         effects.removeAll(keepingCapacity: true)
         do {
@@ -125,6 +128,7 @@ extension World {
         }
         if live.incarnation > 0 || resumed { report.recoveries += 1 }
         live.service = service
+        plants.rewrite(&effects)
         apply(effects)
     }
 }

@@ -1,39 +1,15 @@
 import Foundation
 import PaymentsCore
+@_spi(Tooling) import PlantedFlaws
 @_spi(Tooling) import ServiceSimulation
 
 // A SPEC §4 payment service on ServiceSimulation's async API, with bugs to plant: the fixture that the
 // service-simulation tests and benchmarks run (the user-facing gallery is Examples/PaymentServiceUnderTest).
 
-/// A bug planted in `LedgerService`, each one a way payment services go wrong in production.
-@_spi(Tooling) public enum PlantedFlaw: String, CaseIterable, Sendable {
-    /// None: the correct service.
-    case none
-    /// The ledger kept as a record updated by read, await, write, locked per key but not per user: actor reentrancy.
-    case reentrancy
-    /// No per-user lock: two concurrent submissions of one key both find no record and both charge.
-    case checkThenAct = "check-then-act"
-    /// The intent is not durable before the gateway call: a crash between the call and the save charges
-    /// again on the retry (under a new gateway key).
-    case saveAfterAnswer = "save-after-answer"
-    /// Every attempt timed out: answered failed without asking the gateway whether it acted.
-    case timeoutIsFailure = "timeout-is-failure"
-    /// Each attempt after a timeout uses a new gateway key.
-    case newKeyOnRetry = "new-key-on-retry"
-    /// Answers before its writes are synced: a power loss after the answer loses the payment.
-    case answerBeforeSync = "answer-before-sync"
-    /// Acts on, or answers from, a record it found without syncing it first: after a crash or a failed sync
-    /// the record may be in the cache only, and a power loss takes it away.
-    case unsyncedRecovery = "unsynced-recovery"
-    /// On SQLite (`LedgerStorage.sqlite`), `PRAGMA synchronous = OFF`: commits are never synced, and a power
-    /// loss takes acknowledged payments away.
-    case sqliteSynchronousOff = "sqlite-synchronous-off"
-}
-
 /// Chooses the flaw of a `LedgerService` type.
 @_spi(Tooling) public protocol FlawChoice: Sendable {
-    /// The flaw planted.
-    static var flaw: PlantedFlaw { get }
+    /// The flaw planted (`PlantedFlaw.fixtures` holds `.ledgerService`); nil: the correct service.
+    static var flaw: PlantedFlaw? { get }
     /// Where the service keeps its records (the simulation's durable store unless said otherwise).
     static var storage: LedgerStorage { get }
 }
@@ -43,31 +19,31 @@ extension FlawChoice {
 }
 
 /// No flaw.
-@_spi(Tooling) public enum Correct: FlawChoice { public static var flaw: PlantedFlaw { .none } }
+@_spi(Tooling) public enum Correct: FlawChoice { public static var flaw: PlantedFlaw? { nil } }
 /// `PlantedFlaw.reentrancy`.
-@_spi(Tooling) public enum Reentrancy: FlawChoice { public static var flaw: PlantedFlaw { .reentrancy } }
+@_spi(Tooling) public enum Reentrancy: FlawChoice { public static var flaw: PlantedFlaw? { .reentrancy } }
 /// `PlantedFlaw.checkThenAct`.
-package enum CheckThenAct: FlawChoice { public static var flaw: PlantedFlaw { .checkThenAct } }
-/// `PlantedFlaw.saveAfterAnswer`.
-package enum SaveAfterAnswer: FlawChoice { public static var flaw: PlantedFlaw { .saveAfterAnswer } }
+package enum CheckThenAct: FlawChoice { public static var flaw: PlantedFlaw? { .checkThenAct } }
+/// `PlantedFlaw.intentAfterCall`.
+package enum IntentAfterCall: FlawChoice { public static var flaw: PlantedFlaw? { .intentAfterCall } }
 /// `PlantedFlaw.timeoutIsFailure`.
-package enum TimeoutIsFailure: FlawChoice { public static var flaw: PlantedFlaw { .timeoutIsFailure } }
-/// `PlantedFlaw.newKeyOnRetry`.
-package enum NewKeyOnRetry: FlawChoice { public static var flaw: PlantedFlaw { .newKeyOnRetry } }
+package enum TimeoutIsFailure: FlawChoice { public static var flaw: PlantedFlaw? { .timeoutIsFailure } }
+/// `PlantedFlaw.retryWithoutKey`.
+package enum RetryWithoutKey: FlawChoice { public static var flaw: PlantedFlaw? { .retryWithoutKey } }
 /// `PlantedFlaw.answerBeforeSync`.
-package enum AnswerBeforeSync: FlawChoice { public static var flaw: PlantedFlaw { .answerBeforeSync } }
+package enum AnswerBeforeSync: FlawChoice { public static var flaw: PlantedFlaw? { .answerBeforeSync } }
 
 /// `PlantedFlaw.unsyncedRecovery`.
-package enum UnsyncedRecovery: FlawChoice { public static var flaw: PlantedFlaw { .unsyncedRecovery } }
+package enum UnsyncedRecovery: FlawChoice { public static var flaw: PlantedFlaw? { .unsyncedRecovery } }
 
 /// No flaw, the records in a SQLite database on the simulated disk.
 @_spi(Tooling) public enum CorrectOnSQLite: FlawChoice {
-    @_spi(Tooling) public static var flaw: PlantedFlaw { .none }
+    @_spi(Tooling) public static var flaw: PlantedFlaw? { nil }
     @_spi(Tooling) public static var storage: LedgerStorage { .sqlite }
 }
 /// `PlantedFlaw.sqliteSynchronousOff`, on SQLite.
 package enum SynchronousOff: FlawChoice {
-    package static var flaw: PlantedFlaw { .sqliteSynchronousOff }
+    package static var flaw: PlantedFlaw? { .sqliteSynchronousOff }
     package static var storage: LedgerStorage { .sqlite }
 }
 
@@ -124,11 +100,11 @@ actor PaymentCore {
     let environment: ServiceEnvironment
     /// The records: the environment's store, or a SQLite database on its disk.
     let store: any RecordStore
-    let flaw: PlantedFlaw
+    let flaw: PlantedFlaw?
     private var busy: Set<String> = []
     private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
 
-    init(environment: ServiceEnvironment, store: any RecordStore, flaw: PlantedFlaw) {
+    init(environment: ServiceEnvironment, store: any RecordStore, flaw: PlantedFlaw?) {
         self.environment = environment
         self.store = store
         self.flaw = flaw
@@ -173,7 +149,7 @@ actor PaymentCore {
             try await store.sync()
             return ServiceAnswer(state: .rejected, reason: rejection)
         }
-        if flaw != .saveAfterAnswer { try await store.write(recordKey, try JSONEncoder().encode(stored)) }
+        if flaw != .intentAfterCall { try await store.write(recordKey, try JSONEncoder().encode(stored)) }
         if request.kind == .charge { try await store.write("charge/\(request.paymentID)", Data(recordKey.utf8)) }
         try await store.sync()
         return try await charge(&stored, recordKey)
@@ -184,7 +160,7 @@ actor PaymentCore {
         let done: PaymentState = stored.kind == "charge" ? .captured : .refunded
         var state = PaymentState.failed
         attempts: for attempt in 0..<3 {
-            let key = flaw == .newKeyOnRetry && attempt > 0 ? "\(stored.gatewayKey)-\(attempt)" : stored.gatewayKey
+            let key = flaw == .retryWithoutKey && attempt > 0 ? "\(stored.gatewayKey)-\(attempt)" : stored.gatewayKey
             do {
                 _ = try await environment.gateway.process(gatewayPayment(stored, key: key))
                 state = done

@@ -1,18 +1,19 @@
 import Foundation
 @_spi(Tooling) import PaymentService
+@_spi(Tooling) import PlantedFlaws
 import PaymentsCore
 @_spi(Tooling) import ServiceSimulation
 
 /// The defects planted in an `OwnPaymentService` (tests: the checks catch them on this path too).
 package protocol OwnServiceFlaws: Sendable {
     /// The service's planted defects.
-    static var flaws: Set<ServiceFlaw> { get }
+    static var flaws: Set<PlantedFlaw> { get }
 }
 
 /// The own service as it ships: no defect.
-package enum OwnServiceAsShipped: OwnServiceFlaws { package static var flaws: Set<ServiceFlaw> { [] } }
-/// `ServiceFlaw.retryWithoutKey`: a retry after a timeout goes to the gateway under a new key.
-package enum OwnRetryWithoutKey: OwnServiceFlaws { package static var flaws: Set<ServiceFlaw> { [.retryWithoutKey] } }
+package enum OwnServiceAsShipped: OwnServiceFlaws { package static var flaws: Set<PlantedFlaw> { [] } }
+/// `PlantedFlaw.retryWithoutKey`: a retry after a timeout goes to the gateway under a new key.
+package enum OwnRetryWithoutKey: OwnServiceFlaws { package static var flaws: Set<PlantedFlaw> { [.retryWithoutKey] } }
 
 /// SimHarness's own payment service (`PaymentService`: sans-I/O, inputs in and effects out) run as a
 /// `ServiceUnderSimulation` on the seeded-executor path, as a user's service runs: an actor hands it
@@ -28,7 +29,7 @@ package struct OwnPaymentService<Flaws: OwnServiceFlaws>: ServiceUnderSimulation
     /// writes that a power loss could still take away), then resumes the unfinished payments.
     package static func start(in environment: ServiceEnvironment) async throws -> OwnPaymentService {
         try await environment.store.sync()
-        let store = RecordingStore(flaws: Flaws.flaws)
+        let store = RecordingStore(plants: try ReferenceServicePlants(Flaws.flaws))
         var names: [UInt32: ServiceSimulation.ServiceRequest] = [:]
         var restored: [(number: Int, request: ServiceSimulation.ServiceRequest, fields: [String])] = []
         for key in try await environment.store.keys(withPrefix: "own/") {
@@ -117,6 +118,8 @@ actor OwnServiceDriver {
     private let environment: ServiceEnvironment
     private let store: RecordingStore
     private let service: OwnService
+    /// Rewrites what the service asks for (a planted flaw's).
+    private var plants: ReferenceServicePlants
     /// The client requests of each interned payment id.
     private var names: [UInt32: ServiceSimulation.ServiceRequest]
     private var work: [@Sendable () async throws -> ServiceInput] = []
@@ -130,6 +133,7 @@ actor OwnServiceDriver {
     init(environment: ServiceEnvironment, store: RecordingStore, names: [UInt32: ServiceSimulation.ServiceRequest]) {
         self.environment = environment
         self.store = store
+        plants = store.plants
         self.names = names
         service = store.service()
     }
@@ -143,6 +147,7 @@ actor OwnServiceDriver {
     func recover() throws {
         var effects: [ServiceEffect] = []
         try service.recover(now: now, effects: &effects)
+        plants.rewrite(&effects)
         carryOut(effects)
     }
 
@@ -168,7 +173,7 @@ actor OwnServiceDriver {
     func ledger() async throws -> [ServiceLedgerLine] {
         while !work.isEmpty { try await runNext() }
         let users = Dictionary(names.values.map { (UInt32($0.userID.dropFirst()) ?? 0, $0.userID) }, uniquingKeysWith: { first, _ in first })
-        return store.ledger().map { row in
+        return try store.ledger().map { row in
             ServiceLedgerLine(
                 userID: users[row.user] ?? "u\(row.user)", currency: row.entry.currency, capturedMinor: row.entry.capturedMinor,
                 refundedMinor: row.entry.refundedMinor)
@@ -190,6 +195,7 @@ actor OwnServiceDriver {
     private func handle(_ input: ServiceInput) async throws {
         var effects: [ServiceEffect] = []
         service.handle(input, now: now, effects: &effects)
+        plants.rewrite(&effects)
         let written = store.takeWritten()
         if !written.isEmpty {
             let records = written.map { id in

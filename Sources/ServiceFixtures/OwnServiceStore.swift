@@ -1,4 +1,5 @@
 @_spi(Tooling) import PaymentService
+import PlantedFlaws
 import PaymentsCore
 
 // SimHarness's own payment service on the seeded-executor path: its store. This file imports
@@ -12,36 +13,43 @@ typealias OwnRequest = ServiceRequest
 
 /// The own service's store for one incarnation: `MemoryDurableStore` in memory, rebuilt at each start
 /// from the durable records, and told which payments each transaction wrote, so that the adapter writes
-/// them to the durable records and syncs before it carries out the service's effects.
+/// them to the durable records and syncs before it carries out the service's effects. The service
+/// reads and writes it through the planted store flaws, if any; a restart rebuilds it without them.
 final class RecordingStore: DurablePaymentStore {
     private let memory = MemoryDurableStore()
+    /// `memory` as the service sees it: with the planted store flaws.
+    private let planted: any DurablePaymentStore
     /// The payments written since `takeWritten()`, in order.
     private var written: [UInt32] = []
     /// The admission number of each payment: the order a restart admits them in again.
     private var admission: [UInt32: Int] = [:]
     private var takesKey: [UInt32: Bool] = [:]
-    private let flaws: Set<ServiceFlaw>
+    /// The flaws planted in the service over this store.
+    let plants: ReferenceServicePlants
 
-    /// An empty store, for a service with `flaws` planted.
-    init(flaws: Set<ServiceFlaw>) { self.flaws = flaws }
-
-    var failpoint: ((StoreWrite) throws -> Void)? {
-        get { memory.failpoint }
-        set { memory.failpoint = newValue }
+    /// An empty store, for a service with `plants`.
+    init(plants: ReferenceServicePlants) {
+        self.plants = plants
+        planted = plants.served(plants.store(memory))
     }
 
-    func record(of payment: UInt32) -> PaymentRecord? { memory.record(of: payment) }
-    func fingerprint(user: UInt32, key: UInt32) -> PaymentFingerprint? { memory.fingerprint(user: user, key: key) }
-    func capturedCharge(user: UInt32, charge: UInt32) -> CapturedCharge? { memory.capturedCharge(user: user, charge: charge) }
-    func settledRefunds(of charge: UInt32) -> Int64 { memory.settledRefunds(of: charge) }
-    func unfinished() -> [PaymentRecord] { memory.unfinished() }
-    func records() -> [PaymentRecord] { memory.records() }
-    func ledger() -> [LedgerRow] { memory.ledger() }
-    func ledger(of user: UInt32) -> [LedgerEntry] { memory.ledger(of: user) }
-    func latestInstant() -> Int64 { memory.latestInstant() }
+    var failpoint: ((StoreWrite) throws -> Void)? {
+        get { planted.failpoint }
+        set { planted.failpoint = newValue }
+    }
+
+    func record(of payment: UInt32) throws -> PaymentRecord? { try planted.record(of: payment) }
+    func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? { try planted.fingerprint(user: user, key: key) }
+    func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? { try planted.capturedCharge(user: user, charge: charge) }
+    func settledRefunds(of charge: UInt32) throws -> Int64 { try planted.settledRefunds(of: charge) }
+    func unfinished() throws -> [PaymentRecord] { try planted.unfinished() }
+    func records() throws -> [PaymentRecord] { try planted.records() }
+    func ledger() throws -> [LedgerRow] { try planted.ledger() }
+    func ledger(of user: UInt32) throws -> [LedgerEntry] { try planted.ledger(of: user) }
+    func latestInstant() throws -> Int64 { try planted.latestInstant() }
 
     func admit(_ record: PaymentRecord, takesKey: Bool) throws {
-        try memory.admit(record, takesKey: takesKey)
+        try planted.admit(record, takesKey: takesKey)
         let id = record.request.payment.id
         admission[id] = admission.count
         self.takesKey[id] = takesKey
@@ -49,12 +57,12 @@ final class RecordingStore: DurablePaymentStore {
     }
 
     func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws {
-        try memory.writeIntent(payment: payment, attempt: attempt, deadline: deadline)
+        try planted.writeIntent(payment: payment, attempt: attempt, deadline: deadline)
         written.append(payment)
     }
 
     func settle(payment: UInt32, _ outcome: PaymentOutcome) throws {
-        try memory.settle(payment: payment, outcome)
+        try planted.settle(payment: payment, outcome)
         written.append(payment)
     }
 
@@ -101,6 +109,6 @@ final class RecordingStore: DurablePaymentStore {
 
     /// A service over this store.
     func service() -> OwnService {
-        PaymentService(store: self, configuration: ServiceConfiguration(flaws: flaws), random: SplitMix64(seed: 0x0_5EED))
+        PaymentService(store: self, configuration: plants.configuration(), random: SplitMix64(seed: 0x0_5EED))
     }
 }

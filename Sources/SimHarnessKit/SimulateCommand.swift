@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 @_spi(Tooling) import PaymentService
 @_spi(Tooling) import PaymentSimulation
+@_spi(Tooling) import PlantedFlaws
 
 struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -84,7 +85,7 @@ struct SimulateCommand: AsyncParsableCommand {
     var shrink = false
 
     @Option(help: .hidden)
-    var flaw: [ServiceFlaw] = []
+    var flaw: [PlantedFlaw] = []
 
     @Option(name: .customLong("progress-steps"), help: .hidden, transform: OptionValue.integer(in: 1...Int.max))
     var progressSteps: Int?
@@ -95,6 +96,7 @@ struct SimulateCommand: AsyncParsableCommand {
         if seed != nil, seeds != nil { throw ValidationError("give --seed or --seeds, not both") }
         if seed != nil, from != nil { throw ValidationError("--from goes with --seeds, not --seed") }
         if shard != nil, seeds == nil { throw ValidationError("--shard splits the worlds of --seeds N: give --seeds") }
+        do { _ = try ReferenceServicePlants(Set(flaw)) } catch { throw ValidationError("--flaw: \(error)") }
         if db != nil {
             guard store == .sqlite else { throw ValidationError("--db needs --store sqlite") }
             guard seed != nil else { throw ValidationError("--db keeps one world: give --seed") }
@@ -152,7 +154,7 @@ struct SimulateCommand: AsyncParsableCommand {
         command += " --payments \(payments) --clients \(clients)"
         if let faults { command += " --faults \(faults)" }
         if store != .memory { command += " --store \(store.rawValue)" }
-        for flaw in Set(flaw).sorted(by: { $0.rawValue < $1.rawValue }) { command += " --flaw \(flaw.rawValue)" }
+        for flaw in Set(flaw).sorted() { command += " --flaw \(flaw.rawValue)" }
         if let kills { command += " --kills " + kills.map(String.init).joined(separator: ",") }
         return SimulationSummary.Swarm(from: first, seeds: seed != nil ? 1 : seeds ?? 1, command: command)
     }
@@ -168,7 +170,7 @@ struct SimulateCommand: AsyncParsableCommand {
 }
 
 extension StoreKind: ExpressibleByArgument {}
-extension ServiceFlaw: ExpressibleByArgument {}
+extension PlantedFlaw: ExpressibleByArgument {}
 
 extension OptionValue {
     /// `--faults`: `none`, `all`, or `kind[=rate],…` (`FaultMix(parsing:)`).

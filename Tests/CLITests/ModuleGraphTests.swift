@@ -78,8 +78,11 @@ struct ModuleGraphTests {
 
     /// The simulation half's rules, each as the modules a module must not import: the worlds know no engine of
     /// `run` nor load mode; load mode knows no `run` engine; the fixtures know neither mode's driver; the
-    /// sans-I/O driver and the seeded worlds stay apart.
+    /// sans-I/O driver and the seeded worlds stay apart; the reference service knows no planted flaw (they are
+    /// planted from outside it), and the catalogue of flaws knows no simulator.
     static let simulationRules: [(module: String, mustNotImport: Set<String>)] = [
+        ("PaymentService", ["PlantedFlaws", "PaymentSimulation", "ServiceFixtures"]),
+        ("PlantedFlaws", ["PaymentSimulation", "ServiceSimulation", "ServiceFixtures", "ServiceLoad"]),
         ("ServiceSimulation", ["RunEngine", "ServiceLoad", "PaymentSimulation", "Generation", "Scenarios", "RunResults"]),
         ("ServiceLoad", ["RunEngine", "PaymentSimulation", "ServiceFixtures"]),
         ("ServiceFixtures", ["RunEngine", "ServiceLoad", "BenchmarkWorkloads"]),

@@ -74,7 +74,7 @@ struct SimulateCLITests {
         let sut = try SimHarnessProcess.run(["simulate", "--seeds", "10", "--payments", "200", "--flaw", "refund-twice", "--shrink"])
         // Then it exits 1, naming the invariant, the repro line and a shrunk line
         #expect(sut.status == 1)
-        #expect(sut.stdout.contains("VIOLATION of settled-twice"))
+        #expect(sut.stdout.contains("VIOLATION of charge-miscounted"))
         let lines = sut.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let repro = try #require(lines.first { $0.hasPrefix("reproduce: ") }).dropFirst("reproduce: ".count)
         let shrunk = try #require(lines.first { $0.hasPrefix("shrunk: ") }).dropFirst("shrunk: ".count).trimmingCharacters(in: .whitespaces)
@@ -83,7 +83,7 @@ struct SimulateCLITests {
             #expect(arguments.first == "simharness")
             let again = try SimHarnessProcess.run(Array(arguments.dropFirst()))
             #expect(again.status == 1)
-            #expect(again.stdout.contains("VIOLATION of settled-twice"))
+            #expect(again.stdout.contains("VIOLATION of charge-miscounted"))
         }
     }
 
@@ -128,6 +128,8 @@ struct SimulateCLITests {
         (["--seed", "1", "--store", "sqlite", "--kills", "5", "--shrink"], "--kills replays one SQLite world's history"),
         (["--seed", "1", "--store", "sqlite", "--kills", "5,x"], "'--kills <kills>': must be an integer in 0..."),
         (["--seed", "1", "--store", "sqlite", "--kills", "-3"], "--kills"),
+        (["--seed", "1", "--flaw", "reentrancy"], "--flaw: the reference service cannot have the planted flaw reentrancy (a flaw of the ledger service)"),
+        (["--seed", "1", "--flaw", "no-such-flaw"], "--flaw"),
     ])
     func badOptions(arguments: [String], message: String) throws {
         // Given a bad option

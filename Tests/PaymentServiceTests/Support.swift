@@ -13,15 +13,18 @@ final class ServiceDriver {
     /// Steps the service scheduled, with their delays, in order.
     private(set) var scheduled: [(ServiceStep, Int64)] = []
 
-    init(store: MemoryDurableStore = MemoryDurableStore(), flaws: Set<ServiceFlaw> = []) {
+    private let configuration: ServiceConfiguration
+
+    init(store: MemoryDurableStore = MemoryDurableStore(), configuration: ServiceConfiguration = ServiceConfiguration()) {
         self.store = store
-        sut = PaymentService(store: store, configuration: ServiceConfiguration(flaws: flaws), random: SplitMix64(seed: 7))
+        self.configuration = configuration
+        sut = PaymentService(store: store, configuration: configuration, random: SplitMix64(seed: 7))
     }
 
     /// A new service over the same store, as after a crash.
-    func restart(flaws: Set<ServiceFlaw> = []) throws {
+    func restart() throws {
         scheduled.removeAll()  // the dead service's steps die with it
-        sut = PaymentService(store: store, configuration: ServiceConfiguration(flaws: flaws), random: SplitMix64(seed: 8))
+        sut = PaymentService(store: store, configuration: configuration, random: SplitMix64(seed: 8))
         var out: [ServiceEffect] = []
         try sut.recover(now: now, effects: &out)
         absorb(out, runSteps: false)
@@ -32,6 +35,13 @@ final class ServiceDriver {
         var out: [ServiceEffect] = []
         sut.handle(input, now: now, effects: &out)
         absorb(out, runSteps: runSteps)
+    }
+
+    /// Runs the first step scheduled (and keeps those it schedules).
+    func runNextStep() {
+        let (step, delay) = scheduled.removeFirst()
+        now += delay
+        deliver(.step(step), runSteps: false)
     }
 
     /// Runs the steps scheduled so far (and those they schedule).

@@ -1,5 +1,6 @@
 @_spi(Tooling) import SimulationCore
 @_spi(Tooling) import PaymentService
+@_spi(Tooling) import PlantedFlaws
 @_spi(Tooling) @testable import PaymentSimulation
 import PaymentsCore
 import Testing
@@ -34,14 +35,14 @@ struct DiskWorldTests {
     func powerLossAtEverySync(keptPermille: Int) throws {
         // Given a small world on the disk without other faults, and the syncs it makes
         let configuration = WorldConfiguration(seed: 21, payments: 12, clients: 3, faults: FaultMix(), store: .disk)
-        let clean = try DiskHost(seed: 1, flaws: [])
+        let clean = try DiskHost(seed: 1, plants: try ReferenceServicePlants([]))
         let before = clean.disk.statistics.syncs
         #expect(try World(configuration: configuration, store: clean.store, truth: nil, resumed: false, host: clean).run().violation == nil)
         let syncs = clean.disk.statistics.syncs - before
         #expect(syncs >= 12)
         for point in 0..<syncs {
             // When the power is lost at that sync, a share of the writes not synced surviving
-            let host = try DiskHost(seed: UInt64(point), flaws: [])
+            let host = try DiskHost(seed: UInt64(point), plants: try ReferenceServicePlants([]))
             host.disk.cutPowerAtSync(after: point, keptPermille: keptPermille)
             let sut = try World(configuration: configuration, store: host.store, truth: nil, resumed: false, host: host).run()
             // Then the machine went down there (and at the end, to read what is durable), came up, and every invariant held

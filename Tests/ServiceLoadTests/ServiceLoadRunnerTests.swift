@@ -1,3 +1,4 @@
+@_spi(Tooling) import PlantedFlaws
 @_spi(Tooling) import ServiceFixtures
 import Foundation
 @_spi(Tooling) import RunResults
@@ -46,13 +47,13 @@ struct ServiceLoadRunnerTests {
         #expect(!sut.passed)
     }
 
-    @Test("a planted flaw of the fixture service is caught", arguments: [PlantedFlaw.newKeyOnRetry, .timeoutIsFailure])
+    @Test("a planted flaw of the fixture service is caught", arguments: [PlantedFlaw.retryWithoutKey, .timeoutIsFailure])
     func plantedFlawCaught(flaw: PlantedFlaw) async throws {
         // Given the fixture service with a flaw planted
         let plan = try Self.plan("faults", users: 60)
         // When it is run
         let sut = switch flaw {
-        case .newKeyOnRetry: try await ServiceLoadRunner.run(LedgerService<NewKeyOnRetry>.self, plan, options: .init(clients: 4, seed: 11))
+        case .retryWithoutKey: try await ServiceLoadRunner.run(LedgerService<RetryWithoutKey>.self, plan, options: .init(clients: 4, seed: 11))
         default: try await ServiceLoadRunner.run(LedgerService<TimeoutIsFailure>.self, plan, options: .init(clients: 4, seed: 11))
         }
         // Then the check finds mismatches and the run fails

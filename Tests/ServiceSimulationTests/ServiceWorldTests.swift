@@ -2,6 +2,7 @@
 import Foundation
 import GRDB
 import PaymentsCore
+@_spi(Tooling) import PlantedFlaws
 @_spi(Tooling) import ServiceFixtures
 @_spi(Tooling) import ServiceSimulation
 import Testing
@@ -146,9 +147,9 @@ struct ServiceWorldTests {
         (PlantedFlaw.reentrancy, [Invariant.ledgerDiffers]),
         // Two concurrent submissions of one key: both charge (or refund), or one is told declined while the other charged.
         (.checkThenAct, [.chargedTwice, .moneyButAnsweredFailed]),
-        (.saveAfterAnswer, [.chargedTwice]),
+        (.intentAfterCall, [.chargedTwice]),
         (.timeoutIsFailure, [.moneyButAnsweredFailed]),
-        (.newKeyOnRetry, [.chargedTwice]),
+        (.retryWithoutKey, [.chargedTwice]),
         (.answerBeforeSync, [.ledgerDiffers]),
         // A record a failed sync left in the cache: acted on or answered from, then lost at a power loss.
         (.unsyncedRecovery, [.ledgerDiffers, .chargedTwice]),
@@ -168,11 +169,11 @@ struct ServiceWorldTests {
     @Test("a failing world runs again the same: the same trace hash, steps, violation and history")
     func failingWorldReproduces() throws {
         // Given the first failing seed of a planted bug
-        let failing = try #require(Self.failure(.saveAfterAnswer, seeds: 0..<200, schedule: .random))
+        let failing = try #require(Self.failure(.intentAfterCall, seeds: 0..<200, schedule: .random))
 
         // When its configuration runs again, twice
-        let again = ServiceWorld.run(LedgerService<SaveAfterAnswer>.self, failing.configuration)
-        let thrice = ServiceWorld.run(LedgerService<SaveAfterAnswer>.self, failing.configuration)
+        let again = ServiceWorld.run(LedgerService<IntentAfterCall>.self, failing.configuration)
+        let thrice = ServiceWorld.run(LedgerService<IntentAfterCall>.self, failing.configuration)
 
         // Then everything is the same
         #expect(again.traceHash == failing.traceHash)
@@ -185,7 +186,7 @@ struct ServiceWorldTests {
     @Test("the events around a violation are those of its payments, with the crashes and restarts")
     func eventsAroundAViolation() throws {
         // Given a world that charged a payment twice
-        let failing = try #require(Self.failure(.newKeyOnRetry, seeds: 0..<200, schedule: .random))
+        let failing = try #require(Self.failure(.retryWithoutKey, seeds: 0..<200, schedule: .random))
         let payment = try #require(failing.violation?.subjects.first)
 
         // When its events around the violation are taken
@@ -254,17 +255,18 @@ struct ServiceWorldTests {
         #expect(report.violation?.kind == .deadlock)
     }
 
-    private static func failure(_ flaw: PlantedFlaw, seeds: Range<UInt64>, schedule: ScheduleStrategy) -> ServiceWorldReport? {
+    private static func failure(_ flaw: PlantedFlaw?, seeds: Range<UInt64>, schedule: ScheduleStrategy) -> ServiceWorldReport? {
         switch flaw {
-        case .none: firstFailure(LedgerService<Correct>.self, seeds: seeds, schedule: schedule)
+        case nil: firstFailure(LedgerService<Correct>.self, seeds: seeds, schedule: schedule)
         case .reentrancy: firstFailure(LedgerService<Reentrancy>.self, seeds: seeds, schedule: schedule)
         case .checkThenAct: firstFailure(LedgerService<CheckThenAct>.self, seeds: seeds, schedule: schedule)
-        case .saveAfterAnswer: firstFailure(LedgerService<SaveAfterAnswer>.self, seeds: seeds, schedule: schedule)
+        case .intentAfterCall: firstFailure(LedgerService<IntentAfterCall>.self, seeds: seeds, schedule: schedule)
         case .timeoutIsFailure: firstFailure(LedgerService<TimeoutIsFailure>.self, seeds: seeds, schedule: schedule)
-        case .newKeyOnRetry: firstFailure(LedgerService<NewKeyOnRetry>.self, seeds: seeds, schedule: schedule)
+        case .retryWithoutKey: firstFailure(LedgerService<RetryWithoutKey>.self, seeds: seeds, schedule: schedule)
         case .answerBeforeSync: firstFailure(LedgerService<AnswerBeforeSync>.self, seeds: seeds, schedule: schedule)
         case .unsyncedRecovery: firstFailure(LedgerService<UnsyncedRecovery>.self, seeds: seeds, schedule: schedule)
         case .sqliteSynchronousOff: firstFailure(LedgerService<SynchronousOff>.self, seeds: seeds, schedule: schedule)
+        case .some: nil  // not the ledger service's: the caller's #require fails
         }
     }
 }
