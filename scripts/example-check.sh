@@ -113,12 +113,12 @@ if [ "$status" -ne 0 ] || ! grep -aq "every answer and the ledger match the SPEC
   tail -20 "$out"; echo "example: the correct payment service did not match the SPEC reference under load (exit $status)"; exit 1
 fi
 grep -a "^load mode:" "$out"
-BUG=new-key-on-retry "$sim" run > "$out" 2>&1
+BUG=retry-without-key "$sim" run > "$out" 2>&1
 status=$?
 if [ "$status" -ne 1 ] || ! grep -aq "mismatches against the SPEC reference; the first differing request" "$out"; then
-  tail -20 "$out"; echo "example: BUG=new-key-on-retry was not caught under load (exit $status)"; exit 1
+  tail -20 "$out"; echo "example: BUG=retry-without-key was not caught under load (exit $status)"; exit 1
 fi
-echo "example: under load the correct service matches the SPEC reference; BUG=new-key-on-retry is caught: $(grep -ao "[0-9]* mismatches against the SPEC reference" "$out")"
+echo "example: under load the correct service matches the SPEC reference; BUG=retry-without-key is caught: $(grep -ao "[0-9]* mismatches against the SPEC reference" "$out")"
 cd "$work/CustomAnalyzer"
 
 # The check bites: a release of the dependency with an unsafe flag in one target (tagged as the next patch)

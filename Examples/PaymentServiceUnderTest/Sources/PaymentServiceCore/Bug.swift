@@ -8,12 +8,12 @@ public enum Bug: String, CaseIterable, Sendable {
     case checkThenAct = "check-then-act"
     /// The intent is saved only after the gateway answered: a crash between the call and the save charges
     /// again on the retry (under a new gateway key).
-    case saveAfterAnswer = "save-after-answer"
+    case intentAfterCall = "intent-after-call"
     /// A timeout taken for a failure: answered `failed` at once, neither retried under its key nor
     /// reconciled (asking the gateway whether it acted), though the gateway may have charged.
     case timeoutIsFailure = "timeout-is-failure"
     /// Each attempt after a timeout is sent under a new gateway key.
-    case newKeyOnRetry = "new-key-on-retry"
+    case retryWithoutKey = "retry-without-key"
     /// Answers before the final save is flushed: a power loss after the answer loses the captured payment.
     case answerBeforeSync = "answer-before-sync"
     /// The checkout screen starts a payment per tap, each under a key of its own (`UUID()`): two taps of

@@ -83,7 +83,7 @@ public actor PaymentService {
             try await repository.flush()
             return .rejected(rejection)
         }
-        if bug != .saveAfterAnswer {
+        if bug != .intentAfterCall {
             // The intent, with its gateway key, is durable before the gateway hears of it.
             try await repository.save(payment)
             try await repository.flush()
@@ -102,7 +102,7 @@ public actor PaymentService {
             if attempt > 0 {
                 // Back off before trying again, as app code does: on the system clock.
                 try await Task.sleep(for: .milliseconds(attempt))
-                if bug == .newKeyOnRetry { sent.gatewayKey += "-\(attempt)" }
+                if bug == .retryWithoutKey { sent.gatewayKey += "-\(attempt)" }
                 if bug == .uuidKeyPerAttempt { sent.gatewayKey = UUID().uuidString }
             }
             do {
