@@ -129,7 +129,7 @@ let package = Package(
             dependencies: [
                 "Analysis", "Datasets", "Export", "Scenarios", "Generation", "RunEngine", "RunResults", "ProcessMetrics", "CGlibcMalloc",
                 "PaymentService", "PaymentSimulation", "Reports", "UserAlgorithms", "SpecKernel", "HealthCore", "PaymentsCore",
-                "PlantedFlaws", "ServiceSimulation", "ServiceLoad", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PlantedFlaws", "ServiceSimulation", "ServiceLoad", "SimulationCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildCommit"]
         ),
@@ -170,7 +170,7 @@ let package = Package(
         ),
         // SimHarness.main(service:)'s commands in process: the only tests that import SimHarnessKit (CLITests and
         // RunEngineTests run the built executable).
-        .testTarget(name: "SimHarnessKitTests", dependencies: ["SimHarnessKit", "ServiceLoad", "ServiceSimulation", "ServiceFixtures", "PaymentSimulation", "TestSupport"]),
+        .testTarget(name: "SimHarnessKitTests", dependencies: ["SimHarnessKit", "ServiceLoad", "ServiceSimulation", "ServiceFixtures", "PaymentSimulation", "SimulationCore", "TestSupport"]),
         .testTarget(name: "ParquetTests", dependencies: ["Parquet"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SimulatedDiskTests", dependencies: ["SimulatedDisk", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PaymentServiceTests", dependencies: ["PaymentService", "PaymentsCore", "TestSupport"]),

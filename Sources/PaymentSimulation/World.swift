@@ -185,6 +185,12 @@ final class World {
     func fail(_ invariant: Invariant, _ message: String, payment: UInt32?) {
         guard report.violation == nil else { return }
         let history = payment != nil && payment == self.history.watched ? historyLines() : []
-        report.violation = Violation(invariant: invariant, message: message, step: report.steps, timeMillis: now - start, payment: payment, history: history)
+        report.violation = Violation(
+            invariant, message, subjects: payment.map { [String($0)] } ?? [], step: report.steps, time: .milliseconds(now - start), history: history)
     }
+}
+
+extension Violation {
+    /// The payment a sans-I/O world's violation concerns: its one subject, the payment's number.
+    package var payment: UInt32? { subjects.first.flatMap { UInt32($0) } }
 }

@@ -13,14 +13,14 @@ struct ServiceInvariants {
     /// Tries a client makes before it gives up.
     let tries: Int
 
-    func firstViolation(ledger: [ServiceLedgerLine]) -> ServiceViolation? {
+    func firstViolation(ledger: [ServiceLedgerLine]) -> Violation? {
         if let index = record.unanswered.first {
             return violation(.neverAnswered, "\(request(index)): no answer after \(tries) tries", about: [index])
         }
         var actsOf: [Int: [GatewayAct]] = [:]
         for act in acts.values.sorted(by: { $0.at < $1.at || ($0.at == $1.at && $0.payment.idempotencyKey < $1.payment.idempotencyKey) }) {
             guard let index = record.issued[act.payment.paymentID] else {
-                return ServiceViolation(kind: .unknownPayment, detail: "the gateway acted for \(act.payment.paymentID), which no client sent", subjects: [act.payment.paymentID])
+                return Violation(.unknownPayment, "the gateway acted for \(act.payment.paymentID), which no client sent", subjects: [act.payment.paymentID])
             }
             actsOf[index, default: []].append(act)
         }
@@ -49,7 +49,7 @@ struct ServiceInvariants {
         return ledgerViolation(ledger, actsOf)
     }
 
-    private func refundViolation(_ actsOf: [Int: [GatewayAct]]) -> ServiceViolation? {
+    private func refundViolation(_ actsOf: [Int: [GatewayAct]]) -> Violation? {
         var refunded: [Int: Int64] = [:]
         let byName = paymentsByName()
         for (index, acted) in actsOf.sorted(by: { $0.key < $1.key }) where workload.payments[index].base.kind == .refund {
@@ -69,7 +69,7 @@ struct ServiceInvariants {
         return nil
     }
 
-    private func ledgerViolation(_ ledger: [ServiceLedgerLine], _ actsOf: [Int: [GatewayAct]]) -> ServiceViolation? {
+    private func ledgerViolation(_ ledger: [ServiceLedgerLine], _ actsOf: [Int: [GatewayAct]]) -> Violation? {
         struct Line: Hashable { var user: String; var currency: Currency }
         var truth: [Line: (captured: Int64, refunded: Int64)] = [:]
         for acted in actsOf.values {
@@ -90,9 +90,9 @@ struct ServiceInvariants {
             let said = told[line] ?? (0, 0)
             if expected != said {
                 let payments = workload.payments.filter { $0.base.userID == line.user && $0.base.currency == line.currency }
-                return ServiceViolation(
-                    kind: .ledgerDiffers,
-                    detail: "\(line.user) \(line.currency.code): the service says captured \(said.captured) refunded \(said.refunded), "
+                return Violation(
+                    .ledgerDiffers,
+                    "\(line.user) \(line.currency.code): the service says captured \(said.captured) refunded \(said.refunded), "
                         + "the gateway captured \(expected.captured) refunded \(expected.refunded)",
                     subjects: payments.map(\.base.paymentID) + payments.map(\.base.idempotencyKey))
             }
@@ -112,9 +112,9 @@ struct ServiceInvariants {
     }
 
     /// A violation about the payments at `indices`: their ids and keys are its subjects.
-    private func violation(_ kind: Invariant, _ detail: String, about indices: [Int]) -> ServiceViolation {
+    private func violation(_ kind: Invariant, _ detail: String, about indices: [Int]) -> Violation {
         let bases = indices.map { workload.payments[$0].base }
-        return ServiceViolation(kind: kind, detail: detail, subjects: bases.map(\.paymentID) + bases.map(\.idempotencyKey))
+        return Violation(kind, detail, subjects: bases.map(\.paymentID) + bases.map(\.idempotencyKey))
     }
 }
 
@@ -127,7 +127,7 @@ struct StepInvariants {
     /// The acts so far, by payment.
     private var actsOf: [Int: [GatewayPayment]] = [:]
     /// The first violation seen, and when.
-    private(set) var first: ServiceViolation?
+    private(set) var first: Violation?
 
     init(workload: ClientWorkload) { self.workload = workload }
 
@@ -135,7 +135,7 @@ struct StepInvariants {
     mutating func acted(_ payment: GatewayPayment, index: Int?, answers: [ServiceAnswer], at time: Duration) {
         guard first == nil else { return }
         guard let index else {
-            return note(ServiceViolation(kind: .unknownPayment, detail: "the gateway acted for \(payment.paymentID), which no client sent", subjects: [payment.paymentID]), at: time)
+            return note(Violation(.unknownPayment, "the gateway acted for \(payment.paymentID), which no client sent", subjects: [payment.paymentID]), at: time)
         }
         actsOf[index, default: []].append(payment)
         let base = workload.payments[index].base
@@ -165,14 +165,15 @@ struct StepInvariants {
         }
     }
 
-    private mutating func note(_ violation: ServiceViolation, at time: Duration) {
+    private mutating func note(_ violation: Violation, at time: Duration) {
         var violation = violation
         violation.detail += " (at \(WorldState.format(time).trimmingCharacters(in: .whitespaces)) of virtual time)"
+        violation.time = time
         first = violation
     }
 
-    private func violation(_ kind: Invariant, _ detail: String, _ index: Int) -> ServiceViolation {
+    private func violation(_ kind: Invariant, _ detail: String, _ index: Int) -> Violation {
         let base = workload.payments[index].base
-        return ServiceViolation(kind: kind, detail: detail, subjects: [base.paymentID, base.idempotencyKey])
+        return Violation(kind, detail, subjects: [base.paymentID, base.idempotencyKey])
     }
 }

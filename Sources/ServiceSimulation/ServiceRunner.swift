@@ -105,7 +105,7 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
     }
 
     /// Runs the world; the first broken invariant, or nil.
-    func run() async throws -> ServiceViolation? {
+    func run() async throws -> Violation? {
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for client in workload.perClient.indices {
@@ -122,12 +122,12 @@ final class ServiceRunner<Service: ServiceUnderSimulation>: CrashableWorld, @unc
             let (live, incarnation) = try await liveService()
             let ledger: [ServiceLedgerLine]
             do { ledger = try await Incarnation.$current.withValue(incarnation) { try await live.ledger() } } catch {
-                return ServiceViolation(kind: .ledgerThrew, detail: "\(error)")
+                return Violation(.ledgerThrew, "\(error)")
             }
             return steps.first ?? ServiceInvariants(workload: workload, record: record, acts: state.acts, tries: state.configuration.clientTries)
                 .firstViolation(ledger: ledger)
         } catch is StartFailed {
-            return ServiceViolation(kind: .startThrew, detail: startFailure ?? "?")
+            return Violation(.startThrew, startFailure ?? "?")
         }
     }
 

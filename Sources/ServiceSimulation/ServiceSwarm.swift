@@ -63,9 +63,9 @@ import Foundation
         configuration.keepsHistory = true
         var report = world(configuration)
         if report.traceHash != failing.traceHash || report.violation != failing.violation {
-            report.violation = ServiceViolation(
-                kind: .nondeterministicWorld,
-                detail: "seed \(configuration.seed) ran two ways in one process: first \(failing.violation.map(String.init(describing:)) ?? "no violation") "
+            report.violation = Violation(
+                .nondeterministicWorld,
+                "seed \(configuration.seed) ran two ways in one process: first \(failing.violation.map(String.init(describing:)) ?? "no violation") "
                     + "(trace hash 0x\(String(failing.traceHash, radix: 16))), then \(report.violation.map(String.init(describing:)) ?? "no violation") "
                     + "(trace hash 0x\(String(report.traceHash, radix: 16))): something the world does not own chose between them")
         }
@@ -150,7 +150,7 @@ struct SeededServiceWorlds: WorldRunner {
 
     func configuration(of report: ServiceWorldReport) -> ServiceWorldConfiguration { report.configuration }
 
-    func invariant(of report: ServiceWorldReport) -> Invariant? { report.violation?.kind }
+    func invariant(of report: ServiceWorldReport) -> Invariant? { report.violation?.invariant }
 
     /// Half the payments, half the clients, half the crashes.
     func smaller(than configuration: ServiceWorldConfiguration) -> [ServiceWorldConfiguration] {

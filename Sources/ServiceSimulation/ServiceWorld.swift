@@ -56,7 +56,7 @@ import PaymentsCore
     /// Client requests sent, retries included.
     @_spi(Tooling) public var requests = 0
     /// The broken invariant, nil when all held.
-    @_spi(Tooling) public var violation: ServiceViolation?
+    @_spi(Tooling) public var violation: Violation?
     /// The world's events (virtual time, then what happened), for the lines around a violation.
     @_spi(Tooling) public var history: [String] = []
 
@@ -74,27 +74,6 @@ import PaymentsCore
         }
         return Array(relevant.suffix(limit))
     }
-}
-
-/// A broken invariant of SPEC §4, or a world that could not run to its end.
-@_spi(Tooling) public struct ServiceViolation: Hashable, Sendable, CustomStringConvertible {
-    /// The invariant broken, from the catalogue both simulators share.
-    @_spi(Tooling) public var kind: Invariant
-    /// What broke, with the payments concerned.
-    @_spi(Tooling) public var detail: String
-    /// The payment ids and keys concerned: the world's events that name one (with its crashes and
-    /// restarts) are the interleaving around the violation.
-    @_spi(Tooling) public var subjects: [String]
-
-    /// A violation of `kind`, saying `detail`, about `subjects`.
-    @_spi(Tooling) public init(kind: Invariant, detail: String, subjects: [String] = []) {
-        self.kind = kind
-        self.detail = detail
-        self.subjects = subjects
-    }
-
-    /// `ledger-differs: u01 USD captured 2500, the gateway captured 1250`.
-    @_spi(Tooling) public var description: String { "\(kind.rawValue): \(detail)" }
 }
 
 /// Runs worlds of a user's service.
@@ -117,10 +96,10 @@ import PaymentsCore
             (report.steps, report.traceHash, report.virtualTime) = (run.steps, run.traceHash, run.virtualTime)
             switch run.value {
             case .success(let violation): report.violation = violation
-            case .failure(let error): report.violation = ServiceViolation(kind: .harnessError, detail: "\(error)")
+            case .failure(let error): report.violation = Violation(.harnessError, "\(error)")
             }
         } catch {
-            report.violation = ServiceViolation(kind: error.invariant, detail: error.detail)
+            report.violation = Violation(error.invariant, error.detail)
         }
         if let runner = holder.runner {
             report.crashes = runner.crashes

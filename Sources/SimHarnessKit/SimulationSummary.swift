@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Tooling) import PaymentSimulation
+@_spi(Tooling) import SimulationCore
 import PaymentsCore
 
 /// What a run of `simulate` found, as it prints it: the worlds' counts added up, and the violation
@@ -24,18 +25,8 @@ struct SimulationSummary: Sendable, Equatable {
     struct Found: Sendable, Equatable {
         /// The failing world's seed.
         var seed: UInt64
-        /// The invariant's name.
-        var invariant: String
-        /// What is wrong.
-        var message: String
-        /// The step at which it was seen.
-        var step: Int
-        /// Its simulated time, in milliseconds.
-        var timeMillis: Int64
-        /// The payment concerned, if one is.
-        var payment: UInt32?
-        /// The payment's recent events.
-        var history: [String]
+        /// What broke, where, and the payment's recent events.
+        var violation: Violation
         /// The command line that runs the failing world again.
         var reproduce: String
         /// The smallest world found with `--shrink` that still fails, as a command line.
@@ -94,9 +85,7 @@ struct SimulationSummary: Sendable, Equatable {
             states.merge(report.states, uniquingKeysWith: +)
             if let broken = report.violation, violation == nil {
                 violation = Found(
-                    seed: report.configuration.seed, invariant: broken.invariant.rawValue, message: broken.message, step: broken.step,
-                    timeMillis: broken.timeMillis, payment: broken.payment, history: broken.history,
-                    reproduce: report.configuration.reproduction(),
+                    seed: report.configuration.seed, violation: broken, reproduce: report.configuration.reproduction(),
                     shrunk: shrunk.flatMap { $0.violation != nil ? $0.configuration.reproduction() : nil })
             }
             if !report.configuration.kills.isEmpty {
@@ -121,19 +110,20 @@ struct SimulationSummary: Sendable, Equatable {
         lines.append("  faults injected: " + (faultText.isEmpty ? "none" : faultText.joined(separator: ", ")))
         lines.append("  payments: " + PaymentState.allCases.map { "\($0.rawValue) \(states[$0, default: 0])" }.joined(separator: ", "))
         if let history { lines.append("  history: \(history)") }
-        guard let violation else {
+        guard let found = violation else {
             lines.append("  violations: 0")
             return lines.joined(separator: "\n") + "\n"
         }
+        let violation = found.violation
         lines.append("  violations: 1")
-        lines.append("VIOLATION of \(violation.invariant) in world \(hex(violation.seed)): \(violation.message)")
-        lines.append("  at step \(violation.step), \(violation.timeMillis) ms into the world" + (violation.payment.map { ", payment \($0)" } ?? ""))
+        lines.append("VIOLATION of \(violation.invariant.rawValue) in world \(hex(found.seed)): \(violation.detail)")
+        lines.append("  at step \(violation.step ?? 0), \(violation.time?.wholeMilliseconds ?? 0) ms into the world" + (violation.payment.map { ", payment \($0)" } ?? ""))
         if !violation.history.isEmpty {
             lines.append("  recent history of the payment:")
             lines += violation.history.map { "    \($0)" }
         }
-        lines.append("  reproduce: \(violation.reproduce)")
-        if let shrunk = violation.shrunk { lines.append("  shrunk:    \(shrunk)") }
+        lines.append("  reproduce: \(found.reproduce)")
+        if let shrunk = found.shrunk { lines.append("  shrunk:    \(shrunk)") }
         return lines.joined(separator: "\n") + "\n"
     }
 }

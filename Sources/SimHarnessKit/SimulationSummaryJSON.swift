@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Tooling) import PaymentSimulation
+@_spi(Tooling) import SimulationCore
 import PaymentsCore
 
 /// A summary's JSON (schema `SimulationSummary.version`), as `simulate --json` writes it and `merge` reads
@@ -96,10 +97,12 @@ extension SimulationSummary {
             swarm: .init(from: hex(swarm.from), seeds: swarm.seeds, command: swarm.command),
             seeds: seeds.map { .init(first: hex($0.lowerBound), last: hex($0.upperBound)) },
             shards: shards,
-            violations: violation.map {
-                [.init(
-                    seed: hex($0.seed), invariant: $0.invariant, message: $0.message, step: $0.step, timeMillis: $0.timeMillis, payment: $0.payment,
-                    history: $0.history, reproduce: $0.reproduce, shrunk: $0.shrunk)]
+            violations: violation.map { found in
+                let broken = found.violation
+                return [.init(
+                    seed: hex(found.seed), invariant: broken.invariant.rawValue, message: broken.detail, step: broken.step ?? 0,
+                    timeMillis: broken.time?.wholeMilliseconds ?? 0, payment: broken.payment, history: broken.history, reproduce: found.reproduce,
+                    shrunk: found.shrunk)]
             } ?? [])
     }
 
@@ -133,9 +136,11 @@ extension SimulationSummary {
             shards = Shards(count: parts.count, indices: parts.indices.sorted())
         }
         if let entry = document.violations.first {
-            violation = Found(
-                seed: try seed(entry.seed), invariant: entry.invariant, message: entry.message, step: entry.step, timeMillis: entry.timeMillis,
-                payment: entry.payment, history: entry.history, reproduce: entry.reproduce, shrunk: entry.shrunk)
+            guard let invariant = Invariant(rawValue: entry.invariant) else { throw fail("unknown invariant '\(entry.invariant)'") }
+            let broken = SimulationCore.Violation(
+                invariant, entry.message, subjects: entry.payment.map { [String($0)] } ?? [], step: entry.step, time: .milliseconds(entry.timeMillis),
+                history: entry.history)
+            violation = Found(seed: try seed(entry.seed), violation: broken, reproduce: entry.reproduce, shrunk: entry.shrunk)
         }
     }
 

@@ -76,8 +76,8 @@ struct CheckersTests {
         // Then the violation says which field differs, with both values, and no other field
         let violation = try #require(caught)
         #expect(violation.invariant == invariant)
-        for fragment in fragments { #expect(violation.message.contains(fragment), "\(violation.message)") }
-        #expect(!violation.message.contains("state differs") && !violation.message.contains("attempts differs"), "\(violation.message)")
+        for fragment in fragments { #expect(violation.detail.contains(fragment), "\(violation.detail)") }
+        #expect(!violation.detail.contains("state differs") && !violation.detail.contains("attempts differs"), "\(violation.detail)")
     }
 
     @Test("a difference from the batch processor names the field and both values")
@@ -89,8 +89,8 @@ struct CheckersTests {
         let violation = try #require(reports.last?.violation)
         // Then the message names what differs with the service's and the batch processor's values
         #expect(violation.invariant == .differsFromReference)
-        #expect(violation.message.contains(" differs: the service ended "), "\(violation.message)")
-        #expect(violation.message.contains(", the batch processor gives "), "\(violation.message)")
+        #expect(violation.detail.contains(" differs: the service ended "), "\(violation.detail)")
+        #expect(violation.detail.contains(", the batch processor gives "), "\(violation.detail)")
     }
 
     @Test("each planted store defect is caught", arguments: [

@@ -31,7 +31,7 @@ struct OwnServiceAdapterTests {
 
         // Then the gateway charged one payment twice (or once, the client told it was declined: the second key's
         // answer, caught at that step), and the same world fails the same way with the same trace
-        #expect([Invariant.chargedTwice, .moneyButAnsweredFailed].contains(failing.violation?.kind))
+        #expect([Invariant.chargedTwice, .moneyButAnsweredFailed].contains(failing.violation?.invariant))
         let again = ServiceWorld.run(sut, failing.configuration)
         #expect(again.traceHash == failing.traceHash)
         #expect(again.violation == failing.violation)

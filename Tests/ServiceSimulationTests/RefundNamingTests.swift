@@ -97,6 +97,6 @@ struct RefundNamingTests {
 
         // Then a world sees a refund answered refunded that the gateway never made
         let violation = try #require(reports.compactMap(\.violation).first)
-        #expect(violation.kind == .answeredWithoutMoney)
+        #expect(violation.invariant == .answeredWithoutMoney)
     }
 }

@@ -19,7 +19,7 @@ private final class ScriptedWorlds: Sendable {
             defer { n += 1 }
             return hashes[min(n, hashes.count - 1)]
         }
-        report.violation = ServiceViolation(kind: .chargedTwice, detail: "p0001")
+        report.violation = Violation(.chargedTwice, "p0001")
         return report
     }
 
@@ -41,7 +41,7 @@ struct ServiceSwarmTests {
         // Then seed 3 ran twice, and its violation is the one it broke
         #expect(worlds.count == 2)
         #expect(summary.failed == 1)
-        #expect(summary.firstFailure?.violation?.kind == .chargedTwice)
+        #expect(summary.firstFailure?.violation?.invariant == .chargedTwice)
         #expect(summary.firstFailure?.configuration.seed == 3)
     }
 
@@ -53,7 +53,7 @@ struct ServiceSwarmTests {
             var report = ServiceWorldReport(configuration: ServiceWorldConfiguration(seed: UInt64(seed)))
             report.traceHash = 0x1000 + UInt64(seed)
             report.steps = 10 * (seed + 1)
-            if seed == 2 { report.violation = ServiceViolation(kind: .chargedTwice, detail: "p0002") }
+            if seed == 2 { report.violation = Violation(.chargedTwice, "p0002") }
             return report
         }
         var inOrder = ServiceSwarmSummary()
@@ -83,7 +83,7 @@ struct ServiceSwarmTests {
 
         // Then the failure names both runs
         let violation = try #require(summary.firstFailure?.violation)
-        #expect(violation.kind == .nondeterministicWorld)
+        #expect(violation.invariant == .nondeterministicWorld)
         #expect(violation.detail.contains("trace hash 0xab"))
         #expect(violation.detail.contains("trace hash 0xcd"))
     }
@@ -93,7 +93,7 @@ struct ServiceSwarmTests {
         // Given worlds that break chargedTwice while they have 6 payments or more and 2 clients or more
         let running: @Sendable (ServiceWorldConfiguration) -> ServiceWorldReport = { configuration in
             var report = ServiceWorldReport(configuration: configuration)
-            if configuration.payments >= 6, configuration.clients >= 2 { report.violation = ServiceViolation(kind: .chargedTwice, detail: "p0001") }
+            if configuration.payments >= 6, configuration.clients >= 2 { report.violation = Violation(.chargedTwice, "p0001") }
             return report
         }
         let failing = running(ServiceWorldConfiguration(seed: 9, payments: 100, clients: 8, crashes: 3))
@@ -105,6 +105,6 @@ struct ServiceSwarmTests {
         #expect(sut.configuration.payments == 6)
         #expect(sut.configuration.clients == 2)
         #expect(sut.configuration.crashes == 0)
-        #expect(sut.violation?.kind == .chargedTwice)
+        #expect(sut.violation?.invariant == .chargedTwice)
     }
 }

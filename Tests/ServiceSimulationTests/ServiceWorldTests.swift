@@ -139,7 +139,7 @@ struct ServiceWorldTests {
 
         // Then the first answer is the violation, timed, not the end's `ledger-differs`
         let violation = try #require(report.violation)
-        #expect(violation.kind == .answeredWithoutMoney)
+        #expect(violation.invariant == .answeredWithoutMoney)
         #expect(violation.detail.contains(" ms of virtual time)"))
     }
 
@@ -163,7 +163,7 @@ struct ServiceWorldTests {
 
         // Then the violation names what broke
         let violation = try #require(report.violation)
-        #expect(kinds.contains(violation.kind), "\(violation)")
+        #expect(kinds.contains(violation.invariant), "\(violation)")
     }
 
     @Test("a failing world runs again the same: the same trace hash, steps, violation and history")
@@ -203,24 +203,24 @@ struct ServiceWorldTests {
     @Test("a service whose start throws is a violation naming the error")
     func startThrows() {
         let report = ServiceWorld.run(FailingStart.self, ServiceWorldConfiguration(seed: 1, payments: 5, clients: 2))
-        #expect(report.violation == ServiceViolation(kind: .startThrew, detail: "the database is locked"))
+        #expect(report.violation == Violation(.startThrew, "the database is locked"))
     }
 
     @Test("a service whose ledger cannot be read is a violation naming the error")
     func ledgerThrows() {
         let report = ServiceWorld.run(LedgerFails.self, ServiceWorldConfiguration(seed: 2, payments: 5, clients: 2, faults: false, crashes: 0))
-        #expect(report.violation == ServiceViolation(kind: .ledgerThrew, detail: "the ledger table is corrupt"))
+        #expect(report.violation == Violation(.ledgerThrew, "the ledger table is corrupt"))
     }
 
     /// A world of `Service` (whose tasks call the world's environment from a thread started outside it), with
     /// what its violation says. The world waits up to 10 s of real time for that call (ThreadSanitizer's load
     /// delayed it past the default 0.1 s, and the world read as deadlocked); it comes at once when nothing slows it.
-    private static func calledFromOutside<Service: ServiceUnderSimulation>(_ service: Service.Type, seed: UInt64) -> (kind: Invariant?, detail: String) {
+    private static func calledFromOutside<Service: ServiceUnderSimulation>(_ service: Service.Type, seed: UInt64) -> (invariant: Invariant?, detail: String) {
         _ = OutsideThread.shared
         var configuration = ServiceWorldConfiguration(seed: seed, payments: 5, clients: 2, crashes: 0)
         configuration.escapeGrace = .seconds(10)
         let report = ServiceWorld.run(Service.self, configuration)
-        return (report.violation?.kind, report.violation?.detail ?? "no violation")
+        return (report.violation?.invariant, report.violation?.detail ?? "no violation")
     }
 
     @Test("the store called from a thread no world owns refuses the call, and every world fails naming the call and the thread", arguments: 0..<4)
@@ -230,7 +230,7 @@ struct ServiceWorldTests {
         let violation = Self.calledFromOutside(StoreReadFromOutside.self, seed: seed)
 
         // Then the world fails as escaped, naming the store's call and that it was refused; the harness is intact
-        #expect(violation.kind == .nondeterminismEscaped)
+        #expect(violation.invariant == .nondeterminismEscaped)
         #expect(violation.detail.contains("the store's read of payment/"), "\(violation.detail)")
         #expect(violation.detail.contains(" called from "))
         #expect(violation.detail.contains("answer its own tasks only; that call failed"))
@@ -243,7 +243,7 @@ struct ServiceWorldTests {
         let violation = Self.calledFromOutside(DiskWrittenFromOutside.self, seed: seed)
 
         // Then the world fails as escaped, naming the disk's call on its file and the thread
-        #expect(violation.kind == .nondeterminismEscaped)
+        #expect(violation.invariant == .nondeterminismEscaped)
         #expect(violation.detail.contains("the disk's "), "\(violation.detail)")
         #expect(violation.detail.contains("outside.sqlite"), "\(violation.detail)")
         #expect(violation.detail.contains(" called from "))
@@ -252,7 +252,7 @@ struct ServiceWorldTests {
     @Test("a service that never answers is a deadlock, reported, not a hang")
     func neverAnswers() {
         let report = ServiceWorld.run(NeverAnswers.self, ServiceWorldConfiguration(seed: 1, payments: 5, clients: 2, crashes: 0))
-        #expect(report.violation?.kind == .deadlock)
+        #expect(report.violation?.invariant == .deadlock)
     }
 
     private static func failure(_ flaw: PlantedFlaw?, seeds: Range<UInt64>, schedule: ScheduleStrategy) -> ServiceWorldReport? {

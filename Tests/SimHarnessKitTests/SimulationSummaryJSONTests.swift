@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Tooling) import PaymentSimulation
 @testable import SimHarnessKit
+@_spi(Tooling) import SimulationCore
 import Testing
 
 /// A summary of two shards' worth of worlds with a violation: every field the JSON holds set.
@@ -12,8 +13,9 @@ private func sampleSummary() -> SimulationSummary {
     summary.states = [.captured: 100, .refunded: 7, .declined: 0, .failed: 2, .deduplicated: 1, .rejected: 4]
     summary.shards = .init(count: 2, indices: [1])
     summary.violation = .init(
-        seed: 0x13, invariant: "charged-twice", message: "p7: two captures", step: 88, timeMillis: 1_250, payment: 7,
-        history: ["1 ms: admitted", "9 ms: sent"], reproduce: "simharness simulate --seed 0x13", shrunk: "simharness simulate --seed 0x13 --payments 4")
+        seed: 0x13,
+        violation: Violation(.chargedTwice, "p7: two captures", subjects: ["7"], step: 88, time: .milliseconds(1_250), history: ["1 ms: admitted", "9 ms: sent"]),
+        reproduce: "simharness simulate --seed 0x13", shrunk: "simharness simulate --seed 0x13 --payments 4")
     return summary
 }
 
@@ -38,6 +40,8 @@ struct SimulationSummaryJSONTests {
         ("version", "2", "a simulate summary of version 2; this simharness reads version 1"),
         ("faults", #"{"meteor": 1}"#, "unknown fault 'meteor'"),
         ("store", #""tape""#, "unknown store 'tape'"),
+        ("violations", #"[{"seed": "0x1", "invariant": "meteor-strike", "message": "", "step": 1, "time_ms": 1, "history": [], "reproduce": ""}]"#,
+         "unknown invariant 'meteor-strike'"),
     ] as [(String, String?, String)])
     func refusals(key: String, value: String?, message: String) throws {
         // Given a good summary's JSON with one key removed (no value) or set to another JSON value
