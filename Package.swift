@@ -106,7 +106,10 @@ let package = Package(
         .target(name: "Reports", dependencies: ["RunResults", "ProcessMetrics", "PaymentsCore", "CZlib"]),
         .target(
             name: "BenchmarkWorkloads",
-            dependencies: ["HealthCore", "UserProfiles", "PaymentsCore", "Datasets", "Scenarios", "Generation", "ServiceSimulation", "ServiceLoad", "ServiceFixtures"]
+            dependencies: [
+                "HealthCore", "UserProfiles", "PaymentsCore", "Datasets", "Scenarios", "Generation", "ServiceSimulation", "ServiceLoad", "ServiceFixtures",
+                "SimulationCore",
+            ]
         ),
         // Payment services with planted bugs, and SimHarness's own service adapted, on ServiceSimulation's API: what
         // the service tests and the benchmarks run.

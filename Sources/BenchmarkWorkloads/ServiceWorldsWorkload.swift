@@ -1,3 +1,4 @@
+@_spi(Tooling) import SimulationCore
 @_spi(Tooling) import ServiceFixtures
 @_spi(Tooling) import ServiceSimulation
 

@@ -26,7 +26,7 @@ import ParallelWork
     /// Runs one world; `trace` hears each step's number. A world keeps no history as it runs: when
     /// it breaks an invariant, the same world runs again (it is deterministic) keeping the events of
     /// the payment concerned, for the violation's history (not for a `--db` world: its store has moved on).
-    @_spi(Tooling) public static func run(_ configuration: WorldConfiguration, store: StoreChoice = StoreChoice(), trace: ((Int) -> Void)? = nil) throws(SimulationError) -> WorldReport {
+    @_spi(Tooling) public static func run(_ configuration: WorldConfiguration, store: StoreChoice = StoreChoice(), trace: ((Int) -> Void)? = nil) throws(SimulationError) -> PaymentWorldReport {
         let report = try run(configuration, store: store, watching: nil, trace: trace)
         guard store.database == nil, let payment = report.violation?.payment else { return report }
         let again = try run(configuration, store: store, watching: payment, trace: nil)
@@ -35,7 +35,7 @@ import ParallelWork
 
     private static func run(
         _ configuration: WorldConfiguration, store: StoreChoice, watching: UInt32?, trace: ((Int) -> Void)?
-    ) throws(SimulationError) -> WorldReport {
+    ) throws(SimulationError) -> PaymentWorldReport {
         if configuration.store == .disk {
             guard configuration.kills.isEmpty, store.database == nil else { throw .invalidConfiguration("a world on the simulated disk keeps no database file and replays no kills") }
             let host = try DiskHost(seed: configuration.seed ^ 0xD15C_0000_D15C, plants: configuration.plants())
@@ -80,7 +80,7 @@ import ParallelWork
     /// the report's configuration carries the whole history (`kills`).
     private static func runOnFile(
         _ configuration: WorldConfiguration, path: String, resume: Bool, trace: ((Int) -> Void)?
-    ) throws(SimulationError) -> WorldReport {
+    ) throws(SimulationError) -> PaymentWorldReport {
         let truthPath = path + ".gateway"
         let exists = FileManager.default.fileExists(atPath: path)
         if exists && !resume { throw .invalidConfiguration("\(path) exists: resume it, or give a new path") }
@@ -134,11 +134,11 @@ import ParallelWork
     package static func swarm(
         seeds first: UInt64, count: Int, stride: UInt64 = 1, jobs: Int, store: StoreChoice,
         make: @escaping @Sendable (UInt64) -> WorldConfiguration, proceed: @escaping @Sendable () -> Bool = { true }
-    ) async throws -> [WorldReport] {
+    ) async throws -> [PaymentWorldReport] {
         struct Stop: Error {}
-        var reports: [WorldReport] = []
+        var reports: [PaymentWorldReport] = []
         do {
-            try await OrderedParallel.run(count: count, window: 2 * max(1, jobs), job: { index -> WorldReport? in
+            try await OrderedParallel.run(count: count, window: 2 * max(1, jobs), job: { index -> PaymentWorldReport? in
                 guard proceed() else { return nil }
                 return try run(make(first &+ UInt64(index) &* stride), store: store)
             }, consume: { _, report in
@@ -152,7 +152,7 @@ import ParallelWork
 
     /// Makes a failing world smaller (fewer payments, fewer clients, fewer and rarer faults) while
     /// it still breaks the same invariant; at most `budget` worlds are tried.
-    package static func shrink(_ failing: WorldReport, store: StoreChoice, budget: Int = 400) -> WorldReport {
+    package static func shrink(_ failing: PaymentWorldReport, store: StoreChoice, budget: Int = 400) -> PaymentWorldReport {
         SansIOWorlds(store: store).shrink(failing, budget: budget)
     }
 }
@@ -161,11 +161,9 @@ import ParallelWork
 struct SansIOWorlds: WorldRunner {
     let store: PaymentWorldSimulator.StoreChoice
 
-    func run(_ configuration: WorldConfiguration) -> WorldReport? { try? PaymentWorldSimulator.run(configuration, store: store) }
+    func run(_ configuration: WorldConfiguration) -> PaymentWorldReport? { try? PaymentWorldSimulator.run(configuration, store: store) }
 
-    func configuration(of report: WorldReport) -> WorldConfiguration { report.configuration }
 
-    func invariant(of report: WorldReport) -> Invariant? { report.violation?.invariant }
 
     /// Half the payments, an eighth fewer, one client, half the clients, each fault kind left out, each halved.
     func smaller(than configuration: WorldConfiguration) -> [WorldConfiguration] {

@@ -4,23 +4,20 @@ import PlantedFlaws
 import SimulatedDisk
 import PaymentsCore
 
-/// What one world did.
-@_spi(Tooling) public struct WorldReport: Hashable, Sendable {
-    /// The world.
-    package var configuration: WorldConfiguration
-    /// Events it ran.
-    package var steps = 0
+/// What a sans-I/O world counts besides its steps and crashes.
+@_spi(Tooling) public struct PaymentWorldCounts: WorldCounts, Hashable {
     /// Faults injected, by kind.
     package var faults: [FaultKind: Int] = [:]
-    /// Service crashes.
-    package var crashes = 0
     /// Service (re)starts that recovered from the store.
     package var recoveries = 0
     /// Final states of the payments, from the store.
     package var states: [PaymentState: Int] = [:]
-    /// The first broken invariant, nil when every one held.
-    package var violation: Violation?
+
+    @_spi(Tooling) public init() {}
 }
+
+/// What one sans-I/O world found.
+@_spi(Tooling) public typealias PaymentWorldReport = WorldReport<WorldConfiguration, PaymentWorldCounts>
 
 /// One simulated world: clients, a network, the payment service over a durable store, and the
 /// gateway with its ground truth, all driven by one seeded, single-threaded event scheduler on a
@@ -39,7 +36,7 @@ final class World {
     // A world runs on one thread, so its state skips the runtime's exclusivity checks (a fifth of
     // its time went to them).
     let configuration: WorldConfiguration
-    @exclusivity(unchecked) var report: WorldReport
+    @exclusivity(unchecked) var report: PaymentWorldReport
     let submissions: [Submission]
     /// The one seeded stream every concern draws from, in the order the events run.
     @exclusivity(unchecked) var random: SplitMix64
@@ -102,7 +99,7 @@ final class World {
             }
             startAt = latest + 1
         }
-        report = WorldReport(configuration: configuration)
+        report = PaymentWorldReport(configuration: configuration)
         submissions = Workload.make(configuration)
         gateway = try SimulatedGateway(truth: truth)
         random = SplitMix64(seed: configuration.seed ^ 0x0DD5_EED5_0F_C0DE)
@@ -130,7 +127,7 @@ final class World {
 
     /// Runs the world to its end, or to its first violation; or only its first `steps` steps, as a
     /// run that was killed then (no end-of-world checks).
-    func run(trace: ((Int) -> Void)? = nil, stoppingAfter steps: Int? = nil) -> WorldReport {
+    func run(trace: ((Int) -> Void)? = nil, stoppingAfter steps: Int? = nil) -> PaymentWorldReport {
         let last = steps ?? .max
         // Submissions are in time order: each schedules the next, which keeps the queue short.
         if let first = submissions.first { schedule(.submit(0), at: start + first.at) }

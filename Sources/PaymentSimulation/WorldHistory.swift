@@ -1,4 +1,5 @@
 @_spi(Tooling) import PaymentService
+@_spi(Tooling) import SimulationCore
 import PaymentsCore
 
 extension World {

@@ -148,9 +148,7 @@ struct SeededServiceWorlds: WorldRunner {
 
     func run(_ configuration: ServiceWorldConfiguration) -> ServiceWorldReport? { running(configuration) }
 
-    func configuration(of report: ServiceWorldReport) -> ServiceWorldConfiguration { report.configuration }
 
-    func invariant(of report: ServiceWorldReport) -> Invariant? { report.violation?.invariant }
 
     /// Half the payments, half the clients, half the crashes.
     func smaller(than configuration: ServiceWorldConfiguration) -> [ServiceWorldConfiguration] {

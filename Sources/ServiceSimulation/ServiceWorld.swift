@@ -39,30 +39,30 @@ import PaymentsCore
     }
 }
 
-/// What a world of a user's service did, and the first invariant it broke.
-@_spi(Tooling) public struct ServiceWorldReport: Sendable {
-    /// The world.
-    @_spi(Tooling) public var configuration: ServiceWorldConfiguration
-    /// Jobs run.
-    @_spi(Tooling) public var steps = 0
+/// What a seeded world counts besides its jobs and crashes.
+@_spi(Tooling) public struct ServiceWorldCounts: WorldCounts, Hashable {
     /// The schedule's hash: the same for the same configuration on every run.
     @_spi(Tooling) public var traceHash: UInt64 = 0
     /// Virtual time at the end.
     @_spi(Tooling) public var virtualTime = Duration.zero
-    /// Crashes and restarts of the service.
-    @_spi(Tooling) public var crashes = 0
     /// Keys the gateway acted for.
     @_spi(Tooling) public var gatewayActs = 0
     /// Client requests sent, retries included.
     @_spi(Tooling) public var requests = 0
-    /// The broken invariant, nil when all held.
-    @_spi(Tooling) public var violation: Violation?
     /// The world's events (virtual time, then what happened), for the lines around a violation.
     @_spi(Tooling) public var history: [String] = []
 
+    @_spi(Tooling) public init() {}
+}
+
+/// What one seeded world of a user's service found.
+@_spi(Tooling) public typealias ServiceWorldReport = WorldReport<ServiceWorldConfiguration, ServiceWorldCounts>
+
+extension WorldReport where Counts == ServiceWorldCounts {
     /// The events about the violation's payments, with every crash and restart (the last `limit`); the last
     /// events of the world when the violation names no payment.
     @_spi(Tooling) public func eventsAround(limit: Int = 40) -> [String] {
+        let history = counts.history
         guard let subjects = violation?.subjects, !subjects.isEmpty else { return Array(history.suffix(limit)) }
         let patterns = Set(subjects)
         let relevant = history.filter { line in

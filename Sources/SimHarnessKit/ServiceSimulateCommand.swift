@@ -1,3 +1,4 @@
+@_spi(Tooling) import SimulationCore
 import ArgumentParser
 import Foundation
 @_spi(Tooling) import ProcessMetrics

@@ -1,3 +1,4 @@
+@_spi(Tooling) import SimulationCore
 import ArgumentParser
 import Foundation
 @_spi(Tooling) import PaymentService
@@ -113,7 +114,7 @@ struct SimulateCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         let limit = timeLimit
         let choice = PaymentWorldSimulator.StoreChoice(kind: store, database: db, resume: resume)
-        let reports: [WorldReport]
+        let reports: [PaymentWorldReport]
         let part = shard ?? Shard()
         do {
             if let seed {

@@ -69,7 +69,7 @@ struct SimulationSummary: Sendable, Equatable {
     var shards: Shards?
 
     /// Adds up `reports`, the worlds of `swarm` (or of its `shard`) that ran.
-    init(_ reports: [WorldReport], store: StoreKind, swarm: Swarm, shard: Shard = Shard(), shrunk: WorldReport? = nil) {
+    init(_ reports: [PaymentWorldReport], store: StoreKind, swarm: Swarm, shard: Shard = Shard(), shrunk: PaymentWorldReport? = nil) {
         self.store = store
         self.swarm = swarm
         if shard.count > 1 { shards = Shards(count: shard.count, indices: [shard.index]) }

@@ -1,18 +1,14 @@
-/// The worlds of one simulator, as what both simulators share sees them: a configuration runs to a report,
-/// a report names the invariant it broke, and a configuration has smaller ones. The sans-I/O worlds of
-/// `simharness simulate` and the seeded worlds of a user's service are the two runners.
+/// The worlds of one simulator, as what both simulators share sees them: a configuration runs to a report
+/// (`WorldReport`), and a configuration has smaller ones. The sans-I/O worlds of `simharness simulate` and
+/// the seeded worlds of a user's service are the two runners.
 @_spi(Tooling) public protocol WorldRunner {
     /// What a world is made from: its seed and its shape.
-    associatedtype Configuration
-    /// What running a world found.
-    associatedtype Report
+    associatedtype Configuration: Sendable
+    /// What the runner counts in a world besides its steps and crashes.
+    associatedtype Counts: WorldCounts
 
     /// Runs the world of `configuration`; nil when it cannot run at all.
-    func run(_ configuration: Configuration) -> Report?
-    /// The configuration `report`'s world ran.
-    func configuration(of report: Report) -> Configuration
-    /// The invariant `report`'s world broke; nil when every invariant held.
-    func invariant(of report: Report) -> Invariant?
+    func run(_ configuration: Configuration) -> WorldReport<Configuration, Counts>?
     /// Worlds smaller than `configuration`, the one most likely to keep a failure first.
     func smaller(than configuration: Configuration) -> [Configuration]
 }
@@ -21,14 +17,14 @@ extension WorldRunner {
     /// The smallest world found that still breaks the invariant `failing`'s world broke: the first smaller
     /// world that still breaks it is taken and shrunk in turn, until none does or `budget` worlds have run.
     /// A passing world is returned as it is.
-    @_spi(Tooling) public func shrink(_ failing: Report, budget: Int = 400) -> Report {
-        guard let broken = invariant(of: failing) else { return failing }
+    @_spi(Tooling) public func shrink(_ failing: WorldReport<Configuration, Counts>, budget: Int = 400) -> WorldReport<Configuration, Counts> {
+        guard let broken = failing.violation?.invariant else { return failing }
         var best = failing, tried = 0, improved = true
         while improved, tried < budget {
             improved = false
-            for candidate in smaller(than: configuration(of: best)) where tried < budget {
+            for candidate in smaller(than: best.configuration) where tried < budget {
                 tried += 1
-                guard let report = run(candidate), invariant(of: report) == broken else { continue }
+                guard let report = run(candidate), report.violation?.invariant == broken else { continue }
                 best = report
                 improved = true
                 break

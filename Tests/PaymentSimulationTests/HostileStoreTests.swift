@@ -1,3 +1,4 @@
+@_spi(Tooling) import SimulationCore
 import Foundation
 import GRDB
 @_spi(Tooling) import PaymentService
@@ -26,7 +27,7 @@ struct HostileStoreTests {
         try queue.close()
     }
 
-    static func resume(_ path: String, _ configuration: WorldConfiguration = configuration) throws -> WorldReport {
+    static func resume(_ path: String, _ configuration: WorldConfiguration = configuration) throws -> PaymentWorldReport {
         try PaymentWorldSimulator.run(configuration, store: .init(kind: .sqlite, database: path, resume: true))
     }
 

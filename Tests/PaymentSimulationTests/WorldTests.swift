@@ -1,3 +1,4 @@
+@_spi(Tooling) import SimulationCore
 import Foundation
 @_spi(Tooling) import PaymentService
 @_spi(Tooling) @testable import PaymentSimulation

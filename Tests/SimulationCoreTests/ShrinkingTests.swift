@@ -1,20 +1,24 @@
 @_spi(Tooling) import SimulationCore
 import Testing
 
+/// Nothing counted.
+struct NoCounts: WorldCounts, Equatable {}
+
+/// A report of a sized world, and whether it broke `invariant`.
+func sizedReport(_ size: Int, breaking invariant: Invariant? = nil) -> WorldReport<Int, NoCounts> {
+    var report = WorldReport<Int, NoCounts>(configuration: size)
+    report.violation = invariant.map { Violation($0, "size \(size)") }
+    return report
+}
+
 /// Worlds of one number, its size: a world of size 7 or more breaks `chargedTwice`, one of size 5 breaks
 /// `ledgerDiffers`, the others pass. Smaller worlds are half the size, then one less. It counts the worlds it runs.
 final class SizedWorlds: WorldRunner {
     private(set) var runs: [Int] = []
 
-    func run(_ configuration: Int) -> Int? {
+    func run(_ configuration: Int) -> WorldReport<Int, NoCounts>? {
         runs.append(configuration)
-        return configuration
-    }
-
-    func configuration(of report: Int) -> Int { report }
-
-    func invariant(of report: Int) -> Invariant? {
-        report >= 7 ? .chargedTwice : report == 5 ? .ledgerDiffers : nil
+        return sizedReport(configuration, breaking: configuration >= 7 ? .chargedTwice : configuration == 5 ? .ledgerDiffers : nil)
     }
 
     func smaller(than configuration: Int) -> [Int] { [configuration / 2, configuration - 1].filter { $0 >= 0 && $0 < configuration } }
@@ -27,9 +31,9 @@ struct ShrinkingTests {
         // Given worlds that break chargedTwice from size 7 on, and ledgerDiffers at size 5
         let sut = SizedWorlds()
         // When a failing world of size 100 is shrunk
-        let shrunk = sut.shrink(100)
+        let shrunk = sut.shrink(sizedReport(100, breaking: .chargedTwice))
         // Then the smallest world still charging twice is found, not the smaller one of another invariant
-        #expect(shrunk == 7)
+        #expect(shrunk == sizedReport(7, breaking: .chargedTwice))
         #expect(sut.runs.contains(6))
     }
 
@@ -38,7 +42,7 @@ struct ShrinkingTests {
         // Given the sized worlds
         let sut = SizedWorlds()
         // When a failing world is shrunk within a budget
-        _ = sut.shrink(100_000, budget: budget)
+        _ = sut.shrink(sizedReport(100_000, breaking: .chargedTwice), budget: budget)
         // Then at most that many worlds ran
         #expect(sut.runs.count == budget)
     }
@@ -48,9 +52,9 @@ struct ShrinkingTests {
         // Given the sized worlds
         let sut = SizedWorlds()
         // When a passing world is shrunk
-        let shrunk = sut.shrink(3)
+        let shrunk = sut.shrink(sizedReport(3))
         // Then it comes back as it was
-        #expect(shrunk == 3)
+        #expect(shrunk == sizedReport(3))
         #expect(sut.runs.isEmpty)
     }
 }
