@@ -91,7 +91,7 @@ let package = Package(
         .target(name: "PaymentService", dependencies: ["PaymentsCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "PaymentSimulation",
-            dependencies: ["PaymentService", "PaymentsCore", "ParallelWork", "PlantedFlaws", "SimulatedDisk", "SimulationCore"]
+            dependencies: ["PaymentService", "PaymentsCore", "PlantedFlaws", "SimulatedDisk", "SimulationCore"]
         ),
         // The one catalogue of the flaws planted in SimHarness's own services, and their planting in the reference
         // service from outside it.

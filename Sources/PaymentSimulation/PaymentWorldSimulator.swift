@@ -1,5 +1,4 @@
 import Foundation
-import ParallelWork
 @_spi(Tooling) import SimulationCore
 @_spi(Tooling) import PaymentService
 
@@ -127,27 +126,17 @@ import ParallelWork
         return report
     }
 
-    /// Runs the `count` worlds of seeds `first`, `first + stride`, `first + 2 × stride`, … (wrapping),
-    /// at most `jobs` at a time, and returns their reports in seed order, up to and including the first
-    /// that broke an invariant. `proceed` is asked before each world starts; once it says no, no later
-    /// world is reported. A stride above 1 is one shard's slice of a larger swarm (`simulate --shard`).
+    /// Runs the `count` worlds of seeds `first`, `first + 1`, … (wrapping), `jobs` at a time, and returns
+    /// their reports in seed order, up to and including the first that broke an invariant. `proceed` is
+    /// asked before each world starts; once it says no, no later world is reported.
     package static func swarm(
-        seeds first: UInt64, count: Int, stride: UInt64 = 1, jobs: Int, store: StoreChoice,
+        seeds first: UInt64, count: Int, jobs: Int, store: StoreChoice,
         make: @escaping @Sendable (UInt64) -> WorldConfiguration, proceed: @escaping @Sendable () -> Bool = { true }
-    ) async throws -> [PaymentWorldReport] {
-        struct Stop: Error {}
-        var reports: [PaymentWorldReport] = []
-        do {
-            try await OrderedParallel.run(count: count, window: 2 * max(1, jobs), job: { index -> PaymentWorldReport? in
-                guard proceed() else { return nil }
-                return try run(make(first &+ UInt64(index) &* stride), store: store)
-            }, consume: { _, report in
-                guard let report else { throw Stop() }
-                reports.append(report)
-                if report.violation != nil { throw Stop() }
-            })
-        } catch is Stop {}
-        return reports
+    ) throws(SimulationError) -> [PaymentWorldReport] {
+        try Swarm(from: first, count: count, tasks: jobs).run({ seed throws(SimulationError) in try run(make(seed), store: store) }, into: [], fold: { reports, report in
+            reports.append(report)
+            return report.violation == nil
+        }, proceed: proceed)
     }
 
     /// Makes a failing world smaller (fewer payments, fewer clients, fewer and rarer faults) while

@@ -1,30 +1,24 @@
 import Foundation
 @_spi(Tooling) import SimulationCore
 
-/// A swarm of worlds of one service: consecutive seeds on several threads, each world alone on its own.
+/// A swarm of worlds of one service (`Swarm`): consecutive seeds on several threads, each world alone on its own.
 @_spi(Tooling) public struct ServiceSwarm: Sendable {
-    /// The worlds' shape; each world takes its seed from the range.
+    /// The worlds' shape; each world takes its seed from the swarm's.
     @_spi(Tooling) public var template: ServiceWorldConfiguration
-    /// The first seed.
-    @_spi(Tooling) public var from: UInt64
-    /// How many worlds.
-    @_spi(Tooling) public var count: Int
-    /// Of seed `from + i`, only those with `i % shards.count == shards.index` run.
-    @_spi(Tooling) public var shard: (index: Int, count: Int)
+    /// The seeds, the shard and the number of worlds run side by side.
+    @_spi(Tooling) public var swarm: Swarm
     /// `mixed`: even seeds run uniformly at random, odd ones under PCT with 3 change points.
     @_spi(Tooling) public var mixedSchedules: Bool
-    /// Worlds run side by side; the results do not depend on it.
-    @_spi(Tooling) public var tasks: Int
 
     /// A swarm of `count` worlds shaped like `template`, from seed `from`.
     @_spi(Tooling) public init(template: ServiceWorldConfiguration, from: UInt64, count: Int, shard: (index: Int, count: Int) = (0, 1), mixedSchedules: Bool, tasks: Int) {
         self.template = template
-        self.from = from
-        self.count = count
-        self.shard = shard
+        swarm = Swarm(from: from, count: count, shard: shard, tasks: tasks)
         self.mixedSchedules = mixedSchedules
-        self.tasks = max(1, tasks)
     }
+
+    /// Worlds run side by side.
+    @_spi(Tooling) public var tasks: Int { swarm.tasks }
 
     /// The configuration of seed `seed`.
     @_spi(Tooling) public func configuration(seed: UInt64) -> ServiceWorldConfiguration {
@@ -34,24 +28,19 @@ import Foundation
         return configuration
     }
 
-    /// Runs every world of the swarm (`world` runs one; `starting` and `finished` hear each worker's seed
-    /// before and after its world runs, on the worker's thread) and adds them up.
-    @_spi(Tooling) public func run(
-        _ world: @escaping @Sendable (ServiceWorldConfiguration) -> ServiceWorldReport,
-        starting: @escaping @Sendable (Int, UInt64) -> Void = { _, _ in }, finished: @escaping @Sendable (Int) -> Void = { _ in }
-    ) -> ServiceSwarmSummary {
-        let seeds = (0..<count).filter { $0 % shard.count == shard.index }.map { from &+ UInt64($0) }
-        let reports = Reports()
-        DispatchQueue.concurrentPerform(iterations: tasks) { worker in
-            for slot in stride(from: worker, to: seeds.count, by: tasks) {
-                starting(worker, seeds[slot])
-                var configuration = configuration(seed: seeds[slot])
-                configuration.keepsHistory = false  // a passing world's events are never looked at: memory stays flat
-                reports.set(slot, world(configuration))
-                finished(worker)
-            }
-        }
-        var summary = reports.sum
+    /// Runs every world of the swarm (`world` runs one; `watch` hears each worker's seed before and after
+    /// its world runs, on the worker's thread) and adds them up; the first failing world runs again with its
+    /// events kept.
+    @_spi(Tooling) public func run(_ world: @escaping @Sendable (ServiceWorldConfiguration) -> ServiceWorldReport, watch: Swarm.Watch = .none) -> ServiceSwarmSummary {
+        let shape = self
+        var summary = swarm.run({ seed in
+            var configuration = shape.configuration(seed: seed)
+            configuration.keepsHistory = false  // a passing world's events are never looked at: memory stays flat
+            return world(configuration)
+        }, into: ServiceSwarmSummary(), fold: { summary, report in
+            summary.add(report)
+            return true  // every world is added up
+        }, watch: watch)
         if let failing = summary.firstFailure { summary.firstFailure = Self.again(failing, running: world) }
         return summary
     }
@@ -104,32 +93,6 @@ import Foundation
         failed += 1
         if firstFailure == nil { firstFailure = report }
     }
-}
-
-/// The reports of a swarm, written by its threads and added up in seed order as they come: a report that ends
-/// before an earlier seed's waits for it (a few, whatever the number of worlds: memory stays flat), and a
-/// passing world's history is never kept.
-final class Reports: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private var waiting: [Int: ServiceWorldReport] = [:]
-    private var summary = ServiceSwarmSummary()
-
-    /// The report of the world in `index`'s place in seed order.
-    func set(_ index: Int, _ report: ServiceWorldReport) {
-        lock.withLock {
-            waiting[index] = report
-            while let report = waiting.removeValue(forKey: next) {
-                summary.add(report)
-                next += 1
-            }
-        }
-    }
-
-    /// The sum of the reports added so far (every one, once the swarm is over).
-    var sum: ServiceSwarmSummary { lock.withLock { summary } }
-    /// Reports waiting for an earlier seed's.
-    var waitingCount: Int { lock.withLock { waiting.count } }
 }
 
 extension ServiceWorld {

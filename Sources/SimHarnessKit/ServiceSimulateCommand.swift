@@ -132,7 +132,7 @@ struct ServiceSimulateCommand: AsyncParsableCommand {
         let traps = TrapReporter(workers: swarm.tasks, line: { world.linePrefix + reproduceLine(swarm.configuration(seed: $0)) })
         let clock = ContinuousClock()
         let start = clock.now
-        let summary = swarm.run(world.run, starting: traps.starting, finished: traps.finished)
+        let summary = swarm.run(world.run, watch: traps.watch)
         let elapsed = (clock.now - start).seconds
         say("simulated \(summary.worlds) worlds of \(payments) payments and \(clients) clients in \(String(format: "%.2f", elapsed)) s: "
             + "\(summary.steps) jobs, \(summary.requests) requests, \(summary.crashes) crashes, \(summary.gatewayActs) gateway acts; "

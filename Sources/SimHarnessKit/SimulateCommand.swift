@@ -114,27 +114,34 @@ struct SimulateCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         let limit = timeLimit
         let choice = PaymentWorldSimulator.StoreChoice(kind: store, database: db, resume: resume)
-        let reports: [PaymentWorldReport]
         let part = shard ?? Shard()
+        var summary = SimulationSummary(store: store, swarm: swarm, shard: part)
+        var failing: PaymentWorldReport?
         do {
             if let seed {
-                reports = [try PaymentWorldSimulator.run(configuration(seed), store: choice, trace: trace)]
+                let report = try PaymentWorldSimulator.run(configuration(seed), store: choice, trace: trace)
+                summary.add(report)
+                if report.violation != nil { failing = report }
             } else {
-                // Shard k of n: the seeds from + k, from + k + n, from + k + 2n, … below from + count.
                 let (payments, clients, faults, flaws, kind) = (payments, clients, faults, Set(flaw), store)
-                let count = seeds ?? 1
-                reports = try await PaymentWorldSimulator.swarm(
-                    seeds: (from ?? 0) &+ UInt64(part.index), count: (count - part.index + part.count - 1) / part.count,
-                    stride: UInt64(part.count), jobs: tasks ?? jobs ?? Cores.count, store: choice,
-                    make: { WorldConfiguration(seed: $0, payments: payments, clients: clients, faults: faults, flaws: flaws, store: kind.world(seed: $0)) },
-                    proceed: { limit.map { ContinuousClock.now - started < $0 } ?? true })
+                let make: @Sendable (UInt64) -> WorldConfiguration = {
+                    WorldConfiguration(seed: $0, payments: payments, clients: clients, faults: faults, flaws: flaws, store: kind.world(seed: $0))
+                }
+                let worlds = Swarm(from: from ?? 0, count: seeds ?? 1, shard: (part.index, part.count), tasks: tasks ?? jobs ?? Cores.count)
+                let traps = TrapReporter(workers: worlds.tasks, line: { make($0).reproduction() })
+                // Every world up to the first that fails, in seed order.
+                (summary, failing) = try worlds.run({ seed throws(SimulationError) in try PaymentWorldSimulator.run(make(seed), store: choice) },
+                    into: (summary, nil), fold: { found, report in
+                        found.0.add(report)
+                        guard report.violation != nil else { return true }
+                        found.1 = report
+                        return false
+                    }, proceed: { limit.map { ContinuousClock.now - started < $0 } ?? true }, watch: traps.watch)
             }
         } catch {
             throw failure("simulate", "\(error)", status: HarnessExit.invalidInput)
         }
-        let failing = reports.first { $0.violation != nil }
-        let shrunk = shrink ? failing.map { PaymentWorldSimulator.shrink($0, store: choice) } : nil
-        let summary = SimulationSummary(reports, store: store, swarm: swarm, shard: part, shrunk: shrunk)
+        if shrink, let failing { summary.note(shrunk: PaymentWorldSimulator.shrink(failing, store: choice)) }
         if json == "-" {
             FileHandle.standardError.write(Data(summary.render().utf8))
         } else {

@@ -68,31 +68,36 @@ struct SimulationSummary: Sendable, Equatable {
     /// The shards this summary covers; nil: the whole swarm.
     var shards: Shards?
 
-    /// Adds up `reports`, the worlds of `swarm` (or of its `shard`) that ran.
-    init(_ reports: [PaymentWorldReport], store: StoreKind, swarm: Swarm, shard: Shard = Shard(), shrunk: PaymentWorldReport? = nil) {
+    /// Nothing yet of the worlds of `swarm` (or of its `shard`).
+    init(store: StoreKind, swarm: Swarm, shard: Shard = Shard()) {
         self.store = store
         self.swarm = swarm
         if shard.count > 1 { shards = Shards(count: shard.count, indices: [shard.index]) }
-        for report in reports {
-            worlds += 1
-            if report.configuration.store == .disk { diskWorlds += 1 }
-            seeds = seeds.map { min($0.lowerBound, report.configuration.seed)...max($0.upperBound, report.configuration.seed) }
-                ?? report.configuration.seed...report.configuration.seed
-            steps += report.steps
-            crashes += report.crashes
-            recoveries += report.recoveries
-            faults.merge(report.faults, uniquingKeysWith: +)
-            states.merge(report.states, uniquingKeysWith: +)
-            if let broken = report.violation, violation == nil {
-                violation = Found(
-                    seed: report.configuration.seed, violation: broken, reproduce: report.configuration.reproduction(),
-                    shrunk: shrunk.flatMap { $0.violation != nil ? $0.configuration.reproduction() : nil })
-            }
-            if !report.configuration.kills.isEmpty {
-                let kills = report.configuration.kills.map(String.init).joined(separator: ", ")
-                history = "runs killed after steps \(kills); replay: \(report.configuration.reproduction(store: store))"
-            }
+    }
+
+    /// Adds a world's report; the first violation in the order they come is the one kept.
+    mutating func add(_ report: PaymentWorldReport) {
+        worlds += 1
+        if report.configuration.store == .disk { diskWorlds += 1 }
+        seeds = seeds.map { min($0.lowerBound, report.configuration.seed)...max($0.upperBound, report.configuration.seed) }
+            ?? report.configuration.seed...report.configuration.seed
+        steps += report.steps
+        crashes += report.crashes
+        recoveries += report.recoveries
+        faults.merge(report.faults, uniquingKeysWith: +)
+        states.merge(report.states, uniquingKeysWith: +)
+        if let broken = report.violation, violation == nil {
+            violation = Found(seed: report.configuration.seed, violation: broken, reproduce: report.configuration.reproduction(), shrunk: nil)
         }
+        if !report.configuration.kills.isEmpty {
+            let kills = report.configuration.kills.map(String.init).joined(separator: ", ")
+            history = "runs killed after steps \(kills); replay: \(report.configuration.reproduction(store: store))"
+        }
+    }
+
+    /// Notes the smallest world `--shrink` found that still fails, as its command line.
+    mutating func note(shrunk: PaymentWorldReport) {
+        if shrunk.violation != nil { violation?.shrunk = shrunk.configuration.reproduction() }
     }
 
     /// Whether every invariant held in every world.

@@ -114,7 +114,7 @@ extension SimulationSummary {
             return value
         }
         guard let store = StoreKind(rawValue: document.store) else { throw fail("unknown store '\(document.store)'") }
-        self.init([], store: store, swarm: Swarm(from: try seed(document.swarm.from), seeds: document.swarm.seeds, command: document.swarm.command))
+        self.init(store: store, swarm: Swarm(from: try seed(document.swarm.from), seeds: document.swarm.seeds, command: document.swarm.command))
         (worlds, steps, crashes, recoveries, diskWorlds) = (document.worlds, document.steps, document.crashes, document.recoveries, document.diskWorlds)
         for (name, count) in document.faults {
             guard let kind = FaultKind(rawValue: name) else { throw fail("unknown fault '\(name)'") }

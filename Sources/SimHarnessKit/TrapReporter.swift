@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Tooling) import SimulationCore
 
 /// Names the worlds in progress when the process traps (a service's `fatalError`, a failed `precondition`,
 /// an overflow, a bad access): each worker's reproduce line is written before its world runs, and a handler
@@ -56,6 +57,9 @@ final class TrapReporter: @unchecked Sendable {
             }
         }
     }
+
+    /// The swarm's watch that keeps the lines: each worker's, while its world runs.
+    var watch: Swarm.Watch { Swarm.Watch(starting: starting, finished: finished) }
 
     /// Records that `worker` is about to run the world of `seed`.
     func starting(_ worker: Int, _ seed: UInt64) {

@@ -22,7 +22,7 @@ struct CheckersTests {
     func serviceFlaws(flaw: PlantedFlaw, invariant: Invariant) async throws {
         // Given a service with a planted defect
         // When a swarm runs it
-        let reports = try await PaymentWorldSimulator.swarm(
+        let reports = try PaymentWorldSimulator.swarm(
             seeds: 0, count: 30, jobs: 2, store: .init(), make: { WorldConfiguration(seed: $0, payments: 300, flaws: [flaw]) })
         // Then a world fails on the defect's invariant, and running its configuration again fails the same way at the same step
         let failing = try #require(reports.last)
@@ -83,7 +83,7 @@ struct CheckersTests {
     @Test("a difference from the batch processor names the field and both values")
     func referenceNamesTheField() async throws {
         // Given a service that gives up one attempt early
-        let reports = try await PaymentWorldSimulator.swarm(
+        let reports = try PaymentWorldSimulator.swarm(
             seeds: 0, count: 30, jobs: 2, store: .init(), make: { WorldConfiguration(seed: $0, payments: 300, flaws: [.fewerAttempts]) })
         // When its worlds run
         let violation = try #require(reports.last?.violation)

@@ -59,8 +59,8 @@ struct DiskWorldTests {
             WorldConfiguration(seed: $0, payments: 300, faults: try? FaultMix(parsing: "power=0.02"), flaws: [.sqliteSynchronousNormal], store: .disk)
         }
         // When they run, and the same worlds with the store's own FULL
-        let reports = try await PaymentWorldSimulator.swarm(seeds: 0, count: 30, jobs: 2, store: .init(kind: .disk), make: make)
-        let full = try await PaymentWorldSimulator.swarm(seeds: 0, count: reports.count, jobs: 2, store: .init(kind: .disk)) { seed in
+        let reports = try PaymentWorldSimulator.swarm(seeds: 0, count: 30, jobs: 2, store: .init(kind: .disk), make: make)
+        let full = try PaymentWorldSimulator.swarm(seeds: 0, count: reports.count, jobs: 2, store: .init(kind: .disk)) { seed in
             var configuration = make(seed)
             configuration.flaws = []
             return configuration
@@ -99,7 +99,7 @@ struct DiskWorldTests {
             WorldConfiguration(seed: $0, payments: 300, flaws: [.sqliteUncountedRefund], store: StoreKind.mixed.world(seed: $0))
         }
         // When 30 seeds run
-        let reports = try await PaymentWorldSimulator.swarm(seeds: 0, count: 30, jobs: 2, store: .init(kind: .mixed), make: make)
+        let reports = try PaymentWorldSimulator.swarm(seeds: 0, count: 30, jobs: 2, store: .init(kind: .mixed), make: make)
         // Then a world on the disk caught it, reading the charge back from the store
         let violation = try #require(reports.last?.violation)
         #expect(violation.invariant == .chargeMiscounted)

@@ -25,8 +25,8 @@ struct WorldTests {
         // Given a swarm of 24 seeds
         let make: @Sendable (UInt64) -> WorldConfiguration = { WorldConfiguration(seed: $0, payments: 150, store: store.world(seed: $0)) }
         // When it runs on one job and on three
-        let one = try await PaymentWorldSimulator.swarm(seeds: 100, count: 24, jobs: 1, store: .init(kind: store), make: make)
-        let three = try await PaymentWorldSimulator.swarm(seeds: 100, count: 24, jobs: 3, store: .init(kind: store), make: make)
+        let one = try PaymentWorldSimulator.swarm(seeds: 100, count: 24, jobs: 1, store: .init(kind: store), make: make)
+        let three = try PaymentWorldSimulator.swarm(seeds: 100, count: 24, jobs: 3, store: .init(kind: store), make: make)
         // Then the reports are the same, in seed order
         #expect(one == three)
         #expect(one.map(\.configuration.seed) == Array(100..<124))
@@ -37,7 +37,7 @@ struct WorldTests {
         // Given swarms of worlds over each store
         let count = store == .memory ? 40 : 3
         // When they run
-        let reports = try await PaymentWorldSimulator.swarm(
+        let reports = try PaymentWorldSimulator.swarm(
             seeds: 7_000, count: count, jobs: 2, store: .init(kind: store), make: { WorldConfiguration(seed: $0, payments: 200) })
         // Then no world found a violation, and together they injected every kind of fault
         #expect(reports.count == count)
@@ -49,7 +49,7 @@ struct WorldTests {
     func proceed() async throws {
         // Given a swarm whose budget allows no world
         // When it runs
-        let reports = try await PaymentWorldSimulator.swarm(seeds: 0, count: 50, jobs: 2, store: .init(), make: { WorldConfiguration(seed: $0) }, proceed: { false })
+        let reports = try PaymentWorldSimulator.swarm(seeds: 0, count: 50, jobs: 2, store: .init(), make: { WorldConfiguration(seed: $0) }, proceed: { false })
         // Then none ran
         #expect(reports.isEmpty)
     }

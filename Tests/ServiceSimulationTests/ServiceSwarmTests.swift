@@ -45,32 +45,22 @@ struct ServiceSwarmTests {
         #expect(summary.firstFailure?.configuration.seed == 3)
     }
 
-    @Test("reports that end out of seed order add up as in seed order, and none is kept once added",
-          arguments: [[0, 1, 2, 3], [3, 2, 1, 0], [1, 0, 3, 2], [2, 0, 3, 1]])
-    func reportsAddUpInSeedOrder(order: [Int]) {
-        // Given four worlds' reports, seed 2 failing
-        let reports = (0..<4).map { seed in
-            var report = ServiceWorldReport(configuration: ServiceWorldConfiguration(seed: UInt64(seed)))
-            report.traceHash = 0x1000 + UInt64(seed)
-            report.steps = 10 * (seed + 1)
-            if seed == 2 { report.violation = Violation(.chargedTwice, "p0002") }
-            return report
-        }
+    @Test("the sum of a swarm's worlds is the same whatever the number of tasks", arguments: [1, 3])
+    func sumDoesNotDependOnTasks(tasks: Int) {
+        // Given eight worlds, seed 3 failing
+        let worlds = ScriptedWorlds(hashes: [0xAB])
+        let sut = ServiceSwarm(template: ServiceWorldConfiguration(seed: 0), from: 0, count: 8, mixedSchedules: false, tasks: tasks)
+
+        // When the swarm runs on `tasks` threads
+        let summary = sut.run(worlds.run)
+
+        // Then the sum and its hash are those of seed order
         var inOrder = ServiceSwarmSummary()
-        for report in reports { inOrder.add(report) }
-        let sut = Reports()
-
-        // When they arrive in `order`
-        for index in order { sut.set(index, reports[index]) }
-
-        // Then the sum is the in-order one, and no report waits any more
-        let sum = sut.sum
-        #expect(sum.worlds == 4)
-        #expect(sum.steps == 100)
-        #expect(sum.traceHash == inOrder.traceHash)
-        #expect(sum.failed == 1)
-        #expect(sum.firstFailure?.configuration.seed == 2)
-        #expect(sut.waitingCount == 0)
+        for seed in 0..<8 as Range<UInt64> { inOrder.add(ScriptedWorlds(hashes: [0xAB]).run(ServiceWorldConfiguration(seed: seed))) }
+        #expect(summary.worlds == 8)
+        #expect(summary.traceHash == inOrder.traceHash)
+        #expect(summary.failed == 1)
+        #expect(summary.firstFailure?.configuration.seed == 3)
     }
 
     @Test("a failing world that runs another way the second time is reported as nondeterministic")

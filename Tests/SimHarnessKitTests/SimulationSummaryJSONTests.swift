@@ -6,7 +6,7 @@ import Testing
 
 /// A summary of two shards' worth of worlds with a violation: every field the JSON holds set.
 private func sampleSummary() -> SimulationSummary {
-    var summary = SimulationSummary([], store: .mixed, swarm: .init(from: 0x10, seeds: 40, command: "simharness simulate --seeds 40 --from 0x10"))
+    var summary = SimulationSummary(store: .mixed, swarm: .init(from: 0x10, seeds: 40, command: "simharness simulate --seeds 40 --from 0x10"))
     (summary.worlds, summary.steps, summary.crashes, summary.recoveries, summary.diskWorlds) = (20, 9_000, 3, 2, 3)
     summary.seeds = 0x10...0x36
     summary.faults = [.timeout: 12, .crash: 3]
