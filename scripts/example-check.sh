@@ -88,7 +88,7 @@ for bug in $bugs; do
   if [ "$status" -ne 1 ] || [ "${line%% payment-sim *}" != "BUG=$bug" ]; then
     head -40 "$out"; echo "example: BUG=$bug was not caught within 200 seeds with a reproduce line that names it (exit $status)"; exit 1
   fi
-  first=$(grep -aoE "the first, seed [0-9]+: [^:]+" "$out")
+  first=$(grep -aoE "the first, seed 0x[0-9a-f]+: [^:]+" "$out")
   hashes=()
   for run in 1 2; do
     # shellcheck disable=SC2086 # the line's words are its arguments; it sets BUG itself

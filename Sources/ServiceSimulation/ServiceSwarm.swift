@@ -54,7 +54,7 @@ import Foundation
         if report.traceHash != failing.traceHash || report.violation != failing.violation {
             report.violation = Violation(
                 .nondeterministicWorld,
-                "seed \(configuration.seed) ran two ways in one process: first \(failing.violation.map(String.init(describing:)) ?? "no violation") "
+                "seed \(ReproduceLine.hex(configuration.seed)) ran two ways in one process: first \(failing.violation.map(String.init(describing:)) ?? "no violation") "
                     + "(trace hash 0x\(String(failing.traceHash, radix: 16))), then \(report.violation.map(String.init(describing:)) ?? "no violation") "
                     + "(trace hash 0x\(String(report.traceHash, radix: 16))): something the world does not own chose between them")
         }

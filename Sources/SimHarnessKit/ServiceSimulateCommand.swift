@@ -129,7 +129,7 @@ struct ServiceSimulateCommand: AsyncParsableCommand {
             template: template, from: seed ?? from, count: seed == nil ? seeds : 1, shard: shard.map { ($0.index, $0.count) } ?? (0, 1),
             mixedSchedules: mixed, tasks: tasks ?? ProcessInfo.processInfo.activeProcessorCount)
         if let seed { return try single(world, swarm.configuration(seed: seed)) }
-        let traps = TrapReporter(workers: swarm.tasks, line: { world.linePrefix + reproduceLine(swarm.configuration(seed: $0)) })
+        let traps = TrapReporter(workers: swarm.tasks, line: { reproduceLine(swarm.configuration(seed: $0), environment: world.linePrefix).description })
         let clock = ContinuousClock()
         let start = clock.now
         let summary = swarm.run(world.run, watch: traps.watch)
@@ -142,7 +142,7 @@ struct ServiceSimulateCommand: AsyncParsableCommand {
             return
         }
         let shrunk = ServiceWorld.shrink(failing, running: world.run)
-        say("\(summary.failed) of \(summary.worlds) worlds broke an invariant; the first, seed \(failing.configuration.seed): \(failing.violation!)")
+        say("\(summary.failed) of \(summary.worlds) worlds broke an invariant; the first, seed \(hex(failing.configuration.seed)): \(failing.violation!)")
         report(shrunk, world)
         throw HarnessExit.failed.code
     }
@@ -150,7 +150,7 @@ struct ServiceSimulateCommand: AsyncParsableCommand {
     /// One world, with its trace hash and its events.
     private func single(_ world: ServiceWorldRunner, _ configuration: ServiceWorldConfiguration) throws {
         let report = world.run(configuration)
-        say("world \(configuration.seed) (\(configuration.schedule)): \(report.steps) jobs, \(report.requests) requests, "
+        say("world \(hex(configuration.seed)) (\(configuration.schedule)): \(report.steps) jobs, \(report.requests) requests, "
             + "\(report.crashes) crashes, virtual time \(report.virtualTime); trace hash \(hex(report.traceHash))")
         guard report.violation != nil else {
             say("no violation")
@@ -163,15 +163,19 @@ struct ServiceSimulateCommand: AsyncParsableCommand {
     /// The violation, its reproduce line and the events before it.
     private func report(_ report: ServiceWorldReport, _ world: ServiceWorldRunner) {
         say("violation: \(report.violation!)")
-        say("reproduce: \(world.linePrefix)\(reproduceLine(report.configuration))")
+        say("reproduce: \(reproduceLine(report.configuration, environment: world.linePrefix))")
         say("the events around it: the payments concerned, crashes and restarts (virtual time, what happened):")
         for line in report.eventsAround() { say("  " + line) }
     }
 }
 
 /// The command that runs exactly `configuration`'s world again.
-func reproduceLine(_ configuration: ServiceWorldConfiguration) -> String {
+func reproduceLine(_ configuration: ServiceWorldConfiguration, environment: String = "") -> ReproduceLine {
     let program = URL(fileURLWithPath: CommandLine.arguments.first ?? "simharness").lastPathComponent
-    return "\(program) simulate --seed \(configuration.seed) --payments \(configuration.payments) --clients \(configuration.clients) "
-        + "--crashes \(configuration.crashes) --schedule \(configuration.schedule)\(configuration.faults ? "" : " --no-faults")"
+    var options: [(name: String, value: String?)] = [
+        ("payments", "\(configuration.payments)"), ("clients", "\(configuration.clients)"), ("crashes", "\(configuration.crashes)"),
+        ("schedule", "\(configuration.schedule)"),
+    ]
+    if !configuration.faults { options.append(("no-faults", nil)) }
+    return ReproduceLine(program: program, seed: configuration.seed, options: options, environment: environment)
 }

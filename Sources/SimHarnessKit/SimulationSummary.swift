@@ -137,10 +137,10 @@ extension WorldConfiguration {
     /// The command line that runs this world again, its history of kills included.
     func reproduction(store: StoreKind? = nil) -> String {
         let store = store ?? self.store
-        var line = "simharness simulate --seed \(hex(seed)) --payments \(payments) --clients \(clients) --faults \(faults)"
-        if store != .memory { line += " --store \(store.rawValue)" }
-        for flaw in flaws.sorted(by: { $0.rawValue < $1.rawValue }) { line += " --flaw \(flaw.rawValue)" }
-        if !kills.isEmpty { line += " --kills " + kills.map(String.init).joined(separator: ",") }
-        return line
+        var options: [(name: String, value: String?)] = [("payments", "\(payments)"), ("clients", "\(clients)"), ("faults", "\(faults)")]
+        if store != .memory { options.append(("store", store.rawValue)) }
+        options += flaws.sorted().map { ("flaw", $0.rawValue) }
+        if !kills.isEmpty { options.append(("kills", kills.map(String.init).joined(separator: ","))) }
+        return ReproduceLine(program: "simharness", seed: seed, options: options).description
     }
 }
