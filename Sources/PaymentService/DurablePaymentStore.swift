@@ -71,6 +71,35 @@ package protocol DurablePaymentStore: AnyObject {
     func settle(payment: UInt32, _ outcome: PaymentOutcome) throws
 }
 
+/// A store in front of another (`forwarded`), passing on what it does not change: a watched store, a
+/// store with a planted defect, a store that notes its writes. It implements only what it changes.
+package protocol ForwardingPaymentStore: DurablePaymentStore {
+    /// The store everything not implemented here goes to.
+    var forwarded: any DurablePaymentStore { get }
+}
+
+extension ForwardingPaymentStore {
+    package var failpoint: ((StoreWrite) throws -> Void)? {
+        get { forwarded.failpoint }
+        set { forwarded.failpoint = newValue }
+    }
+
+    package func record(of payment: UInt32) throws -> PaymentRecord? { try forwarded.record(of: payment) }
+    package func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? { try forwarded.fingerprint(user: user, key: key) }
+    package func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? { try forwarded.capturedCharge(user: user, charge: charge) }
+    package func settledRefunds(of charge: UInt32) throws -> Int64 { try forwarded.settledRefunds(of: charge) }
+    package func unfinished() throws -> [PaymentRecord] { try forwarded.unfinished() }
+    package func records() throws -> [PaymentRecord] { try forwarded.records() }
+    package func ledger() throws -> [LedgerRow] { try forwarded.ledger() }
+    package func ledger(of user: UInt32) throws -> [LedgerEntry] { try forwarded.ledger(of: user) }
+    package func latestInstant() throws -> Int64 { try forwarded.latestInstant() }
+    package func admit(_ record: PaymentRecord, takesKey: Bool) throws { try forwarded.admit(record, takesKey: takesKey) }
+    package func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws {
+        try forwarded.writeIntent(payment: payment, attempt: attempt, deadline: deadline)
+    }
+    package func settle(payment: UInt32, _ outcome: PaymentOutcome) throws { try forwarded.settle(payment: payment, outcome) }
+}
+
 /// A durable store kept in memory: it stands for a disk in simulated worlds (the service that
 /// crashes loses its own memory, not this) and is the fastest store to simulate with. Used from one
 /// thread at a time, so its state skips the runtime's exclusivity checks.

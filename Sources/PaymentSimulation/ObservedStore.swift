@@ -6,15 +6,15 @@ import PaymentsCore
 /// back what the store holds (one settlement per payment; after a refund, its charge's count equal
 /// to the refunds settled against it and within it, and the user's balance in every currency never
 /// negative), and after a write that failed, that nothing of it was left behind. The service reads
-/// and writes through the flaws planted in its store, if any (`served`); the checks read the store
+/// and writes through the flaws planted in its store, if any (`forwarded`); the checks read the store
 /// itself (`inner`).
-final class ObservedStore: DurablePaymentStore {
+final class ObservedStore: ForwardingPaymentStore {
     typealias Report = (Invariant, String, UInt32?) -> Void
 
     /// The store; a world on a simulated disk opens it again after each restart.
     private(set) var inner: any DurablePaymentStore
-    /// `inner` as the service sees it: behind its planted store flaws, if any.
-    private var served: any DurablePaymentStore
+    /// `inner` as the service sees it: behind its planted store flaws, if any. What is not watched goes to it.
+    private(set) var forwarded: any DurablePaymentStore
     private let checksRollback: Bool
     private let report: Report
     private let gatewayActions: (UInt32) -> Int
@@ -24,7 +24,7 @@ final class ObservedStore: DurablePaymentStore {
     /// each write first notes what it may change, to check a failed one left nothing behind.
     init(inner: any DurablePaymentStore, checksRollback: Bool, report: @escaping Report, gatewayActions: @escaping (UInt32) -> Int) {
         self.inner = inner
-        served = inner
+        forwarded = inner
         self.checksRollback = checksRollback
         self.report = report
         self.gatewayActions = gatewayActions
@@ -33,28 +33,13 @@ final class ObservedStore: DurablePaymentStore {
     /// Makes `store` the one observed, served as `served`.
     func observe(_ store: any DurablePaymentStore, served: any DurablePaymentStore) {
         inner = store
-        self.served = served
+        forwarded = served
     }
-
-    var failpoint: ((StoreWrite) throws -> Void)? {
-        get { inner.failpoint }
-        set { inner.failpoint = newValue }
-    }
-
-    func record(of payment: UInt32) throws -> PaymentRecord? { try served.record(of: payment) }
-    func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? { try served.fingerprint(user: user, key: key) }
-    func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? { try served.capturedCharge(user: user, charge: charge) }
-    func settledRefunds(of charge: UInt32) throws -> Int64 { try served.settledRefunds(of: charge) }
-    func unfinished() throws -> [PaymentRecord] { try served.unfinished() }
-    func records() throws -> [PaymentRecord] { try served.records() }
-    func ledger() throws -> [LedgerRow] { try served.ledger() }
-    func ledger(of user: UInt32) throws -> [LedgerEntry] { try served.ledger(of: user) }
-    func latestInstant() throws -> Int64 { try served.latestInstant() }
 
     func admit(_ record: PaymentRecord, takesKey: Bool) throws {
         let request = record.request
         let keyBefore = checksRollback ? try inner.fingerprint(user: request.user, key: request.payment.key) : nil
-        do { try served.admit(record, takesKey: takesKey) } catch {
+        do { try forwarded.admit(record, takesKey: takesKey) } catch {
             if checksRollback, try inner.record(of: request.payment.id) != nil || inner.fingerprint(user: request.user, key: request.payment.key) != keyBefore {
                 report(.halfWritten, "a failed admission of payment \(request.payment.id) left a record or a key behind", request.payment.id)
             }
@@ -64,7 +49,7 @@ final class ObservedStore: DurablePaymentStore {
 
     func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws {
         let before = checksRollback ? try inner.record(of: payment) : nil
-        do { try served.writeIntent(payment: payment, attempt: attempt, deadline: deadline) } catch {
+        do { try forwarded.writeIntent(payment: payment, attempt: attempt, deadline: deadline) } catch {
             if checksRollback, try inner.record(of: payment) != before {
                 report(.halfWritten, "a failed intent of attempt \(attempt) of payment \(payment) changed its record", payment)
             }
@@ -73,13 +58,13 @@ final class ObservedStore: DurablePaymentStore {
     }
 
     func settle(payment: UInt32, _ outcome: PaymentOutcome) throws {
-        guard let before = try inner.record(of: payment) else { return try served.settle(payment: payment, outcome) }
+        guard let before = try inner.record(of: payment) else { return try forwarded.settle(payment: payment, outcome) }
         if let earlier = before.outcome {
             report(.settledTwice, "payment \(payment) was settled \(World.describe(outcome)) after \(World.describe(earlier))", payment)
         }
         let user = before.request.user
         let ledgerBefore = checksRollback ? try inner.ledger(of: user) : []
-        do { try served.settle(payment: payment, outcome) } catch {
+        do { try forwarded.settle(payment: payment, outcome) } catch {
             if checksRollback, try inner.record(of: payment) != before || inner.ledger(of: user) != ledgerBefore {
                 report(.halfWritten, "a failed settlement of payment \(payment) changed its record or the ledger", payment)
             }

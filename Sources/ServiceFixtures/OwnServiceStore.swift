@@ -15,10 +15,10 @@ typealias OwnRequest = ServiceRequest
 /// from the durable records, and told which payments each transaction wrote, so that the adapter writes
 /// them to the durable records and syncs before it carries out the service's effects. The service
 /// reads and writes it through the planted store flaws, if any; a restart rebuilds it without them.
-final class RecordingStore: DurablePaymentStore {
+final class RecordingStore: ForwardingPaymentStore {
     private let memory = MemoryDurableStore()
-    /// `memory` as the service sees it: with the planted store flaws.
-    private let planted: any DurablePaymentStore
+    /// `memory` as the service sees it, with the planted store flaws: what it reads and writes.
+    let forwarded: any DurablePaymentStore
     /// The payments written since `takeWritten()`, in order.
     private var written: [UInt32] = []
     /// The admission number of each payment: the order a restart admits them in again.
@@ -30,26 +30,11 @@ final class RecordingStore: DurablePaymentStore {
     /// An empty store, for a service with `plants`.
     init(plants: ReferenceServicePlants) {
         self.plants = plants
-        planted = plants.served(plants.store(memory))
+        forwarded = plants.served(plants.store(memory))
     }
-
-    var failpoint: ((StoreWrite) throws -> Void)? {
-        get { planted.failpoint }
-        set { planted.failpoint = newValue }
-    }
-
-    func record(of payment: UInt32) throws -> PaymentRecord? { try planted.record(of: payment) }
-    func fingerprint(user: UInt32, key: UInt32) throws -> PaymentFingerprint? { try planted.fingerprint(user: user, key: key) }
-    func capturedCharge(user: UInt32, charge: UInt32) throws -> CapturedCharge? { try planted.capturedCharge(user: user, charge: charge) }
-    func settledRefunds(of charge: UInt32) throws -> Int64 { try planted.settledRefunds(of: charge) }
-    func unfinished() throws -> [PaymentRecord] { try planted.unfinished() }
-    func records() throws -> [PaymentRecord] { try planted.records() }
-    func ledger() throws -> [LedgerRow] { try planted.ledger() }
-    func ledger(of user: UInt32) throws -> [LedgerEntry] { try planted.ledger(of: user) }
-    func latestInstant() throws -> Int64 { try planted.latestInstant() }
 
     func admit(_ record: PaymentRecord, takesKey: Bool) throws {
-        try planted.admit(record, takesKey: takesKey)
+        try forwarded.admit(record, takesKey: takesKey)
         let id = record.request.payment.id
         admission[id] = admission.count
         self.takesKey[id] = takesKey
@@ -57,12 +42,12 @@ final class RecordingStore: DurablePaymentStore {
     }
 
     func writeIntent(payment: UInt32, attempt: Int, deadline: Int64) throws {
-        try planted.writeIntent(payment: payment, attempt: attempt, deadline: deadline)
+        try forwarded.writeIntent(payment: payment, attempt: attempt, deadline: deadline)
         written.append(payment)
     }
 
     func settle(payment: UInt32, _ outcome: PaymentOutcome) throws {
-        try planted.settle(payment: payment, outcome)
+        try forwarded.settle(payment: payment, outcome)
         written.append(payment)
     }
 
