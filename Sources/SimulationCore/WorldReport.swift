@@ -18,10 +18,11 @@
     /// The report of `configuration`'s world before it runs.
     @_spi(Tooling) public init(configuration: Configuration) { self.configuration = configuration }
 
-    /// One of the runner's counts.
+    /// One of the runner's counts, changed in place (`report.states[state, default: 0] += 1` copies no
+    /// dictionary: a getter and a setter would, once for every change).
     @_spi(Tooling) public subscript<Value>(dynamicMember path: WritableKeyPath<Counts, Value>) -> Value {
         get { counts[keyPath: path] }
-        set { counts[keyPath: path] = newValue }
+        _modify { yield &counts[keyPath: path] }
     }
 }
 
